@@ -1,0 +1,58 @@
+/**
+ * @module The CLI's host: the default registry, a seam over the embedded SQLite file, and the contexts it
+ * builds for the terminal operator. The state lives in the file, so a call parked by one command can be
+ * approved by the next.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { pino } from "pino";
+import type { AnyTool } from "../registry/registry.js";
+import { ToolRegistry } from "../registry/registry.js";
+import { type AssistantMode, createExecutionContext, type ExecutionContext } from "../seam/context.js";
+import { Seam } from "../seam/seam.js";
+import { openSqliteStores, type SqliteStores } from "../stores/sqlite/index.js";
+import type { CliIo } from "./cli-io.js";
+
+export const DEFAULT_DB = ".toolreg/toolreg.db";
+
+export interface GlobalOptions {
+  db?: string;
+  registry?: string;
+  tenant: string;
+  mode: AssistantMode;
+  principal: string;
+  logLevel: string;
+}
+
+export interface CliState {
+  seam: Seam;
+  stores: SqliteStores;
+  /** A context for a fresh call by `principal` (the operator unless given). */
+  context(init?: { principal?: string; idempotencyKey?: string }): ExecutionContext;
+  close(): void;
+}
+
+export function openCliState(tools: readonly AnyTool[], options: GlobalOptions, io: CliIo): CliState {
+  const path = resolve(io.cwd, options.db || io.env.TOOLREG_DB || DEFAULT_DB);
+  mkdirSync(dirname(path), { recursive: true });
+  const stores = openSqliteStores(path);
+  const seam = new Seam({ registry: new ToolRegistry(tools).view(), stores });
+  const logger = pino({ level: options.logLevel }, pino.destination(2));
+  const runId = `cli-${randomUUID()}`;
+  return {
+    seam,
+    stores,
+    context: (init = {}) =>
+      createExecutionContext({
+        tenantId: options.tenant,
+        principalId: init.principal ?? options.principal,
+        runId,
+        toolCallId: randomUUID(),
+        mode: options.mode,
+        logger,
+        ...(init.idempotencyKey === undefined ? {} : { idempotencyKey: init.idempotencyKey }),
+      }),
+    close: () => stores.close(),
+  };
+}

@@ -1,0 +1,146 @@
+/** @module The `toolreg` command line: commander wiring over the command functions. */
+import { resolve } from "node:path";
+import { Command, CommanderError, Option } from "commander";
+import type { Catalogue } from "../check/catalogue.js";
+import { loadCatalogue } from "../check/load-catalogue.js";
+import { ToolRegistry } from "../registry/registry.js";
+import { defaultCatalogue } from "../tools/catalogue.js";
+import { type CliIo, UsageError } from "./cli-io.js";
+import { type CliState, type GlobalOptions, openCliState } from "./cli-state.js";
+import { decideApproval, listApprovals } from "./commands/approvals.js";
+import { auditCommand } from "./commands/audit.js";
+import { callTool } from "./commands/call.js";
+import { checkCommand } from "./commands/check.js";
+import { describeTool } from "./commands/describe.js";
+import { docsCommand } from "./commands/docs.js";
+import { listTools } from "./commands/list.js";
+
+/** Runs the CLI on `argv` (without node and script); resolves to the exit code. Never throws. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram(io, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version exit 0; every other commander error is a usage error it has already printed.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof UsageError) {
+      io.stderr(`error: ${error.message}\n`);
+      return 2;
+    }
+    io.stderr(`error: ${(error as Error).message ?? String(error)}\n`);
+    return 1;
+  }
+}
+
+function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
+  const program = new Command("toolreg")
+    .description(
+      "The governed catalogue of tools an AI agent may call, and the one seam every call goes through.",
+    )
+    .option("--db <path>", "the embedded SQLite state file (default .toolreg/toolreg.db, or $TOOLREG_DB)")
+    .option("--registry <path>", "an ES module exporting `catalogue` to serve instead of the built-in one")
+    .option("--tenant <id>", "tenant the commands act for", "local")
+    .option("--principal <id>", "who is acting", "operator")
+    .addOption(
+      new Option("--mode <mode>", "the assistant mode of calls")
+        .choices(["active", "gated", "disabled"])
+        .default("active"),
+    )
+    .addOption(
+      new Option("--log-level <level>", "log level on stderr")
+        .choices(["debug", "info", "warn", "error", "silent"])
+        .default("warn"),
+    )
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError("(run toolreg --help for usage)");
+
+  const globals = (): GlobalOptions => program.opts<GlobalOptions>();
+  const catalogue = async (): Promise<Catalogue> => {
+    const path = globals().registry;
+    return path ? loadCatalogue(resolve(io.cwd, path)) : defaultCatalogue();
+  };
+  const withState = async (body: (state: CliState) => Promise<number>): Promise<void> => {
+    const state = openCliState((await catalogue()).tools, globals(), io);
+    try {
+      setExitCode(await body(state));
+    } finally {
+      state.close();
+    }
+  };
+
+  program
+    .command("list")
+    .description("list the tools in the catalogue")
+    .option("--json", "print JSON with each tool's input schema")
+    .action(async (options: { json?: boolean }) =>
+      setExitCode(listTools((await catalogue()).tools, options, io)),
+    );
+
+  program
+    .command("describe")
+    .description("show one tool's declaration and JSON Schema")
+    .argument("<name>", "tool name")
+    .action(async (name: string) =>
+      setExitCode(describeTool(new ToolRegistry((await catalogue()).tools), name, io)),
+    );
+
+  program
+    .command("call")
+    .description("call a tool through the seam and print the envelope")
+    .argument("<name>", "tool name")
+    .option("--input <json>", "the arguments, as a JSON object", "{}")
+    .option("--approve", "if the call needs approval, approve it as the operator and run it")
+    .option("--key <key>", "idempotency key to use instead of the derived one")
+    .option("--wait", "if the same key is in flight, wait for its result")
+    .action((name: string, options) => withState((state) => callTool(state, name, options, io)));
+
+  const approvals = program.command("approvals").description("the approval inbox");
+  approvals
+    .command("list")
+    .description("list approvals, newest first")
+    .option("--status <status>", "only this status (pending, approved, denied, expired, executed, refused)")
+    .option("--limit <n>", "at most this many", "50")
+    .option("--json", "print JSON")
+    .action((options) => withState((state) => listApprovals(state, options, io)));
+  approvals
+    .command("approve")
+    .description("approve a parked call and run it")
+    .argument("<id>", "approval id")
+    .option("--note <text>", "a note kept with the decision")
+    .action((id: string, options) => withState((state) => decideApproval(state, "approve", id, options, io)));
+  approvals
+    .command("deny")
+    .description("deny a parked call")
+    .argument("<id>", "approval id")
+    .option("--note <text>", "a note kept with the decision")
+    .action((id: string, options) => withState((state) => decideApproval(state, "deny", id, options, io)));
+
+  program
+    .command("audit")
+    .description("show the newest audit events")
+    .option("--limit <n>", "at most this many", "20")
+    .option("--tool <name>", "only this tool")
+    .option("--json", "print JSON")
+    .action((options) => withState((state) => auditCommand(state, options, io)));
+
+  program
+    .command("check")
+    .description("lint the catalogue: docs, overrides, categories, publishing triage")
+    .action(async () => setExitCode(checkCommand(await catalogue(), io)));
+
+  program
+    .command("docs")
+    .description("write each tool's docs page from its declaration")
+    .action(async () => setExitCode(docsCommand(await catalogue(), io)));
+
+  for (const command of program.commands)
+    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  return program;
+}

@@ -1,0 +1,87 @@
+/**
+ * @module A tool's docs page, generated from its declaration. Hand-written notes go below the generated
+ * block and survive regeneration; the block itself is never edited by hand, so it cannot drift.
+ */
+import type { AnyTool } from "../registry/registry.js";
+
+export const GENERATED_START =
+  "<!-- toolreg:generated — run `toolreg docs` to refresh; write notes below the end marker -->";
+export const GENERATED_END = "<!-- toolreg:end-generated -->";
+
+interface PropertySchema {
+  type?: string | string[];
+  description?: string;
+  enum?: unknown[];
+  default?: unknown;
+}
+
+/** The generated block for one tool. */
+export function renderToolDocs(tool: AnyTool): string {
+  const lines = [
+    GENERATED_START,
+    `# ${tool.name}`,
+    "",
+    tool.description,
+    "",
+    "| | |",
+    "| --- | --- |",
+    `| version | ${tool.version} |`,
+    `| category | ${tool.category} |`,
+    `| effect | ${tool.effect} |`,
+    `| approval | ${tool.approval} |`,
+    `| idempotency key | ${tool.idempotencyKey ? "required" : "no"} |`,
+    `| scopes | ${tool.scopes.length > 0 ? tool.scopes.join(", ") : "none"} |`,
+    `| cost | ${tool.cost} |`,
+    `| limits | ${tool.limits.timeoutMs} ms, ${tool.limits.outputBytes} bytes of output |`,
+    `| provenance | ${tool.provenance} |`,
+  ];
+  if (tool.requires.length > 0) lines.push(`| requires | ${tool.requires.map((r) => r.name).join(", ")} |`);
+  if (tool.deprecatedBy) lines.push(`| deprecated by | ${tool.deprecatedBy} |`);
+  if (tool.runtime) lines.push(`| runtime | ${tool.runtime} |`);
+  for (const override of tool.overrides) {
+    lines.push(
+      `| override | ${override.field}: ${String(override.declared)} instead of ${String(override.derived)} — ${override.reason} |`,
+    );
+  }
+  lines.push("", "## Input", "", ...inputTable(tool), "", GENERATED_END);
+  return lines.join("\n");
+}
+
+function inputTable(tool: AnyTool): string[] {
+  const properties = (tool.inputJsonSchema.properties ?? {}) as Record<string, PropertySchema>;
+  const required = new Set((tool.inputJsonSchema.required ?? []) as string[]);
+  const names = Object.keys(properties);
+  if (names.length === 0) return ["No arguments."];
+  return [
+    "| argument | type | required | description |",
+    "| --- | --- | --- | --- |",
+    ...names.map((name) => {
+      const property = properties[name] ?? {};
+      const type = property.enum
+        ? property.enum.map((value) => JSON.stringify(value)).join(" \\| ")
+        : [property.type ?? "any"].flat().join(" \\| ");
+      const fallback = property.default === undefined ? "" : ` (default ${JSON.stringify(property.default)})`;
+      const description = `${property.description ?? ""}${fallback}`
+        .replace(/\|/g, "\\|")
+        .replace(/\n/g, " ");
+      return `| ${name} | ${type} | ${required.has(name) ? "yes" : "no"} | ${description} |`;
+    }),
+  ];
+}
+
+/** The generated block of an existing page, or undefined when the page has none. */
+export function generatedBlock(page: string): string | undefined {
+  const start = page.indexOf(GENERATED_START);
+  const end = page.indexOf(GENERATED_END);
+  if (start === -1 || end === -1 || end < start) return undefined;
+  return page.slice(start, end + GENERATED_END.length);
+}
+
+/** The page with its generated block replaced; notes outside the block are kept. */
+export function refreshPage(tool: AnyTool, existing: string | undefined): string {
+  const block = renderToolDocs(tool);
+  if (existing === undefined || generatedBlock(existing) === undefined) return `${block}\n`;
+  const start = existing.indexOf(GENERATED_START);
+  const end = existing.indexOf(GENERATED_END) + GENERATED_END.length;
+  return `${existing.slice(0, start)}${block}${existing.slice(end)}`;
+}

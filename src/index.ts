@@ -1,0 +1,66 @@
+/** @module toolreg — declarations, the registry, the seam and the ports. Runtime-neutral of HTTP, MCP and CLI. */
+export { CATEGORIES, type Category, isCategory } from "./declaration/categories.js";
+export {
+  type Cost,
+  DEFAULT_LIMITS,
+  defineTool,
+  type GovernanceOverride,
+  type Precondition,
+  type Tool,
+  type ToolDeclaration,
+  type ToolLimits,
+  type ToolOutput,
+  type ToolProvenance,
+} from "./declaration/define-tool.js";
+export {
+  APPROVALS,
+  type Approval,
+  changesData,
+  type DerivedGovernance,
+  deriveGovernance,
+  EFFECTS,
+  type Effect,
+} from "./declaration/effect.js";
+export type { JsonSchemaObject } from "./declaration/json-schema-validator.js";
+export { canonicalJson } from "./declaration/tool-hash.js";
+export type { SchemaLike, ToolSchema, ValidationIssue } from "./declaration/tool-schema.js";
+export { RegistryError } from "./errors/registry-error.js";
+export { ToolDefinitionError } from "./errors/tool-definition-error.js";
+export { ToolFailure } from "./errors/tool-failure.js";
+export { ToolregError } from "./errors/toolreg-error.js";
+export type {
+  ApprovalPolicy,
+  Authorizer,
+  CeilingDecision,
+  Ceilings,
+  OutputGuardrail,
+  PolicyDecision,
+  Toolsets,
+} from "./policy/ports.js";
+export { defaultApprovalPolicy, scopeAuthorizer } from "./policy/ports.js";
+export { type CeilingRule, TokenBucketCeilings } from "./policy/token-bucket-ceilings.js";
+export { type AnyTool, type RegistryView, ToolRegistry, type ToolUpdateEvent } from "./registry/registry.js";
+export type { ToolModule } from "./registry/tool-module.js";
+export {
+  type AssistantMode,
+  type CredentialResolver,
+  createExecutionContext,
+  type ExecutionContext,
+  type ExecutionContextInit,
+  type Logger,
+  type ToolContext,
+} from "./seam/context.js";
+export {
+  type Envelope,
+  EnvelopeSchema,
+  ERROR_CODES,
+  type ErrorCode,
+  type ErrorEnvelope,
+  failure,
+  type OkEnvelope,
+  type Provenance,
+  type ToolError,
+} from "./seam/envelope.js";
+export { type CallOptions, createSeam, type DecisionResult, Seam, type SeamOptions } from "./seam/seam.js";
+export { encloseUntrusted } from "./seam/untrusted-fence.js";
+export type * from "./stores/types.js";

@@ -1,0 +1,90 @@
+/** @module The execution context: built only by the host, never from tool input. */
+
+/** Whether an assistant may act: `gated` parks every data-changing call for a human; `disabled` calls nothing. */
+export type AssistantMode = "active" | "gated" | "disabled";
+
+/** Turns a `credentialRef` into a secret at call time. The secret is never stored by toolreg. */
+export interface CredentialResolver {
+  resolve(ref: string, scope: { tenantId: string; principalId: string }): Promise<string>;
+}
+
+/** The logging surface toolreg uses; pino's logger satisfies it. */
+export interface Logger {
+  debug(object: object, message?: string): void;
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}
+
+export interface ExecutionContext {
+  readonly tenantId: string;
+  readonly principalId: string;
+  readonly runId: string;
+  readonly toolCallId: string;
+  readonly scopes: readonly string[];
+  readonly mode: AssistantMode;
+  /** Epoch milliseconds after which the call is abandoned as `timeout`. */
+  readonly deadline: number | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly credentials: CredentialResolver;
+  readonly logger: Logger;
+  /** A key the host supplies instead of the derived (tenant, run, tool call) one. */
+  readonly idempotencyKey: string | undefined;
+}
+
+/** What a tool's `run` receives: the host's context plus what the seam decided for this call. */
+export interface ToolContext extends ExecutionContext {
+  readonly signal: AbortSignal;
+  readonly deadline: number;
+  /** Set for calls that carry an idempotency key, so the tool can pass it on to an API that takes one. */
+  readonly idempotencyKey: string | undefined;
+  readonly approvalId: string | undefined;
+}
+
+export interface ExecutionContextInit {
+  tenantId: string;
+  principalId: string;
+  runId: string;
+  toolCallId: string;
+  scopes?: readonly string[];
+  mode?: AssistantMode;
+  deadline?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  credentials?: CredentialResolver;
+  logger?: Logger;
+  idempotencyKey?: string;
+}
+
+const noop = () => {};
+export const silentLogger: Logger = { debug: noop, info: noop, warn: noop, error: noop };
+
+const noCredentials: CredentialResolver = {
+  resolve(ref) {
+    return Promise.reject(new Error(`no credential resolver is configured (asked for "${ref}")`));
+  },
+};
+
+const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}$/;
+
+/** Builds a frozen context; the host calls this, a tool never can. */
+export function createExecutionContext(init: ExecutionContextInit): ExecutionContext {
+  for (const field of ["tenantId", "principalId", "runId", "toolCallId"] as const) {
+    if (!IDENTIFIER.test(init[field]))
+      throw new TypeError(`execution context: ${field} is not a valid identifier`);
+  }
+  const deadline = init.deadline ?? (init.timeoutMs !== undefined ? Date.now() + init.timeoutMs : undefined);
+  return Object.freeze({
+    tenantId: init.tenantId,
+    principalId: init.principalId,
+    runId: init.runId,
+    toolCallId: init.toolCallId,
+    scopes: Object.freeze([...(init.scopes ?? [])]),
+    mode: init.mode ?? "active",
+    deadline,
+    signal: init.signal,
+    credentials: init.credentials ?? noCredentials,
+    logger: init.logger ?? silentLogger,
+    idempotencyKey: init.idempotencyKey,
+  });
+}

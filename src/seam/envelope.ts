@@ -1,0 +1,70 @@
+/** @module The result envelope: the one shape every call outcome takes, with one closed list of codes. */
+import { z } from "zod";
+
+export const ERROR_CODES = [
+  "unknown_tool",
+  "not_authorized",
+  "invalid_input",
+  "precondition_failed",
+  "rate_limited",
+  "approval_required",
+  "approval_denied",
+  "in_progress",
+  "idempotency_conflict",
+  "timeout",
+  "egress_refused",
+  "sandbox_violation",
+  "upstream_error",
+  "upstream_rate_limited",
+  "output_invalid",
+  "internal",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const ProvenanceSchema = z.object({
+  source: z.string(),
+  trusted: z.boolean(),
+});
+export type Provenance = z.infer<typeof ProvenanceSchema>;
+
+export const ToolErrorSchema = z.object({
+  code: z.enum(ERROR_CODES),
+  message: z.string(),
+  retryable: z.boolean(),
+  retryAfterMs: z.number().int().nonnegative().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type ToolError = z.infer<typeof ToolErrorSchema>;
+
+export const OkEnvelopeSchema = z.object({
+  ok: z.literal(true),
+  content: z.string(),
+  data: z.unknown().optional(),
+  truncated: z.boolean().optional(),
+  provenance: ProvenanceSchema.optional(),
+});
+export const ErrorEnvelopeSchema = z.object({
+  ok: z.literal(false),
+  error: ToolErrorSchema,
+});
+export const EnvelopeSchema = z.discriminatedUnion("ok", [OkEnvelopeSchema, ErrorEnvelopeSchema]);
+
+export type OkEnvelope = z.infer<typeof OkEnvelopeSchema>;
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+export type Envelope = OkEnvelope | ErrorEnvelope;
+
+/** Codes a caller may retry as-is; everything else needs a change first. */
+const RETRYABLE: ReadonlySet<ErrorCode> = new Set(["rate_limited", "in_progress", "upstream_rate_limited"]);
+
+/** Builds a failure envelope; `retryable` defaults from the code. */
+export function failure(
+  code: ErrorCode,
+  message: string,
+  extra: { retryable?: boolean; retryAfterMs?: number; details?: Record<string, unknown> } = {},
+): ErrorEnvelope {
+  const error: ToolError = { code, message, retryable: extra.retryable ?? RETRYABLE.has(code) };
+  if (extra.retryAfterMs !== undefined) error.retryAfterMs = Math.max(0, Math.ceil(extra.retryAfterMs));
+  if (extra.details !== undefined) error.details = extra.details;
+  return { ok: false, error };
+}

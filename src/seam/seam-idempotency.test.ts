@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import { ToolFailure } from "../errors/tool-failure.js";
+import { createScriptedTool } from "../test/scripted-tool.js";
+import { createTestHarness } from "../test/test-harness.js";
+import { fingerprintOf } from "./idempotency-key.js";
+
+/** An external-write tool approved by policy, so idempotency can be tested without parking. */
+function writeTool(
+  steps: Parameters<typeof createScriptedTool>[0],
+  extra: Parameters<typeof createScriptedTool>[1] = {},
+) {
+  return createScriptedTool(steps, {
+    name: "create_ticket",
+    effect: "external-write",
+    approval: "policy",
+    overrideReason: "tests idempotency without parking",
+    ...extra,
+  });
+}
+const allowAll = { decide: () => ({ decision: "allow" as const, reason: "test" }) };
+
+describe("seam: idempotency", () => {
+  it("runs once per key and replays the stored result, success or error", async () => {
+    const tool = writeTool([
+      (input) => ({ content: "created", data: input }),
+      new ToolFailure("upstream_error", "vendor 500"),
+    ]);
+    const { seam, context } = createTestHarness([tool], { approvalPolicy: allowAll });
+    const first = await seam.call(context({ toolCallId: "a" }), "create_ticket", { title: "x" });
+    expect(await seam.call(context({ toolCallId: "a" }), "create_ticket", { title: "x" })).toEqual(first);
+    const failed = await seam.call(context({ toolCallId: "b" }), "create_ticket", { title: "y" });
+    expect(failed).toMatchObject({ ok: false, error: { code: "upstream_error" } });
+    expect(await seam.call(context({ toolCallId: "b" }), "create_ticket", { title: "y" })).toEqual(failed);
+    expect(tool.calls).toHaveLength(2);
+    expect(tool.calls.map((call) => call.context.idempotencyKey)).toEqual(["run:r1/call:a", "run:r1/call:b"]);
+  });
+
+  it("the same key with other arguments runs nothing", async () => {
+    const tool = writeTool(["created"]);
+    const { seam, context } = createTestHarness([tool], { approvalPolicy: allowAll });
+    await seam.call(context({ idempotencyKey: "host-key-1" }), "create_ticket", { title: "x" });
+    const conflict = await seam.call(context({ idempotencyKey: "host-key-1" }), "create_ticket", {
+      title: "z",
+    });
+    expect(conflict).toMatchObject({ ok: false, error: { code: "idempotency_conflict", retryable: false } });
+    expect(tool.calls).toHaveLength(1);
+    expect(tool.calls[0]?.context.idempotencyKey).toBe("host-key-1");
+  });
+
+  it("a key in flight answers in_progress (retryable), or waits for the result when asked", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tool = writeTool([
+      async () => {
+        await gate;
+        return "done";
+      },
+    ]);
+    const { seam, context } = createTestHarness([tool], { approvalPolicy: allowAll });
+    const first = seam.call(context({ toolCallId: "k" }), "create_ticket", {});
+    const busy = await seam.call(context({ toolCallId: "k" }), "create_ticket", {});
+    expect(busy).toMatchObject({ ok: false, error: { code: "in_progress", retryable: true } });
+    const waiting = seam.call(context({ toolCallId: "k" }), "create_ticket", {}, { onInProgress: "wait" });
+    release();
+    expect(await first).toEqual({ ok: true, content: "done" });
+    expect(await waiting).toEqual({ ok: true, content: "done" });
+    expect(tool.calls).toHaveLength(1);
+  });
+
+  it("after a lease expires an external-write is re-claimed, a destructive call is reported unknown", async () => {
+    const write = writeTool(["written"], { limits: { timeoutMs: 1000 } });
+    const destroy = writeTool(["destroyed"], {
+      name: "delete_ticket",
+      effect: "destructive",
+      limits: { timeoutMs: 1000 },
+    });
+    const { seam, context, stores, clock } = createTestHarness([write, destroy], {
+      approvalPolicy: allowAll,
+      leaseGraceMs: 0,
+    });
+    // A claim whose holder died: taken directly in the store, as a crashed process would have left it.
+    for (const [toolName, key] of [
+      ["create_ticket", "w"],
+      ["delete_ticket", "d"],
+    ] as const) {
+      await stores.idempotency.claim({
+        tenantId: "t1",
+        key: `run:r1/call:${key}`,
+        fingerprint: fingerprintOf(toolName, {}),
+        toolName,
+        claimId: "dead",
+        reclaimable: toolName === "create_ticket",
+        now: clock.now(),
+        leaseMs: 1000,
+        retentionMs: 1000,
+      });
+    }
+    clock.advance(1001);
+    expect(await seam.call(context({ toolCallId: "w" }), "create_ticket", {})).toEqual({
+      ok: true,
+      content: "written",
+    });
+    const unknown = await seam.call(context({ toolCallId: "d" }), "delete_ticket", {});
+    expect(unknown).toMatchObject({
+      ok: false,
+      error: { code: "idempotency_conflict", details: { status: "unknown" } },
+    });
+    expect(destroy.calls).toHaveLength(0);
+    expect(await stores.idempotency.list({ tenantId: "t1", status: "unknown" })).toMatchObject([
+      { key: "run:r1/call:d" },
+    ]);
+  });
+
+  it("keys are per tenant", async () => {
+    const tool = writeTool([(_input, context) => context.tenantId]);
+    const { seam, context } = createTestHarness([tool], { approvalPolicy: allowAll });
+    const a = await seam.call(context({ tenantId: "ta", idempotencyKey: "k" }), "create_ticket", { v: 1 });
+    const b = await seam.call(context({ tenantId: "tb", idempotencyKey: "k" }), "create_ticket", { v: 2 });
+    expect([a, b]).toEqual([
+      { ok: true, content: "ta" },
+      { ok: true, content: "tb" },
+    ]);
+  });
+});

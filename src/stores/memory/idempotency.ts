@@ -1,0 +1,52 @@
+/** @module In-memory idempotency store: the reference adapter. */
+import { claimTransition } from "../transitions.js";
+import type { ClaimOutcome, IdempotencyRecord, IdempotencyStore } from "../types.js";
+
+const keyOf = (tenantId: string, key: string) => `${tenantId}\u0000${key}`;
+
+export function createMemoryIdempotencyStore(): IdempotencyStore {
+  const records = new Map<string, IdempotencyRecord>();
+  return {
+    async claim(input): Promise<ClaimOutcome> {
+      const id = keyOf(input.tenantId, input.key);
+      const { outcome, write } = claimTransition(records.get(id), input);
+      if (write) records.set(id, write);
+      return structuredClone(outcome);
+    },
+    async complete(input) {
+      const id = keyOf(input.tenantId, input.key);
+      const record = records.get(id);
+      if (!record || record.claimId !== input.claimId || record.status !== "in_progress") return false;
+      records.set(id, {
+        ...record,
+        status: "completed",
+        envelope: structuredClone(input.envelope),
+        updatedAt: input.now,
+        retainUntil: input.now + input.retentionMs,
+      });
+      return true;
+    },
+    async get({ tenantId, key }) {
+      const record = records.get(keyOf(tenantId, key));
+      return record && structuredClone(record);
+    },
+    async list({ tenantId, status }) {
+      return [...records.values()]
+        .filter(
+          (record) => record.tenantId === tenantId && (status === undefined || record.status === status),
+        )
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .map((record) => structuredClone(record));
+    },
+    async purge({ now }) {
+      let removed = 0;
+      for (const [id, record] of records) {
+        if (record.status === "completed" && record.retainUntil <= now) {
+          records.delete(id);
+          removed++;
+        }
+      }
+      return removed;
+    },
+  };
+}

@@ -1,0 +1,16 @@
+/** @module toolreg/stores/memory — the reference store adapters, kept in process memory. */
+import type { Stores } from "../types.js";
+import { createMemoryApprovalStore } from "./approvals.js";
+import { createMemoryAuditStore } from "./audit.js";
+import { createMemoryIdempotencyStore } from "./idempotency.js";
+
+export { createMemoryApprovalStore, createMemoryAuditStore, createMemoryIdempotencyStore };
+
+/** All three stores in memory. */
+export function createMemoryStores(): Stores {
+  return {
+    approvals: createMemoryApprovalStore(),
+    idempotency: createMemoryIdempotencyStore(),
+    audit: createMemoryAuditStore(),
+  };
+}

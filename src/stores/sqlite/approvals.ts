@@ -1,0 +1,141 @@
+/** @module SQLite approval store: the first decision to commit wins, across every connection to the file. */
+import type Database from "better-sqlite3";
+import type { Effect } from "../../declaration/effect.js";
+import type { Envelope } from "../../seam/envelope.js";
+import { decideTransition, pendingApproval } from "../transitions.js";
+import type { ApprovalRecord, ApprovalStatus, ApprovalStore, DecideInput, FinishInput } from "../types.js";
+
+interface Row {
+  tenant_id: string;
+  id: string;
+  tool_name: string;
+  tool_version: string;
+  effect: Effect;
+  definition_hash: string;
+  input: string | null;
+  description: string;
+  requested_by: string;
+  run_id: string;
+  tool_call_id: string;
+  idempotency_key: string;
+  status: ApprovalStatus;
+  created_at: number;
+  expires_at: number;
+  decided_by: string | null;
+  decided_at: number | null;
+  note: string | null;
+  result: string | null;
+  finished_at: number | null;
+}
+
+const COLUMNS = `tenant_id, id, tool_name, tool_version, effect, definition_hash, input, description,
+  requested_by, run_id, tool_call_id, idempotency_key, status, created_at, expires_at,
+  decided_by, decided_at, note, result, finished_at`;
+
+const parse = <T>(text: string | null): T | undefined =>
+  text === null ? undefined : (JSON.parse(text) as T);
+
+const toRecord = (row: Row): ApprovalRecord => ({
+  tenantId: row.tenant_id,
+  id: row.id,
+  toolName: row.tool_name,
+  toolVersion: row.tool_version,
+  effect: row.effect,
+  definitionHash: row.definition_hash,
+  input: parse<unknown>(row.input),
+  description: row.description,
+  requestedBy: row.requested_by,
+  runId: row.run_id,
+  toolCallId: row.tool_call_id,
+  idempotencyKey: row.idempotency_key,
+  status: row.status,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  decidedBy: row.decided_by ?? undefined,
+  decidedAt: row.decided_at ?? undefined,
+  note: row.note ?? undefined,
+  result: parse<Envelope>(row.result),
+  finishedAt: row.finished_at ?? undefined,
+});
+
+const toParams = (record: ApprovalRecord) => ({
+  ...record,
+  input: record.input === undefined ? null : JSON.stringify(record.input),
+  decidedBy: record.decidedBy ?? null,
+  decidedAt: record.decidedAt ?? null,
+  note: record.note ?? null,
+  result: record.result === undefined ? null : JSON.stringify(record.result),
+  finishedAt: record.finishedAt ?? null,
+});
+
+export function createSqliteApprovalStore(db: Database.Database): ApprovalStore {
+  const select = db.prepare<[string, string], Row>(
+    `SELECT ${COLUMNS} FROM approvals WHERE tenant_id = ? AND id = ?`,
+  );
+  const insert = db.prepare<[ReturnType<typeof toParams>]>(
+    `INSERT INTO approvals (${COLUMNS})
+     VALUES (@tenantId, @id, @toolName, @toolVersion, @effect, @definitionHash, @input, @description,
+             @requestedBy, @runId, @toolCallId, @idempotencyKey, @status, @createdAt, @expiresAt,
+             @decidedBy, @decidedAt, @note, @result, @finishedAt)
+     ON CONFLICT (tenant_id, id) DO NOTHING`,
+  );
+  // Only the fields a decision or a finish may change; what was asked stays as it was asked.
+  const update = db.prepare<[ReturnType<typeof toParams>]>(
+    `UPDATE approvals SET status = @status, decided_by = @decidedBy, decided_at = @decidedAt, note = @note,
+       result = @result, finished_at = @finishedAt
+     WHERE tenant_id = @tenantId AND id = @id`,
+  );
+  // -1 is SQLite's "no limit".
+  const listAll = db.prepare<[string, number], Row>(
+    `SELECT ${COLUMNS} FROM approvals WHERE tenant_id = ? ORDER BY created_at DESC, id LIMIT ?`,
+  );
+  const listByStatus = db.prepare<[string, ApprovalStatus, number], Row>(
+    `SELECT ${COLUMNS} FROM approvals WHERE tenant_id = ? AND status = ? ORDER BY created_at DESC, id LIMIT ?`,
+  );
+  const expire = db.prepare<[number]>(
+    "UPDATE approvals SET status = 'expired' WHERE status = 'pending' AND expires_at <= ?",
+  );
+
+  const decide = db.transaction((input: DecideInput) => {
+    const row = select.get(input.tenantId, input.id);
+    const { outcome, write } = decideTransition(row && toRecord(row), input);
+    if (write) update.run(toParams(write));
+    return outcome;
+  });
+  const finish = db.transaction((input: FinishInput) => {
+    const row = select.get(input.tenantId, input.id);
+    if (row?.status !== "approved") return false;
+    update.run(
+      toParams({ ...toRecord(row), status: input.status, result: input.result, finishedAt: input.at }),
+    );
+    return true;
+  });
+
+  return {
+    async create(record) {
+      const stored = pendingApproval(record);
+      // DO NOTHING plus a check, rather than catching a constraint error by its message.
+      if (insert.run(toParams(stored)).changes === 0) throw new Error(`approval ${record.id} already exists`);
+      return toRecord(select.get(record.tenantId, record.id)!);
+    },
+    async get({ tenantId, id }) {
+      const row = select.get(tenantId, id);
+      return row && toRecord(row);
+    },
+    async list({ tenantId, status, limit }) {
+      const max = limit ?? -1;
+      const rows =
+        status === undefined ? listAll.all(tenantId, max) : listByStatus.all(tenantId, status, max);
+      return rows.map(toRecord);
+    },
+    async decide(input) {
+      return decide.immediate(input);
+    },
+    async finish(input) {
+      return finish.immediate(input);
+    },
+    async expire({ now }) {
+      return expire.run(now).changes;
+    },
+  };
+}

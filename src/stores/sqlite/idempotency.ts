@@ -1,0 +1,114 @@
+/** @module SQLite idempotency store: each claim and completion is one immediate transaction on the shared file. */
+import type Database from "better-sqlite3";
+import type { Envelope } from "../../seam/envelope.js";
+import { claimTransition } from "../transitions.js";
+import type {
+  ClaimInput,
+  CompleteInput,
+  IdempotencyRecord,
+  IdempotencyStatus,
+  IdempotencyStore,
+} from "../types.js";
+
+interface Row {
+  tenant_id: string;
+  key: string;
+  fingerprint: string;
+  tool_name: string;
+  status: IdempotencyStatus;
+  claim_id: string;
+  envelope: string | null;
+  lease_until: number;
+  created_at: number;
+  updated_at: number;
+  retain_until: number;
+}
+
+const COLUMNS = `tenant_id, key, fingerprint, tool_name, status, claim_id, envelope,
+  lease_until, created_at, updated_at, retain_until`;
+
+const toRecord = (row: Row): IdempotencyRecord => ({
+  tenantId: row.tenant_id,
+  key: row.key,
+  fingerprint: row.fingerprint,
+  toolName: row.tool_name,
+  status: row.status,
+  claimId: row.claim_id,
+  envelope: row.envelope === null ? undefined : (JSON.parse(row.envelope) as Envelope),
+  leaseUntil: row.lease_until,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  retainUntil: row.retain_until,
+});
+
+const toParams = (record: IdempotencyRecord) => ({
+  ...record,
+  envelope: record.envelope === undefined ? null : JSON.stringify(record.envelope),
+});
+
+export function createSqliteIdempotencyStore(db: Database.Database): IdempotencyStore {
+  const select = db.prepare<[string, string], Row>(
+    `SELECT ${COLUMNS} FROM idempotency WHERE tenant_id = ? AND key = ?`,
+  );
+  // One statement for both a fresh claim and a takeover, so the hot path is one SELECT and one write.
+  const write = db.prepare<[ReturnType<typeof toParams>]>(
+    `INSERT INTO idempotency (${COLUMNS})
+     VALUES (@tenantId, @key, @fingerprint, @toolName, @status, @claimId, @envelope,
+             @leaseUntil, @createdAt, @updatedAt, @retainUntil)
+     ON CONFLICT (tenant_id, key) DO UPDATE SET
+       fingerprint = excluded.fingerprint, tool_name = excluded.tool_name, status = excluded.status,
+       claim_id = excluded.claim_id, envelope = excluded.envelope, lease_until = excluded.lease_until,
+       created_at = excluded.created_at, updated_at = excluded.updated_at, retain_until = excluded.retain_until`,
+  );
+  const listAll = db.prepare<[string], Row>(
+    `SELECT ${COLUMNS} FROM idempotency WHERE tenant_id = ? ORDER BY created_at, key`,
+  );
+  const listByStatus = db.prepare<[string, IdempotencyStatus], Row>(
+    `SELECT ${COLUMNS} FROM idempotency WHERE tenant_id = ? AND status = ? ORDER BY created_at, key`,
+  );
+  const purge = db.prepare<[number]>(
+    "DELETE FROM idempotency WHERE status = 'completed' AND retain_until <= ?",
+  );
+
+  // The row is read inside the write lock, so another connection cannot claim between the read and the write.
+  const claim = db.transaction((input: ClaimInput) => {
+    const row = select.get(input.tenantId, input.key);
+    const { outcome, write: next } = claimTransition(row && toRecord(row), input);
+    if (next) write.run(toParams(next));
+    return outcome;
+  });
+  const complete = db.transaction((input: CompleteInput) => {
+    const row = select.get(input.tenantId, input.key);
+    if (!row || row.claim_id !== input.claimId || row.status !== "in_progress") return false;
+    write.run(
+      toParams({
+        ...toRecord(row),
+        status: "completed",
+        envelope: input.envelope,
+        updatedAt: input.now,
+        retainUntil: input.now + input.retentionMs,
+      }),
+    );
+    return true;
+  });
+
+  return {
+    async claim(input) {
+      return claim.immediate(input);
+    },
+    async complete(input) {
+      return complete.immediate(input);
+    },
+    async get({ tenantId, key }) {
+      const row = select.get(tenantId, key);
+      return row && toRecord(row);
+    },
+    async list({ tenantId, status }) {
+      const rows = status === undefined ? listAll.all(tenantId) : listByStatus.all(tenantId, status);
+      return rows.map(toRecord);
+    },
+    async purge({ now }) {
+      return purge.run(now).changes;
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/** @module toolreg/stores/sqlite — the store adapters on one SQLite file that several processes may share. */
+import type Database from "better-sqlite3";
+import type { Stores } from "../types.js";
+import { createSqliteApprovalStore } from "./approvals.js";
+import { createSqliteAuditStore } from "./audit.js";
+import { type OpenDatabaseOptions, openDatabase } from "./database.js";
+import { createSqliteIdempotencyStore } from "./idempotency.js";
+
+export { MIGRATIONS, type Migration, migrate } from "./migrations.js";
+export {
+  createSqliteApprovalStore,
+  createSqliteAuditStore,
+  createSqliteIdempotencyStore,
+  type OpenDatabaseOptions,
+  openDatabase,
+};
+
+export type SqliteStoresOptions = OpenDatabaseOptions;
+
+/** The three stores, the connection under them, and the way to close it. */
+export interface SqliteStores extends Stores {
+  database: Database.Database;
+  close(): void;
+}
+
+/** Opens (creating and migrating if needed) the file at `path` and returns all three stores on it. */
+export function openSqliteStores(path: string, options: SqliteStoresOptions = {}): SqliteStores {
+  const database = openDatabase(path, options);
+  return {
+    database,
+    approvals: createSqliteApprovalStore(database),
+    idempotency: createSqliteIdempotencyStore(database),
+    audit: createSqliteAuditStore(database),
+    close: () => database.close(),
+  };
+}

@@ -1,0 +1,111 @@
+/** @module The SQLite schema as an ordered list of migrations, tracked with `PRAGMA user_version`. */
+import type Database from "better-sqlite3";
+
+export interface Migration {
+  /** The `user_version` the file has once this migration is applied; migrations are numbered 1, 2, 3 … */
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Append only: an applied migration is never edited, a change is a new entry. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: "stores",
+    sql: `
+      CREATE TABLE idempotency (
+        tenant_id    TEXT    NOT NULL,
+        key          TEXT    NOT NULL,
+        fingerprint  TEXT    NOT NULL,
+        tool_name    TEXT    NOT NULL,
+        status       TEXT    NOT NULL CHECK (status IN ('in_progress', 'completed', 'unknown')),
+        claim_id     TEXT    NOT NULL,
+        envelope     TEXT,
+        lease_until  INTEGER NOT NULL,
+        created_at   INTEGER NOT NULL,
+        updated_at   INTEGER NOT NULL,
+        retain_until INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, key)
+      );
+      CREATE INDEX idempotency_by_status ON idempotency (tenant_id, status, created_at);
+      CREATE INDEX idempotency_by_retention ON idempotency (status, retain_until);
+
+      CREATE TABLE approvals (
+        tenant_id       TEXT    NOT NULL,
+        id              TEXT    NOT NULL,
+        tool_name       TEXT    NOT NULL,
+        tool_version    TEXT    NOT NULL,
+        effect          TEXT    NOT NULL,
+        definition_hash TEXT    NOT NULL,
+        input           TEXT,
+        description     TEXT    NOT NULL,
+        requested_by    TEXT    NOT NULL,
+        run_id          TEXT    NOT NULL,
+        tool_call_id    TEXT    NOT NULL,
+        idempotency_key TEXT    NOT NULL,
+        status          TEXT    NOT NULL
+          CHECK (status IN ('pending', 'approved', 'denied', 'expired', 'executed', 'refused')),
+        created_at      INTEGER NOT NULL,
+        expires_at      INTEGER NOT NULL,
+        decided_by      TEXT,
+        decided_at      INTEGER,
+        note            TEXT,
+        result          TEXT,
+        finished_at     INTEGER,
+        PRIMARY KEY (tenant_id, id)
+      );
+      CREATE INDEX approvals_by_created ON approvals (tenant_id, created_at);
+      CREATE INDEX approvals_by_status ON approvals (tenant_id, status, created_at);
+      CREATE INDEX approvals_by_expiry ON approvals (status, expires_at);
+
+      CREATE TABLE audit (
+        tenant_id       TEXT    NOT NULL,
+        id              TEXT    NOT NULL,
+        at              INTEGER NOT NULL,
+        kind            TEXT    NOT NULL,
+        actor           TEXT    NOT NULL,
+        run_id          TEXT,
+        tool_call_id    TEXT,
+        tool            TEXT    NOT NULL,
+        tool_version    TEXT,
+        effect          TEXT,
+        outcome         TEXT    NOT NULL,
+        duration_ms     REAL,
+        approval_id     TEXT,
+        idempotency_key TEXT,
+        approval        TEXT,
+        message         TEXT,
+        PRIMARY KEY (tenant_id, id)
+      );
+      CREATE INDEX audit_by_time ON audit (tenant_id, at);
+      CREATE INDEX audit_by_tool ON audit (tenant_id, tool, at);
+    `,
+  },
+];
+
+/**
+ * Applies every migration the file lacks, each in its own immediate transaction. The version is read inside
+ * that transaction, so two processes opening a fresh file at once cannot both apply the same migration.
+ */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): number {
+  const latest = migrations.length;
+  migrations.forEach((migration, index) => {
+    if (migration.version !== index + 1) throw new Error(`migration ${migration.name} is out of order`);
+  });
+  const readVersion = () => db.pragma("user_version", { simple: true }) as number;
+  const applyNext = db.transaction(() => {
+    const version = readVersion();
+    const next = migrations[version];
+    if (!next) return false;
+    db.exec(next.sql);
+    // PRAGMA takes no bound parameters; the version is an integer from our own list.
+    db.pragma(`user_version = ${next.version}`);
+    return true;
+  });
+  if (readVersion() > latest) {
+    throw new Error(`database schema version ${readVersion()} is newer than this code knows (${latest})`);
+  }
+  while (applyNext.immediate()) {}
+  return readVersion();
+}
