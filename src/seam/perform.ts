@@ -3,12 +3,13 @@ import type { ToolOutput } from "../declaration/define-tool.js";
 import { describeIssues } from "../declaration/tool-schema.js";
 import { ToolFailure } from "../errors/tool-failure.js";
 import type { AnyTool } from "../registry/registry.js";
-import type { ExecutionContext, ToolContext } from "./context.js";
+import { CallContext } from "./call-context.js";
+import type { ExecutionContext } from "./context.js";
+import { DeadlineWatchdog, Watched } from "./deadline-watchdog.js";
 import { type Envelope, failure, type OkEnvelope } from "./envelope.js";
 import { encloseUntrusted } from "./untrusted-fence.js";
 
-const TIMED_OUT = Symbol("timed out");
-const ABORTED = Symbol("aborted");
+const watchdog = new DeadlineWatchdog();
 
 export interface PerformRequest {
   tool: AnyTool;
@@ -20,7 +21,7 @@ export interface PerformRequest {
 }
 
 /** Runs the tool; every outcome, a throw, a timeout or an abort included, is an envelope. */
-export async function perform(request: PerformRequest): Promise<Envelope> {
+export function perform(request: PerformRequest): Envelope | Promise<Envelope> {
   const { tool, context } = request;
   const deadline = Math.min(
     request.now + tool.limits.timeoutMs,
@@ -30,51 +31,81 @@ export async function perform(request: PerformRequest): Promise<Envelope> {
   if (timeoutMs <= 0) return failure("timeout", `the deadline passed before ${tool.name} could start`);
   if (context.signal?.aborted) return aborted(tool.name);
 
-  const controller = new AbortController();
-  const toolContext: ToolContext = {
-    ...context,
-    signal: controller.signal,
-    deadline,
-    idempotencyKey: request.idempotencyKey,
-    approvalId: request.approvalId,
-  };
-  let result: ToolOutput<unknown> | Promise<ToolOutput<unknown>>;
+  const toolContext = new CallContext(context, deadline, request.idempotencyKey, request.approvalId);
+  let result: ToolOutput<unknown> | PromiseLike<ToolOutput<unknown>>;
   try {
     result = tool.run(request.input, toolContext);
   } catch (error) {
     return fromThrown(tool.name, error);
   }
-  // A synchronous tool has already finished: no timer, no race.
-  if (!(result instanceof Promise)) return toEnvelope(tool, result);
+  // A synchronous tool has already finished: nothing to time.
+  if (!isPromiseLike(result)) return toEnvelope(tool, result);
+  return new PendingCall(tool, context, toolContext, timeoutMs, result).promise;
+}
 
-  let timer: NodeJS.Timeout | undefined;
-  let onHostAbort: (() => void) | undefined;
-  const stop = new Promise<typeof TIMED_OUT | typeof ABORTED>((resolve) => {
-    timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
+/** An asynchronous tool call under the watchdog: settles once, on the tool's result, the deadline or an abort. */
+class PendingCall extends Watched {
+  readonly deadline: number;
+  readonly promise: Promise<Envelope>;
+  readonly #tool: AnyTool;
+  readonly #context: ExecutionContext;
+  readonly #toolContext: CallContext;
+  readonly #timeoutMs: number;
+  #resolve: (envelope: Envelope) => void = () => {};
+  #settled = false;
+  #onHostAbort: (() => void) | undefined;
+
+  constructor(
+    tool: AnyTool,
+    context: ExecutionContext,
+    toolContext: CallContext,
+    timeoutMs: number,
+    pending: PromiseLike<ToolOutput<unknown>>,
+  ) {
+    super();
+    this.#tool = tool;
+    this.#context = context;
+    this.#toolContext = toolContext;
+    this.#timeoutMs = timeoutMs;
+    // The watchdog runs on real time, whatever clock the seam was given.
+    this.deadline = Date.now() + timeoutMs;
+    this.promise = new Promise<Envelope>((resolve) => {
+      this.#resolve = resolve;
+    });
     if (context.signal) {
-      onHostAbort = () => resolve(ABORTED);
-      context.signal.addEventListener("abort", onHostAbort, { once: true });
+      this.#onHostAbort = () =>
+        this.#finish(aborted(tool.name), context.signal?.reason ?? new Error("aborted"));
+      context.signal.addEventListener("abort", this.#onHostAbort, { once: true });
     }
-  });
-  try {
-    const settled = await Promise.race([result, stop]);
-    if (settled === TIMED_OUT) {
-      controller.abort(new Error("timeout"));
-      return failure("timeout", `${tool.name} did not finish within ${timeoutMs} ms`, {
-        retryable: tool.effect === "read",
-      });
-    }
-    if (settled === ABORTED) {
-      controller.abort(context.signal?.reason);
-      return aborted(tool.name);
-    }
-    return toEnvelope(tool, settled);
-  } catch (error) {
-    return fromThrown(tool.name, error);
-  } finally {
-    clearTimeout(timer);
-    if (onHostAbort) context.signal?.removeEventListener("abort", onHostAbort);
+    watchdog.watch(this);
+    pending.then(
+      (output) => this.#finish(toEnvelope(tool, output)),
+      (error: unknown) => this.#finish(fromThrown(tool.name, error)),
+    );
   }
+
+  expire(): void {
+    const envelope = failure("timeout", `${this.#tool.name} did not finish within ${this.#timeoutMs} ms`, {
+      retryable: this.#tool.effect === "read",
+    });
+    this.#finish(envelope, new Error("timeout"));
+  }
+
+  #finish(envelope: Envelope, abortReason?: unknown): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    watchdog.unwatch(this);
+    if (this.#onHostAbort) this.#context.signal?.removeEventListener("abort", this.#onHostAbort);
+    // Tell the tool to stop: it may still be running after a timeout or an abort.
+    if (abortReason !== undefined) this.#toolContext.abort(abortReason);
+    this.#resolve(envelope);
+  }
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return (
+    typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function"
+  );
 }
 
 function aborted(toolName: string): Envelope {

@@ -1,8 +1,8 @@
 /** @module The seam: the one path every tool call takes, in the ten steps of the design. */
 import { randomUUID } from "node:crypto";
-import { type Span, SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
+import { SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import { type Approval, changesData } from "../declaration/effect.js";
-import { describeIssues } from "../declaration/tool-schema.js";
+import { describeIssues, type ValidationResult } from "../declaration/tool-schema.js";
 import {
   type ApprovalPolicy,
   type Authorizer,
@@ -17,6 +17,7 @@ import type { ApprovalRecord, AuditEvent, DecideOutcome, Stores } from "../store
 import { type ExecutionContext, type Logger, silentLogger } from "./context.js";
 import { describeCall } from "./describe-call.js";
 import { type Envelope, failure } from "./envelope.js";
+import { newEventId } from "./event-id.js";
 import { fingerprintOf, idempotencyKeyFor } from "./idempotency-key.js";
 import { nearestNames } from "./nearest-names.js";
 import { perform } from "./perform.js";
@@ -64,7 +65,24 @@ interface CallTrace {
   replayed: boolean;
 }
 
+type Validated = { ok: true; value: unknown } | { ok: false; envelope: Envelope };
+
+function toValidated(tool: AnyTool, result: ValidationResult<unknown>): Validated {
+  if (result.ok) return result;
+  return {
+    ok: false,
+    envelope: failure("invalid_input", `invalid input for ${tool.name}: ${describeIssues(result.issues)}`, {
+      details: { issues: result.issues },
+    }),
+  };
+}
+
 const DAY = 24 * 60 * 60 * 1000;
+
+/** A name from a model may be anything; never let printing it throw. */
+function printableName(name: unknown): string {
+  return typeof name === "string" ? name : `<${typeof name}>`;
+}
 
 export class Seam {
   readonly #registry: RegistryView;
@@ -111,6 +129,7 @@ export class Seam {
     input: unknown,
     options: CallOptions = {},
   ): Promise<Envelope> {
+    const startedAt = Date.now();
     const trace: CallTrace = {
       tool: undefined,
       approval: undefined,
@@ -118,13 +137,21 @@ export class Seam {
       idempotencyKey: undefined,
       replayed: false,
     };
-    return this.#traced("tool-call", context, String(name), trace, () =>
-      this.#call(context, name, input, options, trace),
-    );
+    const printable = printableName(name);
+    let envelope: Envelope;
+    try {
+      envelope = await this.#call(context, name, input, options, trace);
+    } catch (error) {
+      envelope = this.#crashed(context, printable, error);
+    }
+    const recorded = this.#record("tool-call", context, printable, trace, envelope, startedAt);
+    if (recorded) await recorded;
+    return envelope;
   }
 
   /** Runs an approved call, exactly once however often it is resumed; re-checks authorization first. */
   async resume(context: ExecutionContext, approvalId: string, options: CallOptions = {}): Promise<Envelope> {
+    const startedAt = Date.now();
     const trace: CallTrace = {
       tool: undefined,
       approval: "approved",
@@ -132,9 +159,15 @@ export class Seam {
       idempotencyKey: undefined,
       replayed: false,
     };
-    return this.#traced("approval-resume", context, "", trace, () =>
-      this.#resume(context, approvalId, options, trace),
-    );
+    let envelope: Envelope;
+    try {
+      envelope = await this.#resume(context, approvalId, options, trace);
+    } catch (error) {
+      envelope = this.#crashed(context, "", error);
+    }
+    const recorded = this.#record("approval-resume", context, "", trace, envelope, startedAt);
+    if (recorded) await recorded;
+    return envelope;
   }
 
   async approve(request: {
@@ -169,16 +202,19 @@ export class Seam {
     }
     // 1–2. Resolve among the tools this caller can see: toolset, then authorization.
     const tool = typeof name === "string" ? this.#registry.get(name) : undefined;
-    if (!tool || !this.#isVisible(context, tool)) return this.#unknownTool(context, String(name));
+    if (!tool || !this.#isVisible(context, tool)) return this.#unknownTool(context, printableName(name));
     trace.tool = tool;
 
     // 3. Validate: all input is hostile.
-    const input = await this.#validate(tool, rawInput === undefined ? {} : rawInput);
+    let input = this.#validate(tool, rawInput === undefined ? {} : rawInput);
+    if (input instanceof Promise) input = await input;
     if (!input.ok) return input.envelope;
 
     // 4. Preconditions.
-    const unmet = await this.#unmetPrecondition(tool, context);
-    if (unmet) return unmet;
+    if (tool.requires.length > 0) {
+      const unmet = await this.#unmetPrecondition(tool, context);
+      if (unmet) return unmet;
+    }
 
     // 5. Ceilings.
     if (this.#ceilings) {
@@ -210,8 +246,16 @@ export class Seam {
     }
 
     // 7–9. Idempotency, run, envelope.
-    const key = tool.idempotencyKey ? idempotencyKeyFor(context) : undefined;
-    return this.#execute(context, tool, input.value, key, undefined, options, trace);
+    if (!tool.idempotencyKey) return await this.#perform(context, tool, input.value, undefined, undefined);
+    return await this.#execute(
+      context,
+      tool,
+      input.value,
+      idempotencyKeyFor(context),
+      undefined,
+      options,
+      trace,
+    );
   }
 
   async #resume(
@@ -321,7 +365,7 @@ export class Seam {
     options: CallOptions,
     trace: CallTrace,
   ): Promise<Envelope> {
-    if (key === undefined) return this.#perform(context, tool, input, undefined, approvalId);
+    if (key === undefined) return await this.#perform(context, tool, input, undefined, approvalId);
     trace.idempotencyKey = key;
     const fingerprint = fingerprintOf(tool.name, input);
     const waitUntil =
@@ -331,7 +375,7 @@ export class Seam {
         (context.deadline ?? Number.POSITIVE_INFINITY) - this.#now(),
       );
     for (;;) {
-      const claimId = randomUUID();
+      const claimId = newEventId();
       const now = this.#now();
       const claim = await this.#stores.idempotency.claim({
         tenantId: context.tenantId,
@@ -346,7 +390,7 @@ export class Seam {
       });
       switch (claim.kind) {
         case "claimed":
-          return this.#performClaimed(context, tool, input, key, claimId, approvalId);
+          return await this.#performClaimed(context, tool, input, key, claimId, approvalId);
         case "completed":
           trace.replayed = true;
           return claim.envelope;
@@ -412,22 +456,25 @@ export class Seam {
     }
   }
 
-  /** Steps 8–9: run, envelope, output guardrails. */
-  async #perform(
+  /** Steps 8–9: run, envelope, output guardrails. No extra promise when there are no guardrails. */
+  #perform(
     context: ExecutionContext,
     tool: AnyTool,
     input: unknown,
     key: string | undefined,
     approvalId: string | undefined,
+  ): Envelope | Promise<Envelope> {
+    const performed = perform({ tool, context, input, idempotencyKey: key, approvalId, now: this.#now() });
+    return this.#guardrails.length === 0 ? performed : this.#guard(context, tool, input, performed);
+  }
+
+  async #guard(
+    context: ExecutionContext,
+    tool: AnyTool,
+    input: unknown,
+    performed: Envelope | Promise<Envelope>,
   ): Promise<Envelope> {
-    const envelope = await perform({
-      tool,
-      context,
-      input,
-      idempotencyKey: key,
-      approvalId,
-      now: this.#now(),
-    });
+    const envelope = await performed;
     for (const guardrail of this.#guardrails) {
       const verdict = await guardrail.check({ context, tool, input, envelope });
       if (!verdict.allowed) {
@@ -439,8 +486,6 @@ export class Seam {
     }
     return envelope;
   }
-
-  // ---- approvals --------------------------------------------------------------------------------
 
   async #park(context: ExecutionContext, tool: AnyTool, input: unknown, trace: CallTrace): Promise<Envelope> {
     const key = tool.idempotencyKey ? idempotencyKeyFor(context) : undefined;
@@ -491,13 +536,15 @@ export class Seam {
       createdAt: now,
       expiresAt: now + this.#approvalTtlMs,
     });
-    await this.#audit({
-      ...this.#auditBase("approval-request", context, tool),
-      outcome: "approval_required",
-      approvalId: id,
-      idempotencyKey: record.idempotencyKey,
-      message: record.description,
-    });
+    await this.#audit(
+      this.#callEvent("approval-request", context, tool, tool.name, {
+        outcome: "approval_required",
+        approvalId: id,
+        idempotencyKey: record.idempotencyKey,
+        message: record.description,
+      }),
+      context.logger,
+    );
     return record;
   }
 
@@ -526,7 +573,7 @@ export class Seam {
     const record = decided.record;
     await this.#audit({
       tenantId: request.tenantId,
-      id: randomUUID(),
+      id: newEventId(),
       at: this.#now(),
       kind: "approval-decision",
       actor: request.by,
@@ -562,19 +609,12 @@ export class Seam {
     });
   }
 
-  async #validate(
-    tool: AnyTool,
-    raw: unknown,
-  ): Promise<{ ok: true; value: unknown } | { ok: false; envelope: Envelope }> {
-    let result = tool.input.validate(raw);
-    if (result instanceof Promise) result = await result;
-    if (result.ok) return result;
-    return {
-      ok: false,
-      envelope: failure("invalid_input", `invalid input for ${tool.name}: ${describeIssues(result.issues)}`, {
-        details: { issues: result.issues },
-      }),
-    };
+  /** Synchronous for synchronous schemas, which is nearly all of them. */
+  #validate(tool: AnyTool, raw: unknown): Validated | Promise<Validated> {
+    const result = tool.input.validate(raw);
+    return result instanceof Promise
+      ? result.then((settled) => toValidated(tool, settled))
+      : toValidated(tool, result);
   }
 
   async #unmetPrecondition(tool: AnyTool, context: ExecutionContext): Promise<Envelope | undefined> {
@@ -598,55 +638,61 @@ export class Seam {
     return undefined;
   }
 
-  /** Step 10 around a whole call: one span, one audit event, and no exception out. */
-  async #traced(
+  #crashed(context: ExecutionContext, name: string, error: unknown): Envelope {
+    context.logger.error({ err: error, tool: name }, "seam step failed");
+    const message = error instanceof Error ? error.message : String(error);
+    return failure("internal", `toolreg failed while handling ${name || "the call"}: ${message}`);
+  }
+
+  /**
+   * Step 10: one span and one audit event per call. The span is made whole at the end, with the call's
+   * start time, so nothing is held open across the call and no context propagation is needed.
+   */
+  #record(
     kind: "tool-call" | "approval-resume",
     context: ExecutionContext,
     name: string,
     trace: CallTrace,
-    body: () => Promise<Envelope>,
-  ): Promise<Envelope> {
-    const started = this.#now();
-    const span: Span = this.#tracer.startSpan(kind === "tool-call" ? "toolreg.call" : "toolreg.resume");
-    let envelope: Envelope;
-    try {
-      envelope = await body();
-    } catch (error) {
-      context.logger.error({ err: error, tool: name }, "seam step failed");
-      envelope = failure(
-        "internal",
-        `toolreg failed while handling ${name || "the call"}: ${(error as Error).message ?? error}`,
-      );
-    }
+    envelope: Envelope,
+    startedAt: number,
+  ): void | Promise<void> {
     const tool = trace.tool;
     const outcome = trace.replayed ? "replayed" : envelope.ok ? "ok" : envelope.error.code;
-    span.setAttributes({
-      "toolreg.tool": tool?.name ?? name,
-      "toolreg.effect": tool?.effect ?? "unknown",
-      "toolreg.outcome": outcome,
-      "toolreg.tenant": context.tenantId,
+    const span = this.#tracer.startSpan(kind === "tool-call" ? "toolreg.call" : "toolreg.resume", {
+      startTime: startedAt,
+      attributes: {
+        "toolreg.tool": tool?.name ?? name,
+        "toolreg.effect": tool?.effect ?? "unknown",
+        "toolreg.outcome": outcome,
+        "toolreg.tenant": context.tenantId,
+      },
     });
     if (!envelope.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: envelope.error.code });
     span.end();
-    await this.#audit(
-      {
-        ...this.#auditBase(kind, context, tool, name),
+    return this.#audit(
+      this.#callEvent(kind, context, tool, name, {
         outcome,
-        durationMs: this.#now() - started,
+        durationMs: Date.now() - startedAt,
         approvalId: trace.approvalId,
         idempotencyKey: trace.idempotencyKey,
         approval: trace.approval,
         message: envelope.ok ? undefined : envelope.error.message.slice(0, 500),
-      },
+      }),
       context.logger,
     );
-    return envelope;
   }
 
-  #auditBase(kind: AuditEvent["kind"], context: ExecutionContext, tool: AnyTool | undefined, name = "") {
+  /** One literal with every field, not a spread: this runs on every call. */
+  #callEvent(
+    kind: AuditEvent["kind"],
+    context: ExecutionContext,
+    tool: AnyTool | undefined,
+    name: string,
+    fields: Pick<AuditEvent, "outcome"> & Partial<Omit<AuditEvent, "outcome">>,
+  ): AuditEvent {
     return {
       tenantId: context.tenantId,
-      id: randomUUID(),
+      id: newEventId(),
       at: this.#now(),
       kind,
       actor: context.principalId,
@@ -655,21 +701,24 @@ export class Seam {
       tool: tool?.name ?? name.slice(0, 100),
       toolVersion: tool?.version,
       effect: tool?.effect,
-      durationMs: undefined,
-      approvalId: undefined,
-      idempotencyKey: undefined,
-      approval: undefined,
-      message: undefined,
+      outcome: fields.outcome,
+      durationMs: fields.durationMs,
+      approvalId: fields.approvalId,
+      idempotencyKey: fields.idempotencyKey,
+      approval: fields.approval,
+      message: fields.message,
     };
   }
 
-  async #audit(event: AuditEvent, logger: Logger = silentLogger): Promise<void> {
+  /** Synchronous when the sink is, so a call does not wait a tick for an in-memory append. */
+  #audit(event: AuditEvent, logger: Logger = silentLogger): void | Promise<void> {
+    // A failing audit sink must not turn a finished call into a crash; it is loud in the log instead.
+    const report = (error: unknown) => logger.error({ err: error, tool: event.tool }, "audit sink failed");
     try {
       const pending = this.#stores.audit.record(event);
-      if (pending) await pending;
+      if (pending) return pending.then(undefined, report);
     } catch (error) {
-      // A failing audit sink must not turn a finished call into a crash; it is loud in the log instead.
-      logger.error({ err: error, tool: event.tool }, "audit sink failed");
+      report(error);
     }
   }
 }

@@ -2,7 +2,7 @@
 import type { AuditEvent, AuditStore } from "../types.js";
 
 export function createMemoryAuditStore(options: { maxEvents?: number } = {}): AuditStore {
-  const maxEvents = options.maxEvents ?? 100_000;
+  const maxEvents = options.maxEvents ?? 10_000;
   let events: AuditEvent[] = [];
   return {
     record(event) {

@@ -2,13 +2,7 @@
 import type Database from "better-sqlite3";
 import type { Envelope } from "../../seam/envelope.js";
 import { claimTransition } from "../transitions.js";
-import type {
-  ClaimInput,
-  CompleteInput,
-  IdempotencyRecord,
-  IdempotencyStatus,
-  IdempotencyStore,
-} from "../types.js";
+import type { ClaimInput, IdempotencyRecord, IdempotencyStatus, IdempotencyStore } from "../types.js";
 
 interface Row {
   tenant_id: string;
@@ -70,6 +64,22 @@ export function createSqliteIdempotencyStore(db: Database.Database): Idempotency
     "DELETE FROM idempotency WHERE status = 'completed' AND retain_until <= ?",
   );
 
+  // A fresh key is the common case: one autocommit INSERT claims it, with no transaction around a SELECT.
+  // The insert is exactly claimTransition's "no record" branch; anything else takes the locked path below.
+  const insertFresh = db.prepare<[ReturnType<typeof toParams>]>(
+    `INSERT INTO idempotency (${COLUMNS})
+     VALUES (@tenantId, @key, @fingerprint, @toolName, @status, @claimId, @envelope,
+             @leaseUntil, @createdAt, @updatedAt, @retainUntil)
+     ON CONFLICT (tenant_id, key) DO NOTHING`,
+  );
+  // Completion is one conditional UPDATE: only the holder of a live claim can store a result.
+  const completeClaim = db.prepare<
+    [{ tenantId: string; key: string; claimId: string; envelope: string; now: number; retainUntil: number }]
+  >(
+    `UPDATE idempotency SET status = 'completed', envelope = @envelope, updated_at = @now, retain_until = @retainUntil
+     WHERE tenant_id = @tenantId AND key = @key AND claim_id = @claimId AND status = 'in_progress'`,
+  );
+
   // The row is read inside the write lock, so another connection cannot claim between the read and the write.
   const claim = db.transaction((input: ClaimInput) => {
     const row = select.get(input.tenantId, input.key);
@@ -77,27 +87,22 @@ export function createSqliteIdempotencyStore(db: Database.Database): Idempotency
     if (next) write.run(toParams(next));
     return outcome;
   });
-  const complete = db.transaction((input: CompleteInput) => {
-    const row = select.get(input.tenantId, input.key);
-    if (!row || row.claim_id !== input.claimId || row.status !== "in_progress") return false;
-    write.run(
-      toParams({
-        ...toRecord(row),
-        status: "completed",
-        envelope: input.envelope,
-        updatedAt: input.now,
-        retainUntil: input.now + input.retentionMs,
-      }),
-    );
-    return true;
-  });
-
   return {
     async claim(input) {
+      const fresh = claimTransition(undefined, input).write as IdempotencyRecord;
+      if (insertFresh.run(toParams(fresh)).changes === 1) return { kind: "claimed", reclaimed: false };
       return claim.immediate(input);
     },
     async complete(input) {
-      return complete.immediate(input);
+      const result = completeClaim.run({
+        tenantId: input.tenantId,
+        key: input.key,
+        claimId: input.claimId,
+        envelope: JSON.stringify(input.envelope),
+        now: input.now,
+        retainUntil: input.now + input.retentionMs,
+      });
+      return result.changes === 1;
     },
     async get({ tenantId, key }) {
       const row = select.get(tenantId, key);

@@ -2,7 +2,7 @@
 import type Database from "better-sqlite3";
 import type { Stores } from "../types.js";
 import { createSqliteApprovalStore } from "./approvals.js";
-import { createSqliteAuditStore } from "./audit.js";
+import { createSqliteAuditStore, type SqliteAuditOptions, type SqliteAuditStore } from "./audit.js";
 import { type OpenDatabaseOptions, openDatabase } from "./database.js";
 import { createSqliteIdempotencyStore } from "./idempotency.js";
 
@@ -13,12 +13,17 @@ export {
   createSqliteIdempotencyStore,
   type OpenDatabaseOptions,
   openDatabase,
+  type SqliteAuditOptions,
+  type SqliteAuditStore,
 };
 
-export type SqliteStoresOptions = OpenDatabaseOptions;
+export interface SqliteStoresOptions extends OpenDatabaseOptions {
+  audit?: SqliteAuditOptions;
+}
 
 /** The three stores, the connection under them, and the way to close it. */
 export interface SqliteStores extends Stores {
+  audit: SqliteAuditStore;
   database: Database.Database;
   close(): void;
 }
@@ -26,11 +31,15 @@ export interface SqliteStores extends Stores {
 /** Opens (creating and migrating if needed) the file at `path` and returns all three stores on it. */
 export function openSqliteStores(path: string, options: SqliteStoresOptions = {}): SqliteStores {
   const database = openDatabase(path, options);
+  const audit = createSqliteAuditStore(database, options.audit);
   return {
     database,
     approvals: createSqliteApprovalStore(database),
     idempotency: createSqliteIdempotencyStore(database),
-    audit: createSqliteAuditStore(database),
-    close: () => database.close(),
+    audit,
+    close: () => {
+      audit.close();
+      database.close();
+    },
   };
 }
