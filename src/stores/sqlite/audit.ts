@@ -92,12 +92,10 @@ export function createSqliteAuditStore(
 ): SqliteAuditStore {
   const flushIntervalMs = options.flushIntervalMs ?? 20;
   const maxBatch = options.maxBatch ?? 256;
-  // A re-sent event (same tenant and id) is the same event: keep the first rather than fail the caller.
   const insert = db.prepare<[ReturnType<typeof toParams>]>(
     `INSERT INTO audit (${COLUMNS})
      VALUES (@tenantId, @id, @at, @kind, @actor, @runId, @toolCallId, @tool, @toolVersion, @effect, @outcome,
-             @durationMs, @approvalId, @idempotencyKey, @approval, @message)
-     ON CONFLICT (tenant_id, id) DO NOTHING`,
+             @durationMs, @approvalId, @idempotencyKey, @approval, @message)`,
   );
   // NULL parameters switch a filter off, so one statement serves every combination; rowid orders events
   // recorded in the same millisecond the way they were recorded.

@@ -5,6 +5,8 @@ import { migrate } from "./migrations.js";
 export interface OpenDatabaseOptions {
   /** How long a writer waits for another connection's lock before failing; default 5 s. */
   busyTimeoutMs?: number;
+  /** WAL pages written between automatic checkpoints; default 10,000. */
+  walAutocheckpointPages?: number;
 }
 
 /** Opens (creating if needed) the file at `path` and applies pending migrations. */
@@ -16,6 +18,11 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
     // WAL lets readers run beside the one writer; NORMAL is durable across process crashes in WAL mode.
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
+    // In NORMAL mode every checkpoint syncs to disk; at SQLite's default of one per 1,000 pages that was
+    // half the measured cost of a small insert. A 10,000-page WAL (about 40 MB) is checkpointed a tenth as
+    // often, and journal_size_limit shrinks the file back afterwards.
+    db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.floor(options.walAutocheckpointPages ?? 10_000))}`);
+    db.pragma("journal_size_limit = 67108864");
     db.pragma("foreign_keys = ON");
     migrate(db);
     return db;

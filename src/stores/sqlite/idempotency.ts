@@ -91,7 +91,11 @@ export function createSqliteIdempotencyStore(db: Database.Database): Idempotency
     async claim(input) {
       const fresh = claimTransition(undefined, input).write as IdempotencyRecord;
       if (insertFresh.run(toParams(fresh)).changes === 1) return { kind: "claimed", reclaimed: false };
-      return claim.immediate(input);
+      // A replay, a conflict or a live lease changes nothing, so an unlocked read decides it; only a
+      // decision that writes (a takeover, or marking unknown) is made again under the write lock.
+      const row = select.get(input.tenantId, input.key);
+      const unlocked = claimTransition(row && toRecord(row), input);
+      return unlocked.write ? claim.immediate(input) : unlocked.outcome;
     },
     async complete(input) {
       const result = completeClaim.run({
