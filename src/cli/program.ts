@@ -64,7 +64,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   const globals = (): GlobalOptions => program.opts<GlobalOptions>();
   const catalogue = async (): Promise<Catalogue> => {
     const path = globals().registry;
-    return path ? loadCatalogue(resolve(io.cwd, path)) : defaultCatalogue();
+    if (!path) return defaultCatalogue();
+    try {
+      return await loadCatalogue(resolve(io.cwd, path));
+    } catch (error) {
+      throw new UsageError(`--registry ${path}: ${(error as Error).message.split("\n")[0]}`);
+    }
   };
   const withState = async (body: (state: CliState) => Promise<number>): Promise<void> => {
     const state = openCliState((await catalogue()).tools, globals(), io);

@@ -62,6 +62,11 @@ describe("toolreg CLI", () => {
     const missing = await runToolreg(["call"], cwd);
     expect(missing.code).toBe(2);
     expect(missing.stderr.split("\n")[0]).toBe("error: missing required argument 'name'");
+    const registry = await runToolreg(["check", "--registry", "missing.mjs"], cwd);
+    expect(registry).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: --registry missing.mjs: Cannot find module .*\n$/),
+    });
     const status = await runToolreg(["approvals", "list", "--status", "maybe"], cwd);
     expect(status).toMatchObject({
       code: 2,

@@ -1,7 +1,7 @@
 /** @module The one conformance suite every store adapter runs: behaviour and refusals, with explicit clocks. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Envelope } from "../../src/seam/envelope.js";
-import type { AuditEvent, ClaimInput, NewApproval, Stores } from "../../src/stores/types.js";
+import type { AuditEvent, ClaimInput, CompleteInput, NewApproval, Stores } from "../../src/stores/types.js";
 
 export interface StoreFixture {
   stores: Stores;
@@ -40,6 +40,16 @@ const claimOf = (overrides: Partial<ClaimInput> = {}): ClaimInput => ({
   reclaimable: true,
   now: 1_000,
   leaseMs: LEASE,
+  retentionMs: DAY,
+  ...overrides,
+});
+
+const completeOf = (overrides: Partial<CompleteInput> = {}): CompleteInput => ({
+  tenantId: A,
+  key: "key-1",
+  claimId: "claim-1",
+  envelope: okEnvelope,
+  now: 2_000,
   retentionMs: DAY,
   ...overrides,
 });
@@ -145,14 +155,7 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
         expect(await stores.idempotency.claim(claimOf({ fingerprint: "fp-2", claimId: "claim-2" }))).toEqual({
           kind: "conflict",
         });
-        await stores.idempotency.complete({
-          tenantId: A,
-          key: "key-1",
-          claimId: "claim-1",
-          envelope: okEnvelope,
-          now: 2_000,
-          retentionMs: DAY,
-        });
+        await stores.idempotency.complete(completeOf());
         expect(
           await stores.idempotency.claim(claimOf({ fingerprint: "fp-2", claimId: "claim-3", now: 3_000 })),
         ).toEqual({ kind: "conflict" });
@@ -220,16 +223,7 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
         ]);
         expect(await stores.idempotency.list({ tenantId: A, status: "in_progress" })).toEqual([]);
         // The original holder cannot complete it after the fact.
-        expect(
-          await stores.idempotency.complete({
-            tenantId: A,
-            key: "key-1",
-            claimId: "claim-1",
-            envelope: okEnvelope,
-            now: expiredAt + 1,
-            retentionMs: DAY,
-          }),
-        ).toBe(false);
+        expect(await stores.idempotency.complete(completeOf({ now: expiredAt + 1 }))).toBe(false);
       });
 
       it("refuses to complete a missing key or a claim twice", async () => {
@@ -249,14 +243,7 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
       it("lists records by status", async () => {
         await stores.idempotency.claim(claimOf({ key: "done", now: 1_000 }));
         await stores.idempotency.claim(claimOf({ key: "running", now: 2_000 }));
-        await stores.idempotency.complete({
-          tenantId: A,
-          key: "done",
-          claimId: "claim-1",
-          envelope: okEnvelope,
-          now: 3_000,
-          retentionMs: DAY,
-        });
+        await stores.idempotency.complete(completeOf({ key: "done", now: 3_000 }));
         const keys = async (status?: "in_progress" | "completed" | "unknown") =>
           (await stores.idempotency.list({ tenantId: A, status })).map((record) => record.key).sort();
         expect(await keys()).toEqual(["done", "running"]);
@@ -298,14 +285,7 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
 
       it("starts fresh when a completed record's retention has passed, purged or not", async () => {
         await stores.idempotency.claim(claimOf({ retentionMs: 1_000 }));
-        await stores.idempotency.complete({
-          tenantId: A,
-          key: "key-1",
-          claimId: "claim-1",
-          envelope: okEnvelope,
-          now: 2_000,
-          retentionMs: 1_000,
-        });
+        await stores.idempotency.complete(completeOf({ retentionMs: 1_000 }));
         expect(await stores.idempotency.claim(claimOf({ claimId: "claim-2", now: 2_999 }))).toEqual({
           kind: "completed",
           envelope: okEnvelope,
@@ -610,14 +590,7 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
           kind: "claimed",
           reclaimed: false,
         });
-        await stores.idempotency.complete({
-          tenantId: A,
-          key: "key-1",
-          claimId: "claim-1",
-          envelope: okEnvelope,
-          now: 2_000,
-          retentionMs: DAY,
-        });
+        await stores.idempotency.complete(completeOf());
         // B's claim is still in flight, and A's claimId means nothing in B.
         expect(
           await stores.idempotency.claim(claimOf({ tenantId: B, fingerprint: "fp-b", claimId: "b2" })),
@@ -625,16 +598,7 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
           kind: "in_progress",
           leaseUntil: 1_000 + LEASE,
         });
-        expect(
-          await stores.idempotency.complete({
-            tenantId: B,
-            key: "key-1",
-            claimId: "claim-1",
-            envelope: okEnvelope,
-            now: 2_000,
-            retentionMs: DAY,
-          }),
-        ).toBe(false);
+        expect(await stores.idempotency.complete(completeOf({ tenantId: B }))).toBe(false);
         expect(await stores.idempotency.get({ tenantId: A, key: "key-1" })).toMatchObject({
           fingerprint: "fp-a",
           status: "completed",

@@ -1,0 +1,101 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  exports: Record<string, unknown>;
+  dependencies: Record<string, string>;
+};
+const subpaths = Object.keys(manifest.exports).filter((subpath) => subpath !== "./package.json");
+
+let project: string;
+beforeAll(() => {
+  // Install the packed tarball as a user would get it, beside the repository's own dependencies.
+  project = mkdtempSync(join(tmpdir(), "toolreg-pack-"));
+  const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", project], {
+    cwd: ROOT,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .at(-1) as string;
+  const installed = join(project, "node_modules", "toolreg");
+  mkdirSync(installed, { recursive: true });
+  execFileSync("tar", ["-xzf", join(project, tarball), "-C", installed, "--strip-components=1"]);
+  for (const entry of readdirSync(join(ROOT, "node_modules"))) {
+    if (entry !== "toolreg" && !entry.startsWith("."))
+      symlinkSync(join(ROOT, "node_modules", entry), join(project, "node_modules", entry));
+  }
+}, 60_000);
+afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+describe("the published package", () => {
+  it("has an explicit exports map with the promised subpaths and no wildcard", () => {
+    expect(subpaths).toEqual([".", "./tools", "./stores/memory", "./stores/sqlite", "./test"]);
+    expect(Object.keys(manifest.exports).some((key) => key.includes("*"))).toBe(false);
+  });
+
+  it("loads every subpath from the packed tarball, with named exports only", () => {
+    const script = `
+      const loaded = {};
+      for (const subpath of ${JSON.stringify(subpaths)}) {
+        const module = await import(subpath === "." ? "toolreg" : "toolreg" + subpath.slice(1));
+        loaded[subpath] = Object.keys(module).sort();
+      }
+      console.log(JSON.stringify(loaded));`;
+    const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      cwd: project,
+      encoding: "utf8",
+    });
+    const loaded = JSON.parse(output) as Record<string, string[]>;
+    expect(Object.keys(loaded)).toEqual(subpaths);
+    for (const names of Object.values(loaded)) {
+      expect(names.length).toBeGreaterThan(0);
+      expect(names).not.toContain("default");
+    }
+    expect(loaded["."]).toEqual(
+      expect.arrayContaining(["defineTool", "createSeam", "ToolRegistry", "createExecutionContext"]),
+    );
+    expect(loaded["./stores/sqlite"]).toContain("openSqliteStores");
+    expect(loaded["./test"]).toEqual(
+      expect.arrayContaining(["createFakeClock", "createScriptedTool", "createMemoryStores"]),
+    );
+  });
+
+  it("ships the CLI as a runnable bin", () => {
+    const output = execFileSync(
+      process.execPath,
+      [join(project, "node_modules/toolreg/dist/cli/main.js"), "list", "--json"],
+      {
+        cwd: project,
+        encoding: "utf8",
+      },
+    );
+    expect((JSON.parse(output) as { name: string }[]).map((tool) => tool.name)).toContain("calculate");
+  });
+
+  it("keeps the root free of database drivers, HTTP and CLI frameworks", () => {
+    const forbidden = ["better-sqlite3", "commander", "pino"];
+    const seen = new Set<string>();
+    const imported = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const [, specifier] of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
+        if (!specifier) continue;
+        if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier));
+        else imported.add(specifier);
+      }
+    };
+    visit(join(ROOT, "dist/index.js"));
+    expect(
+      [...imported].filter((name) => forbidden.some((bad) => name === bad || name.startsWith(`${bad}/`))),
+    ).toEqual([]);
+    const allowed = ["@opentelemetry/api", "ajv", "ajv/dist/2020.js", "zod"];
+    expect([...imported].filter((name) => !name.startsWith("node:") && !allowed.includes(name))).toEqual([]);
+  });
+});
