@@ -9,10 +9,15 @@ import { dirname, resolve } from "node:path";
 import { pino } from "pino";
 import type { AnyTool } from "../registry/registry.js";
 import { ToolRegistry } from "../registry/registry.js";
-import { type AssistantMode, createExecutionContext, type ExecutionContext } from "../seam/context.js";
+import {
+  type AssistantMode,
+  createExecutionContext,
+  type ExecutionContext,
+  IDENTIFIER,
+} from "../seam/context.js";
 import { Seam } from "../seam/seam.js";
 import { openSqliteStores, type SqliteStores } from "../stores/sqlite/index.js";
-import type { CliIo } from "./cli-io.js";
+import { type CliIo, UsageError } from "./cli-io.js";
 
 export const DEFAULT_DB = ".toolreg/toolreg.db";
 
@@ -33,13 +38,25 @@ export interface CliState {
   close(): void;
 }
 
-export function openCliState(tools: readonly AnyTool[], options: GlobalOptions, io: CliIo): CliState {
+export async function openCliState(
+  tools: readonly AnyTool[],
+  options: GlobalOptions,
+  io: CliIo,
+): Promise<CliState> {
   const path = resolve(io.cwd, options.db || io.env.TOOLREG_DB || DEFAULT_DB);
   mkdirSync(dirname(path), { recursive: true });
   const stores = openSqliteStores(path);
   const seam = new Seam({ registry: new ToolRegistry(tools).view(), stores });
+  await seam.sweep();
   const logger = pino({ level: options.logLevel }, pino.destination(2));
   const runId = `cli-${randomUUID()}`;
+  for (const [flag, value] of [
+    ["--tenant", options.tenant],
+    ["--principal", options.principal],
+  ] as const) {
+    if (!IDENTIFIER.test(value))
+      throw new UsageError(`${flag} "${value}" is not an identifier (letters, digits, . _ : @ / -)`);
+  }
   return {
     seam,
     stores,

@@ -58,8 +58,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
         .default("warn"),
     )
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError("(run toolreg --help for usage)");
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 
   const globals = (): GlobalOptions => program.opts<GlobalOptions>();
   const catalogue = async (): Promise<Catalogue> => {
@@ -72,7 +71,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     }
   };
   const withState = async (body: (state: CliState) => Promise<number>): Promise<void> => {
-    const state = openCliState((await catalogue()).tools, globals(), io);
+    const state = await openCliState((await catalogue()).tools, globals(), io);
     try {
       setExitCode(await body(state));
     } finally {

@@ -74,7 +74,8 @@ describe("defineTool", () => {
       [{ overrideReason: "because" }, "overrideReason", /nothing is overridden/],
       [{ version: "1.0" }, "version", /semver/],
       [{ description: " " }, "description", /required/],
-      [{ limits: { timeoutMs: -1 } }, "limits.timeoutMs", /positive/],
+      [{ limits: { timeoutMs: -1 } }, "limits.timeoutMs", /whole number from 1/],
+      [{ limits: { timeoutMs: 2 ** 31 } }, "limits.timeoutMs", /whole number from 1 to 86400000/],
     ];
     for (const [overrides, field, message] of cases) {
       const error = refusal(overrides);

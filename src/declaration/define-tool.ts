@@ -89,6 +89,8 @@ export interface Tool<I = unknown, O = unknown> {
 }
 
 export const DEFAULT_LIMITS: ToolLimits = { timeoutMs: 30_000, outputBytes: 64 * 1024 };
+/** A day of running and 16 MiB of output: past these a limit is a mistake, not a choice. */
+const MAX_LIMITS: ToolLimits = { timeoutMs: 24 * 60 * 60 * 1000, outputBytes: 16 * 1024 * 1024 };
 
 const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
@@ -156,8 +158,10 @@ export function defineTool<I, O = unknown>(declaration: ToolDeclaration<I, O>): 
   if (reason && overrides.length === 0) fail("overrideReason", "is given but nothing is overridden");
 
   const limits = { ...DEFAULT_LIMITS, ...declaration.limits };
-  for (const [field, value] of Object.entries(limits)) {
-    if (!Number.isInteger(value) || value <= 0) fail(`limits.${field}`, "must be a positive integer");
+  for (const [field, value] of Object.entries(limits) as [keyof ToolLimits, number][]) {
+    if (!Number.isInteger(value) || value <= 0 || value > MAX_LIMITS[field]) {
+      fail(`limits.${field}`, `must be a whole number from 1 to ${MAX_LIMITS[field]}`);
+    }
   }
   const provenance = declaration.provenance ?? "first-party";
   if (!PROVENANCE.test(provenance))

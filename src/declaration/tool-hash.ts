@@ -5,7 +5,8 @@ import { createHash } from "node:crypto";
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => {
     if (inner === null || typeof inner !== "object" || Array.isArray(inner)) return inner;
-    const sorted: Record<string, unknown> = {};
+    // No prototype, so a "__proto__" key is kept as data instead of setting the prototype.
+    const sorted: Record<string, unknown> = Object.create(null);
     for (const key of Object.keys(inner).sort()) sorted[key] = (inner as Record<string, unknown>)[key];
     return sorted;
   });

@@ -65,7 +65,8 @@ const noCredentials: CredentialResolver = {
   },
 };
 
-const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}$/;
+/** What a tenant, principal, run or tool-call id may look like. */
+export const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}$/;
 
 /** Builds a frozen context; the host calls this, a tool never can. */
 export function createExecutionContext(init: ExecutionContextInit): ExecutionContext {

@@ -5,6 +5,8 @@
  * calls are running.
  */
 
+const MAX_TIMER_MS = 2_147_483_647;
+
 /** A call being watched; the watchdog owns the link fields. */
 export abstract class Watched {
   abstract readonly deadline: number;
@@ -54,7 +56,8 @@ export class DeadlineWatchdog {
   #arm(deadline: number): void {
     clearTimeout(this.#timer);
     this.#armedFor = deadline;
-    this.#timer = setTimeout(() => this.#fire(), Math.max(0, deadline - Date.now()));
+    // setTimeout fires at once for delays past 2^31 - 1 ms; a later deadline is re-armed when this fires.
+    this.#timer = setTimeout(() => this.#fire(), Math.min(MAX_TIMER_MS, Math.max(0, deadline - Date.now())));
     this.#holdsProcess = true;
   }
 

@@ -4,10 +4,31 @@ import type { ExecutionContext } from "./context.js";
 
 /** The host's key when it gave one, else one derived from the run and tool call (the store scopes it by tenant). */
 export function idempotencyKeyFor(context: ExecutionContext): string {
-  return context.idempotencyKey ?? `run:${context.runId}/call:${context.toolCallId}`;
+  // JSON-encoded, because run and call ids may themselves contain any separator we could choose.
+  return context.idempotencyKey ?? `call:${JSON.stringify([context.runId, context.toolCallId])}`;
 }
 
-/** Same tool and same arguments ⇒ same fingerprint, whatever the key order. */
-export function fingerprintOf(toolName: string, input: unknown): string {
-  return sha256(`${toolName}\n${canonicalJson(input)}`);
+/** Arguments that are stored (in an approval) or fingerprinted are bounded: 1 MiB of canonical JSON. */
+export const MAX_STORED_INPUT_CHARS = 1024 * 1024;
+
+/** The canonical JSON of arguments about to be stored or fingerprinted, or why they cannot be. */
+export function storableInput(input: unknown): { ok: true; json: string } | { ok: false; reason: string } {
+  let json: string;
+  try {
+    json = canonicalJson(input) ?? "null";
+  } catch (error) {
+    // Nesting deep enough to exhaust the stack, a BigInt, a cycle: none of them is an argument list.
+    const reason =
+      error instanceof RangeError ? "the arguments nest too deeply" : "the arguments are not JSON";
+    return { ok: false, reason };
+  }
+  if (json.length > MAX_STORED_INPUT_CHARS) {
+    return { ok: false, reason: `the arguments are over ${MAX_STORED_INPUT_CHARS} characters of JSON` };
+  }
+  return { ok: true, json };
+}
+
+/** Same tool and same canonical arguments ⇒ same fingerprint, whatever the key order. */
+export function fingerprintOf(toolName: string, canonicalInput: string): string {
+  return sha256(`${toolName}\n${canonicalInput}`);
 }

@@ -1,13 +1,11 @@
 /** @module Steps 8–9 for one call: run the tool under its deadline and signal, then build the envelope. */
 import type { ToolOutput } from "../declaration/define-tool.js";
-import { describeIssues } from "../declaration/tool-schema.js";
-import { ToolFailure } from "../errors/tool-failure.js";
 import type { AnyTool } from "../registry/registry.js";
 import { CallContext } from "./call-context.js";
 import type { ExecutionContext } from "./context.js";
 import { DeadlineWatchdog, Watched } from "./deadline-watchdog.js";
-import { type Envelope, failure, type OkEnvelope } from "./envelope.js";
-import { encloseUntrusted } from "./untrusted-fence.js";
+import { type Envelope, failure } from "./envelope.js";
+import { fromThrown, toEnvelope } from "./to-envelope.js";
 
 const watchdog = new DeadlineWatchdog();
 
@@ -78,10 +76,15 @@ class PendingCall extends Watched {
       context.signal.addEventListener("abort", this.#onHostAbort, { once: true });
     }
     watchdog.watch(this);
-    pending.then(
-      (output) => this.#finish(toEnvelope(tool, output)),
-      (error: unknown) => this.#finish(fromThrown(tool.name, error)),
-    );
+    try {
+      pending.then(
+        (output) => this.#finish(toEnvelope(tool, output)),
+        (error: unknown) => this.#finish(fromThrown(tool.name, error)),
+      );
+    } catch (error) {
+      // A thenable whose `then` throws: settle now, so neither the watchdog nor the listener is left behind.
+      this.#finish(fromThrown(tool.name, error));
+    }
   }
 
   expire(): void {
@@ -110,70 +113,4 @@ function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 
 function aborted(toolName: string): Envelope {
   return failure("timeout", `the host aborted ${toolName}`, { details: { aborted: true } });
-}
-
-function fromThrown(toolName: string, error: unknown): Envelope {
-  if (ToolFailure.isInstance(error)) {
-    const extra: Parameters<typeof failure>[2] = {};
-    if (error.retryable !== undefined) extra.retryable = error.retryable;
-    if (error.retryAfterMs !== undefined) extra.retryAfterMs = error.retryAfterMs;
-    if (error.details !== undefined) extra.details = error.details;
-    return failure(error.envelopeCode, error.message, extra);
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return failure("internal", `${toolName} failed: ${message.slice(0, 500)}`);
-}
-
-function toEnvelope(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
-  if (typeof output === "string") return capped(tool, { ok: true, content: output });
-  if (typeof output !== "object" || output === null) {
-    return failure(
-      "output_invalid",
-      `${tool.name} returned ${output === null ? "null" : typeof output}, not a result`,
-    );
-  }
-  if (tool.output && output.data !== undefined) {
-    const checked = tool.output.validate(output.data);
-    if (checked instanceof Promise) {
-      return failure(
-        "output_invalid",
-        `${tool.name} declares an asynchronous output schema, which is not supported`,
-      );
-    }
-    if (!checked.ok) {
-      return failure(
-        "output_invalid",
-        `${tool.name} returned data that breaks its output schema: ${describeIssues(checked.issues)}`,
-      );
-    }
-  }
-  let content = output.content;
-  if (content === undefined) {
-    try {
-      content = output.data === undefined ? "" : JSON.stringify(output.data);
-    } catch (error) {
-      return failure(
-        "output_invalid",
-        `${tool.name} returned data that is not JSON: ${(error as Error).message}`,
-      );
-    }
-  }
-  if (output.provenance && !output.provenance.trusted)
-    content = encloseUntrusted(content, output.provenance.source);
-  const envelope: OkEnvelope = { ok: true, content };
-  if (output.data !== undefined) envelope.data = output.data;
-  if (output.truncated) envelope.truncated = true;
-  if (output.provenance) envelope.provenance = output.provenance;
-  return capped(tool, envelope);
-}
-
-/** Cuts content past the tool's byte cap and says so: silent truncation makes a model trust half an answer. */
-function capped(tool: AnyTool, envelope: OkEnvelope): OkEnvelope {
-  const limit = tool.limits.outputBytes;
-  // A UTF-16 unit is at most 3 UTF-8 bytes, so short content skips the byte count.
-  if (envelope.content.length * 3 <= limit || Buffer.byteLength(envelope.content) <= limit) return envelope;
-  const bytes = Buffer.from(envelope.content).subarray(0, limit);
-  // Drop a trailing partial character rather than emit U+FFFD.
-  const content = new TextDecoder("utf-8", { fatal: false }).decode(bytes).replace(/\uFFFD$/, "");
-  return { ...envelope, content, truncated: true };
 }

@@ -235,3 +235,21 @@ describe("seam: approvals", () => {
     expect(persisted).not.toContain(secret);
   });
 });
+
+describe("seam: sweep", () => {
+  it("purges completed keys past their retention and expires stale approvals", async () => {
+    const tool = sendTool();
+    const { seam, context, clock, stores } = createTestHarness([tool], { retentionMs: 1_000 });
+    const id = approvalIdOf(await seam.call(context(), "send_message", { to: "a" }));
+    const done = approvalIdOf(await seam.call(context(), "send_message", { to: "b" }));
+    await seam.approve({ tenantId: "t1", approvalId: done, by: "carol" });
+    await seam.resume(context(), done);
+    expect(await seam.sweep()).toEqual({ purged: 0, expired: 0 });
+    clock.advance(1_000);
+    expect(await seam.sweep()).toEqual({ purged: 1, expired: 0 });
+    expect(await stores.idempotency.list({ tenantId: "t1" })).toEqual([]);
+    clock.advance(7 * DAY);
+    expect(await seam.sweep()).toEqual({ purged: 0, expired: 1 });
+    expect(await stores.approvals.get({ tenantId: "t1", id })).toMatchObject({ status: "expired" });
+  });
+});

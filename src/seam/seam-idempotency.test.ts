@@ -32,7 +32,10 @@ describe("seam: idempotency", () => {
     expect(failed).toMatchObject({ ok: false, error: { code: "upstream_error" } });
     expect(await seam.call(context({ toolCallId: "b" }), "create_ticket", { title: "y" })).toEqual(failed);
     expect(tool.calls).toHaveLength(2);
-    expect(tool.calls.map((call) => call.context.idempotencyKey)).toEqual(["run:r1/call:a", "run:r1/call:b"]);
+    expect(tool.calls.map((call) => call.context.idempotencyKey)).toEqual([
+      'call:["r1","a"]',
+      'call:["r1","b"]',
+    ]);
   });
 
   it("the same key with other arguments runs nothing", async () => {
@@ -87,8 +90,8 @@ describe("seam: idempotency", () => {
     ] as const) {
       await stores.idempotency.claim({
         tenantId: "t1",
-        key: `run:r1/call:${key}`,
-        fingerprint: fingerprintOf(toolName, {}),
+        key: `call:["r1","${key}"]`,
+        fingerprint: fingerprintOf(toolName, "{}"),
         toolName,
         claimId: "dead",
         reclaimable: toolName === "create_ticket",
@@ -109,7 +112,7 @@ describe("seam: idempotency", () => {
     });
     expect(destroy.calls).toHaveLength(0);
     expect(await stores.idempotency.list({ tenantId: "t1", status: "unknown" })).toMatchObject([
-      { key: "run:r1/call:d" },
+      { key: 'call:["r1","d"]' },
     ]);
   });
 

@@ -18,9 +18,10 @@ import { type ExecutionContext, type Logger, silentLogger } from "./context.js";
 import { describeCall } from "./describe-call.js";
 import { type Envelope, failure } from "./envelope.js";
 import { newEventId } from "./event-id.js";
-import { fingerprintOf, idempotencyKeyFor } from "./idempotency-key.js";
+import { fingerprintOf, idempotencyKeyFor, storableInput } from "./idempotency-key.js";
 import { nearestNames } from "./nearest-names.js";
 import { perform } from "./perform.js";
+import { describeThrown } from "./to-envelope.js";
 
 export interface SeamOptions {
   registry: RegistryView;
@@ -188,6 +189,17 @@ export class Seam {
     return this.#decide(request, "denied");
   }
 
+  /**
+   * Housekeeping the host runs now and then (the CLI runs it as it opens its state): deletes completed
+   * idempotency records past their retention and marks approvals past their expiry as expired.
+   */
+  async sweep(): Promise<{ purged: number; expired: number }> {
+    const now = this.#now();
+    const purged = await this.#stores.idempotency.purge({ now });
+    const expired = await this.#stores.approvals.expire({ now });
+    return { purged, expired };
+  }
+
   // ---- the ten steps ---------------------------------------------------------------------------
 
   async #call(
@@ -240,9 +252,9 @@ export class Seam {
       trace.approval = `policy:${decision.decision}`;
       if (decision.decision === "deny")
         return failure("approval_denied", `policy refused ${tool.name}: ${decision.reason}`);
-      if (decision.decision === "ask") return this.#park(context, tool, input.value, trace);
+      if (decision.decision === "ask") return this.#park(context, tool, rawInput ?? {}, input.value, trace);
     } else if (approval === "always") {
-      return this.#park(context, tool, input.value, trace);
+      return this.#park(context, tool, rawInput ?? {}, input.value, trace);
     }
 
     // 7–9. Idempotency, run, envelope.
@@ -294,23 +306,21 @@ export class Seam {
       case "approved":
         break;
     }
+    if (record.expiresAt <= this.#now()) {
+      // An approval is good for its lifetime, not forever: the world it was judged in has moved on.
+      return this.#refuse(
+        context,
+        approvalId,
+        failure("approval_denied", `approval ${approvalId} expired before it ran`),
+      );
+    }
 
-    const refuse = async (envelope: Envelope): Promise<Envelope> => {
-      const won = await this.#stores.approvals.finish({
-        tenantId,
-        id: approvalId,
-        status: "refused",
-        result: envelope,
-        at: this.#now(),
-      });
-      if (won) return envelope;
-      const settled = await this.#stores.approvals.get({ tenantId, id: approvalId });
-      return settled?.result ?? envelope;
-    };
     const tool = this.#registry.get(record.toolName);
     trace.tool = tool;
     if (context.mode === "disabled" || !tool || !this.#isVisible(context, tool)) {
-      return refuse(
+      return this.#refuse(
+        context,
+        approvalId,
         failure(
           "not_authorized",
           `${record.toolName} is no longer available to this caller; approval ${approvalId} was not run`,
@@ -319,20 +329,21 @@ export class Seam {
     }
     if (tool.hash !== record.definitionHash) {
       // The tool changed since a human read its description: ask again rather than run something unseen.
-      const fresh = await this.#createApproval(context, tool, record.input, record.idempotencyKey);
-      return refuse(
-        failure(
-          "approval_required",
-          `${tool.name} changed since approval ${approvalId} was asked; it needs a new approval`,
-          {
-            details: { approvalId: fresh.id, supersedes: approvalId },
-          },
-        ),
+      // The refusal is committed first and names the new approval, so concurrent resumes create one, not several.
+      const freshId = randomUUID();
+      const refusal = failure(
+        "approval_required",
+        `${tool.name} changed since approval ${approvalId} was asked; it needs a new approval`,
+        { details: { approvalId: freshId, supersedes: approvalId } },
       );
+      const settled = await this.#refuse(context, approvalId, refusal);
+      if (settled === refusal)
+        await this.#createApproval(context, tool, record.input, record.idempotencyKey, freshId);
+      return settled;
     }
     const input = await this.#validate(tool, record.input);
-    if (!input.ok) return refuse(input.envelope);
-    const unmet = await this.#unmetPrecondition(tool, context);
+    if (!input.ok) return this.#refuse(context, approvalId, input.envelope);
+    const unmet = (await this.#unmetPrecondition(tool, context)) ?? this.#unstartable(context, tool);
     if (unmet) return unmet;
 
     const envelope = await this.#execute(
@@ -356,6 +367,34 @@ export class Seam {
     return envelope;
   }
 
+  /** Approved → refused, once; a caller that lost the race gets the refusal that won. */
+  async #refuse(context: ExecutionContext, approvalId: string, envelope: Envelope): Promise<Envelope> {
+    const { tenantId } = context;
+    const won = await this.#stores.approvals.finish({
+      tenantId,
+      id: approvalId,
+      status: "refused",
+      result: envelope,
+      at: this.#now(),
+    });
+    if (won) return envelope;
+    const settled = await this.#stores.approvals.get({ tenantId, id: approvalId });
+    return settled?.result ?? envelope;
+  }
+
+  /** A call that cannot start now is refused before it claims anything, so a retry is still possible. */
+  #unstartable(context: ExecutionContext, tool: AnyTool): Envelope | undefined {
+    if (context.signal?.aborted) {
+      return failure("timeout", `the host aborted ${tool.name} before it started`, {
+        details: { aborted: true },
+      });
+    }
+    if (context.deadline !== undefined && context.deadline <= this.#now()) {
+      return failure("timeout", `the deadline passed before ${tool.name} could start`);
+    }
+    return undefined;
+  }
+
   async #execute(
     context: ExecutionContext,
     tool: AnyTool,
@@ -367,7 +406,11 @@ export class Seam {
   ): Promise<Envelope> {
     if (key === undefined) return await this.#perform(context, tool, input, undefined, approvalId);
     trace.idempotencyKey = key;
-    const fingerprint = fingerprintOf(tool.name, input);
+    const unstartable = this.#unstartable(context, tool);
+    if (unstartable) return unstartable;
+    const stored = storableInput(input);
+    if (!stored.ok) return failure("invalid_input", `invalid input for ${tool.name}: ${stored.reason}`);
+    const fingerprint = fingerprintOf(tool.name, stored.json);
     const waitUntil =
       this.#now() +
       Math.min(
@@ -436,7 +479,14 @@ export class Seam {
   ): Promise<Envelope> {
     const inflightKey = `${context.tenantId}\u0000${key}`;
     const running = (async () => {
-      const envelope = await this.#perform(context, tool, input, key, approvalId);
+      let envelope: Envelope;
+      try {
+        envelope = await this.#perform(context, tool, input, key, approvalId);
+      } catch (error) {
+        // Whatever happens after the claim, a result is stored: a claim left in flight would let an
+        // external write run again once its lease ran out.
+        envelope = failure("internal", `${tool.name} failed after it was claimed: ${describeThrown(error)}`);
+      }
       const stored = await this.#stores.idempotency.complete({
         tenantId: context.tenantId,
         key,
@@ -487,7 +537,25 @@ export class Seam {
     return envelope;
   }
 
-  async #park(context: ExecutionContext, tool: AnyTool, input: unknown, trace: CallTrace): Promise<Envelope> {
+  /**
+   * Parks a call for a human. The raw arguments are stored, not the parsed ones: resume validates them
+   * again, and a schema that transforms its input must see what the model sent, not its own output.
+   */
+  async #park(
+    context: ExecutionContext,
+    tool: AnyTool,
+    rawInput: unknown,
+    input: unknown,
+    trace: CallTrace,
+  ): Promise<Envelope> {
+    const raw = storableInput(rawInput);
+    const parsed = storableInput(input);
+    if (!raw.ok || !parsed.ok) {
+      return failure(
+        "invalid_input",
+        `invalid input for ${tool.name}: ${raw.ok ? (parsed as { reason: string }).reason : raw.reason}`,
+      );
+    }
     const key = tool.idempotencyKey ? idempotencyKeyFor(context) : undefined;
     if (key) {
       // A retry of a call that already ran (approved and resumed) replays instead of asking again.
@@ -495,13 +563,13 @@ export class Seam {
       if (
         previous?.status === "completed" &&
         previous.envelope &&
-        previous.fingerprint === fingerprintOf(tool.name, input)
+        previous.fingerprint === fingerprintOf(tool.name, parsed.json)
       ) {
         trace.replayed = true;
         return previous.envelope;
       }
     }
-    const record = await this.#createApproval(context, tool, input, key);
+    const record = await this.#createApproval(context, tool, rawInput, key);
     trace.approvalId = record.id;
     trace.idempotencyKey = record.idempotencyKey;
     return failure(
@@ -516,8 +584,8 @@ export class Seam {
     tool: AnyTool,
     input: unknown,
     key: string | undefined,
+    id: string = randomUUID(),
   ): Promise<ApprovalRecord> {
-    const id = randomUUID();
     const now = this.#now();
     const record = await this.#stores.approvals.create({
       tenantId: context.tenantId,
@@ -640,8 +708,10 @@ export class Seam {
 
   #crashed(context: ExecutionContext, name: string, error: unknown): Envelope {
     context.logger.error({ err: error, tool: name }, "seam step failed");
-    const message = error instanceof Error ? error.message : String(error);
-    return failure("internal", `toolreg failed while handling ${name || "the call"}: ${message}`);
+    return failure(
+      "internal",
+      `toolreg failed while handling ${name || "the call"}: ${describeThrown(error)}`,
+    );
   }
 
   /**

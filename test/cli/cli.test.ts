@@ -67,6 +67,11 @@ describe("toolreg CLI", () => {
       code: 2,
       stderr: expect.stringMatching(/^error: --registry missing.mjs: Cannot find module .*\n$/),
     });
+    const tenant = await runToolreg(["--tenant", "a b", "audit"], cwd);
+    expect(tenant).toMatchObject({
+      code: 2,
+      stderr: `error: --tenant "a b" is not an identifier (letters, digits, . _ : @ / -)\n`,
+    });
     const status = await runToolreg(["approvals", "list", "--status", "maybe"], cwd);
     expect(status).toMatchObject({
       code: 2,

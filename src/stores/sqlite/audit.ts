@@ -73,6 +73,8 @@ export interface SqliteAuditOptions {
   flushIntervalMs?: number;
   /** Buffered events that trigger an immediate flush. Default 256. */
   maxBatch?: number;
+  /** Told when a background flush fails (the events are kept and retried); logs to stderr by default. */
+  onError?: (error: unknown) => void;
 }
 
 export interface SqliteAuditStore extends AuditStore {
@@ -113,6 +115,20 @@ export function createSqliteAuditStore(
 
   let buffer: AuditEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
+  // A timer's flush has no caller to throw to: report, keep the events, and try again later.
+  const flushInBackground = () => {
+    try {
+      store.flush();
+    } catch (error) {
+      onError(error);
+      if (!timer) {
+        timer = setTimeout(flushInBackground, Math.max(flushIntervalMs, 1_000));
+        timer.unref();
+      }
+    }
+  };
+  const onError =
+    options.onError ?? ((error: unknown) => console.error("toolreg: audit flush failed", error));
   const store: SqliteAuditStore = {
     record(event) {
       if (flushIntervalMs === 0) {
@@ -122,7 +138,7 @@ export function createSqliteAuditStore(
       buffer.push(event);
       if (buffer.length >= maxBatch) store.flush();
       else if (!timer) {
-        timer = setTimeout(() => store.flush(), flushIntervalMs);
+        timer = setTimeout(flushInBackground, flushIntervalMs);
         timer.unref();
       }
     },
@@ -138,7 +154,13 @@ export function createSqliteAuditStore(
       if (buffer.length === 0) return;
       const events = buffer;
       buffer = [];
-      insertAll.immediate(events);
+      try {
+        insertAll.immediate(events);
+      } catch (error) {
+        // Keep the events for the next attempt (another connection may hold the lock past busy_timeout).
+        buffer = events.concat(buffer);
+        throw error;
+      }
     },
     close() {
       store.flush();
@@ -149,7 +171,13 @@ export function createSqliteAuditStore(
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on("exit", () => {
-      for (const pending of open) pending.flush();
+      for (const pending of open) {
+        try {
+          pending.flush();
+        } catch (error) {
+          console.error("toolreg: audit events lost at exit", error);
+        }
+      }
     });
   }
   return store;

@@ -1,0 +1,122 @@
+/**
+ * @module Step 9 for one result: whatever a tool returned or threw becomes an envelope. Nothing here may
+ * throw, whatever the tool hands back: this code runs inside promise callbacks, where a throw would be an
+ * unhandled rejection.
+ */
+import type { ToolOutput } from "../declaration/define-tool.js";
+import { describeIssues } from "../declaration/tool-schema.js";
+import { ToolFailure } from "../errors/tool-failure.js";
+import type { AnyTool } from "../registry/registry.js";
+import { type Envelope, failure, type OkEnvelope } from "./envelope.js";
+import { encloseUntrusted } from "./untrusted-fence.js";
+
+/** A thrown value's message, without ever throwing (a value may have a hostile `toString`). */
+export function describeThrown(error: unknown): string {
+  try {
+    return error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    return "an unprintable value";
+  }
+}
+
+export function fromThrown(toolName: string, error: unknown): Envelope {
+  if (ToolFailure.isInstance(error)) {
+    const extra: Parameters<typeof failure>[2] = {};
+    if (error.retryable !== undefined) extra.retryable = error.retryable;
+    if (error.retryAfterMs !== undefined) extra.retryAfterMs = error.retryAfterMs;
+    if (error.details !== undefined) extra.details = error.details;
+    return failure(error.envelopeCode, describeThrown(error), extra);
+  }
+  return failure("internal", `${toolName} failed: ${describeThrown(error).slice(0, 500)}`);
+}
+
+export function toEnvelope(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
+  try {
+    return build(tool, output);
+  } catch (error) {
+    return failure(
+      "output_invalid",
+      `${tool.name} returned a result toolreg could not read: ${describeThrown(error)}`,
+    );
+  }
+}
+
+function build(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
+  if (typeof output === "string") return capped(tool, { ok: true, content: output }, undefined);
+  if (typeof output !== "object" || output === null) {
+    return failure(
+      "output_invalid",
+      `${tool.name} returned ${output === null ? "null" : typeof output}, not a result`,
+    );
+  }
+  const { content, data, truncated, provenance } = output;
+  if (content !== undefined && typeof content !== "string") {
+    return failure("output_invalid", `${tool.name} returned content that is not text`);
+  }
+  if (
+    provenance !== undefined &&
+    (typeof provenance?.source !== "string" || typeof provenance.trusted !== "boolean")
+  ) {
+    return failure(
+      "output_invalid",
+      `${tool.name} returned a provenance without a source and a trusted flag`,
+    );
+  }
+  if (tool.output && data !== undefined) {
+    const checked = tool.output.validate(data);
+    if (checked instanceof Promise) {
+      return failure(
+        "output_invalid",
+        `${tool.name} declares an asynchronous output schema, which is not supported`,
+      );
+    }
+    if (!checked.ok) {
+      return failure(
+        "output_invalid",
+        `${tool.name} returned data that breaks its output schema: ${describeIssues(checked.issues)}`,
+      );
+    }
+  }
+  // Data goes over the wire and into the idempotency store: it must be JSON, and what the caller gets
+  // now must equal what a replay gets later, so it is passed through JSON once here.
+  let dataJson: string | undefined;
+  if (data !== undefined) {
+    try {
+      dataJson = JSON.stringify(data);
+    } catch (error) {
+      return failure(
+        "output_invalid",
+        `${tool.name} returned data that is not JSON: ${describeThrown(error)}`,
+      );
+    }
+  }
+  let text = content ?? dataJson ?? "";
+  if (provenance && !provenance.trusted) text = encloseUntrusted(text, provenance.source);
+  const envelope: OkEnvelope = { ok: true, content: text };
+  if (truncated) envelope.truncated = true;
+  if (provenance) envelope.provenance = { source: provenance.source, trusted: provenance.trusted };
+  return capped(tool, envelope, dataJson);
+}
+
+/**
+ * Applies the tool's byte cap to content and data together, and says so: silent truncation makes a model
+ * trust half an answer. Data that does not fit is dropped whole; a half object is no object.
+ */
+function capped(tool: AnyTool, envelope: OkEnvelope, dataJson: string | undefined): OkEnvelope {
+  const limit = tool.limits.outputBytes;
+  const dataBytes = dataJson === undefined ? 0 : byteLength(dataJson, limit);
+  if (dataJson !== undefined && dataBytes <= limit) envelope.data = JSON.parse(dataJson);
+  else if (dataJson !== undefined) envelope.truncated = true;
+  const room = dataBytes <= limit ? limit - dataBytes : limit;
+  if (byteLength(envelope.content, room) <= room) return envelope;
+  const bytes = Buffer.from(envelope.content).subarray(0, room);
+  // Drop a trailing partial character rather than emit U+FFFD.
+  envelope.content = new TextDecoder("utf-8", { fatal: false }).decode(bytes).replace(/\uFFFD$/, "");
+  envelope.truncated = true;
+  return envelope;
+}
+
+/** UTF-8 length, skipping the count when the text is short enough to fit whatever its characters. */
+function byteLength(text: string, limit: number): number {
+  return text.length * 3 <= limit ? text.length : Buffer.byteLength(text);
+}

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AuditEvent } from "../types.js";
+import { openSqliteStores } from "./index.js";
+
+let directory: string;
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), "toolreg-audit-"));
+});
+afterEach(() => rmSync(directory, { recursive: true, force: true }));
+
+const event = (id: string): AuditEvent => ({
+  tenantId: "t",
+  id,
+  at: 1,
+  kind: "tool-call",
+  actor: "p",
+  runId: "r",
+  toolCallId: "c",
+  tool: "look",
+  toolVersion: "1.0.0",
+  effect: "read",
+  outcome: "ok",
+  durationMs: 1,
+  approvalId: undefined,
+  idempotencyKey: undefined,
+  approval: "never",
+  message: undefined,
+});
+
+describe("SQLite audit written behind", () => {
+  it("keeps events and reports the error when a background flush finds the file locked, then writes them", async () => {
+    const path = join(directory, "busy.db");
+    const errors: unknown[] = [];
+    const stores = openSqliteStores(path, {
+      busyTimeoutMs: 5,
+      audit: { flushIntervalMs: 5, onError: (e) => errors.push(e) },
+    });
+    const other = openSqliteStores(path);
+    other.database.prepare("BEGIN IMMEDIATE").run();
+    stores.audit.record(event("e1"));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(errors.length).toBeGreaterThan(0);
+    expect(String(errors[0])).toMatch(/locked|busy/i);
+    other.database.prepare("COMMIT").run();
+    expect((await stores.audit.list({ tenantId: "t" })).map((e) => e.id)).toEqual(["e1"]);
+    other.close();
+    stores.close();
+  });
+
+  it("drains the buffer when the stores are closed", async () => {
+    const path = join(directory, "close.db");
+    const stores = openSqliteStores(path, { audit: { flushIntervalMs: 60_000 } });
+    stores.audit.record(event("e2"));
+    stores.close();
+    const reopened = openSqliteStores(path);
+    expect((await reopened.audit.list({ tenantId: "t" })).map((e) => e.id)).toEqual(["e2"]);
+    reopened.close();
+  });
+});
