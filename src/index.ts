@@ -61,6 +61,13 @@ export {
   type Provenance,
   type ToolError,
 } from "./seam/envelope.js";
-export { type CallOptions, createSeam, type DecisionResult, Seam, type SeamOptions } from "./seam/seam.js";
+export {
+  type CallOptions,
+  createSeam,
+  type DecisionRequest,
+  type DecisionResult,
+  Seam,
+  type SeamOptions,
+} from "./seam/seam.js";
 export { encloseUntrusted } from "./seam/untrusted-fence.js";
 export type * from "./stores/types.js";

@@ -1,0 +1,94 @@
+/** @module Step 10: the audit event and the span of a call, and the audit write that never breaks a call. */
+import { SpanStatusCode } from "@opentelemetry/api";
+import type { AnyTool } from "../registry/registry.js";
+import type { AuditEvent } from "../stores/types.js";
+import type { CallTrace } from "./call-trace.js";
+import { type ExecutionContext, type Logger, silentLogger } from "./context.js";
+import type { Envelope } from "./envelope.js";
+import { newEventId } from "./event-id.js";
+import type { SeamSettings } from "./seam-settings.js";
+
+/** One literal with every field, not a spread: this runs on every call. */
+export function callEvent(
+  settings: SeamSettings,
+  kind: AuditEvent["kind"],
+  context: ExecutionContext,
+  tool: AnyTool | undefined,
+  name: string,
+  fields: Pick<AuditEvent, "outcome"> & Partial<Omit<AuditEvent, "outcome">>,
+): AuditEvent {
+  return {
+    tenantId: context.tenantId,
+    id: newEventId(),
+    at: settings.now(),
+    kind,
+    actor: context.principalId,
+    runId: context.runId,
+    toolCallId: context.toolCallId,
+    tool: tool?.name ?? name.slice(0, 100),
+    toolVersion: tool?.version,
+    effect: tool?.effect,
+    outcome: fields.outcome,
+    durationMs: fields.durationMs,
+    approvalId: fields.approvalId,
+    idempotencyKey: fields.idempotencyKey,
+    approval: fields.approval,
+    message: fields.message,
+  };
+}
+
+/** Synchronous when the sink is, so a call does not wait a tick for an in-memory append. */
+export function recordAudit(
+  settings: SeamSettings,
+  event: AuditEvent,
+  logger: Logger = silentLogger,
+): void | Promise<void> {
+  // A failing audit sink must not turn a finished call into a crash; it is loud in the log instead.
+  const report = (error: unknown) => logger.error({ err: error, tool: event.tool }, "audit sink failed");
+  try {
+    const pending = settings.stores.audit.record(event);
+    if (pending) return pending.then(undefined, report);
+  } catch (error) {
+    report(error);
+  }
+}
+
+/**
+ * One span and one audit event per call or resume. The span is made whole at the end, with the call's
+ * start time, so nothing is held open across the call and no context propagation is needed.
+ */
+export function recordCall(
+  settings: SeamSettings,
+  kind: "tool-call" | "approval-resume",
+  context: ExecutionContext,
+  name: string,
+  trace: CallTrace,
+  envelope: Envelope,
+  startedAt: number,
+): void | Promise<void> {
+  const tool = trace.tool;
+  const outcome = trace.replayed ? "replayed" : envelope.ok ? "ok" : envelope.error.code;
+  const span = settings.tracer.startSpan(kind === "tool-call" ? "toolreg.call" : "toolreg.resume", {
+    startTime: startedAt,
+    attributes: {
+      "toolreg.tool": tool?.name ?? name,
+      "toolreg.effect": tool?.effect ?? "unknown",
+      "toolreg.outcome": outcome,
+      "toolreg.tenant": context.tenantId,
+    },
+  });
+  if (!envelope.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: envelope.error.code });
+  span.end();
+  return recordAudit(
+    settings,
+    callEvent(settings, kind, context, tool, name, {
+      outcome,
+      durationMs: Date.now() - startedAt,
+      approvalId: trace.approvalId,
+      idempotencyKey: trace.idempotencyKey,
+      approval: trace.approval,
+      message: envelope.ok ? undefined : envelope.error.message.slice(0, 500),
+    }),
+    context.logger,
+  );
+}
