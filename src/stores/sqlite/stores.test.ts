@@ -5,9 +5,16 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runStoreConformance } from "../../../test/conformance/stores.js";
-import type { ClaimInput } from "../types.js";
+import type {
+  ClaimInput,
+  ClaimOutcome,
+  DecideInput,
+  DecideOutcome,
+  FinishInput,
+  NewApproval,
+} from "../types.js";
 import { MIGRATIONS, migrate, openSqliteStores, type SqliteStores } from "./index.js";
 
 const directories: string[] = [];
@@ -157,78 +164,284 @@ describe("sqlite database", () => {
     expect(outcomes.filter((outcome) => outcome.kind === "claimed")).toHaveLength(1);
     expect(outcomes.filter((outcome) => outcome.kind === "in_progress")).toHaveLength(49);
   });
+});
+
+const approvalOf = (id: string): NewApproval => ({
+  tenantId: "tenant-a",
+  id,
+  toolName: "mail.send",
+  toolVersion: "1.0.0",
+  effect: "external-write",
+  definitionHash: "sha256:abc",
+  input: { to: ["a@example.com"] },
+  description: "Send a mail to a@example.com",
+  requestedBy: "agent:alice",
+  runId: "run-1",
+  toolCallId: `call-${id}`,
+  idempotencyKey: `key-${id}`,
+  createdAt: 1_000,
+  expiresAt: 61_000,
+});
+
+/**
+ * Every store method body is synchronous, so `Promise.all` on one thread runs the calls one after another and
+ * cannot race them. These tests give each thread its own connection to one file and start every call of a round
+ * in all threads at once, so a read and a write that are not one locked step get interleaved.
+ */
+describe("sqlite races between threads", () => {
+  const rounds = 100;
+  let threads: Worker[] = [];
+  beforeAll(async () => {
+    threads = await startRaceThreads(4);
+  });
+  afterAll(async () => {
+    await Promise.all(threads.map((thread) => thread.terminate()));
+  });
 
   it("gives exactly one claim per key when threads race on one file", async () => {
     const path = temporaryFile();
     open(path).close(); // migrate once up front, so the race is about claims
     const keys = 300;
-    const results = await raceInThreads(path, 4, keys);
+    const plans = Array.from({ length: 4 }, (_, thread) =>
+      Array.from({ length: keys }, (_, key): Call => claimCall(claimOf(`t${thread}`, `key-${key}`))),
+    );
+    const results = await raceInThreads<ClaimOutcome>(threads, path, plans);
     for (let key = 0; key < keys; key++) {
-      const winners = results.filter((kinds) => kinds[key] === "claimed");
+      const winners = results.filter((outcomes) => outcomes[key]?.kind === "claimed");
       expect(winners, `key-${key}`).toHaveLength(1);
     }
-    expect(results.flat().every((kind) => kind === "claimed" || kind === "in_progress")).toBe(true);
+    expect(results.flat().every(({ kind }) => kind === "claimed" || kind === "in_progress")).toBe(true);
+  });
+
+  it("lets exactly one of an approval and a denial win each approval", async () => {
+    const path = temporaryFile();
+    const stores = open(path);
+    // Two threads overlap less often than four, so this race runs more rounds.
+    const ids = Array.from({ length: rounds * 3 }, (_, index) => `approval-${index}`);
+    for (const id of ids) await stores.approvals.create(approvalOf(id));
+    const decisions = (["approved", "denied"] as const).map((decision) =>
+      ids.map(
+        (id): Call => ({
+          store: "approvals",
+          method: "decide",
+          input: { tenantId: "tenant-a", id, decision, by: `human:${decision}`, at: 2_000 },
+        }),
+      ),
+    );
+    const [approving, denying] = await raceInThreads<DecideOutcome>(threads, path, decisions);
+    for (const [index, id] of ids.entries()) {
+      const outcomes = [approving![index]!, denying![index]!];
+      const winners = outcomes.filter((outcome) => outcome.ok);
+      expect(winners, id).toHaveLength(1);
+      const winner = winners[0]!.record!;
+      const stored = await stores.approvals.get({ tenantId: "tenant-a", id });
+      expect(stored, id).toMatchObject({
+        status: winner.status,
+        decidedBy: winner.decidedBy,
+        decidedAt: 2_000,
+      });
+      // The loser saw the winner's committed decision, not the pending row it would have read without the lock.
+      expect(
+        outcomes.find((outcome) => !outcome.ok),
+        id,
+      ).toEqual({
+        ok: false,
+        reason: "already_decided",
+        record: stored,
+      });
+    }
+  });
+
+  it("lets exactly one thread take over each expired lease", async () => {
+    const path = temporaryFile();
+    const stores = open(path);
+    const keys = Array.from({ length: rounds }, (_, index) => `lease-${index}`);
+    // Each key is in progress under a lease that ran out at 31,000.
+    for (const key of keys) await stores.idempotency.claim(claimOf("crashed", key));
+    const plans = Array.from({ length: 4 }, (_, thread) =>
+      keys.map((key): Call => claimCall({ ...claimOf(`t${thread}`, key), now: 100_000 })),
+    );
+    const results = await raceInThreads<ClaimOutcome>(threads, path, plans);
+    for (const [index, key] of keys.entries()) {
+      const outcomes = results.map((thread) => thread[index]!);
+      const winners = outcomes.flatMap((outcome, thread) => (outcome.kind === "claimed" ? [thread] : []));
+      expect(winners, key).toHaveLength(1);
+      expect(outcomes[winners[0]!], key).toEqual({ kind: "claimed", reclaimed: true });
+      const losers = outcomes.filter((outcome) => outcome.kind !== "claimed");
+      expect(losers, key).toEqual(Array(3).fill({ kind: "in_progress", leaseUntil: 130_000 }));
+      const stored = await stores.idempotency.get({ tenantId: "tenant-a", key });
+      expect(stored, key).toMatchObject({
+        status: "in_progress",
+        claimId: `t${winners[0]}`,
+        leaseUntil: 130_000,
+      });
+    }
+  });
+
+  it("marks each expired lease unknown once when it may not be taken over", async () => {
+    const path = temporaryFile();
+    const stores = open(path);
+    const keys = Array.from({ length: rounds }, (_, index) => `lease-${index}`);
+    for (const key of keys) await stores.idempotency.claim(claimOf("crashed", key));
+    // Each thread's clock differs, so every thread reporting the same `since` shows that exactly one wrote.
+    const plans = Array.from({ length: 4 }, (_, thread) =>
+      keys.map(
+        (key): Call =>
+          claimCall({ ...claimOf(`t${thread}`, key), reclaimable: false, now: 100_000 + thread }),
+      ),
+    );
+    const results = await raceInThreads<ClaimOutcome>(threads, path, plans);
+    for (const [index, key] of keys.entries()) {
+      const stored = await stores.idempotency.get({ tenantId: "tenant-a", key });
+      expect(stored, key).toMatchObject({ status: "unknown", claimId: "crashed" });
+      const outcomes = results.map((thread) => thread[index]);
+      expect(outcomes, key).toEqual(Array(4).fill({ kind: "unknown", since: stored!.updatedAt }));
+    }
+  });
+
+  it("lets exactly one thread finish each approved approval", async () => {
+    const path = temporaryFile();
+    const stores = open(path);
+    const ids = Array.from({ length: rounds }, (_, index) => `approval-${index}`);
+    for (const id of ids) {
+      await stores.approvals.create(approvalOf(id));
+      await stores.approvals.decide({
+        tenantId: "tenant-a",
+        id,
+        decision: "approved",
+        by: "human",
+        at: 2_000,
+      });
+    }
+    const finishOf = (thread: number, id: string): FinishInput => ({
+      tenantId: "tenant-a",
+      id,
+      status: thread % 2 === 0 ? "executed" : "refused",
+      result: { ok: true, content: `thread ${thread}` },
+      at: 3_000 + thread,
+    });
+    const plans = Array.from({ length: 4 }, (_, thread) =>
+      ids.map((id): Call => ({ store: "approvals", method: "finish", input: finishOf(thread, id) })),
+    );
+    const results = await raceInThreads<boolean>(threads, path, plans);
+    for (const [index, id] of ids.entries()) {
+      const winners = results.flatMap((thread, number) => (thread[index] ? [number] : []));
+      expect(winners, id).toHaveLength(1);
+      const { status, result, at } = finishOf(winners[0]!, id);
+      const stored = await stores.approvals.get({ tenantId: "tenant-a", id });
+      expect(stored, id).toMatchObject({ status, result, finishedAt: at, decidedBy: "human" });
+    }
   });
 });
 
+/** One store call a race thread makes; plain data, so it can be posted to the thread. */
+type Call =
+  | { store: "idempotency"; method: "claim"; input: ClaimInput }
+  | { store: "approvals"; method: "decide"; input: DecideInput }
+  | { store: "approvals"; method: "finish"; input: FinishInput };
+
+const claimCall = (input: ClaimInput): Call => ({ store: "idempotency", method: "claim", input });
+
 /**
- * Runs `threads` worker threads, each with its own connection, that wait at a shared barrier and then claim
- * the same keys in the same order. A claim that read outside its write lock would let two threads win a key;
- * a deferred transaction would fail with SQLITE_BUSY instead of waiting.
+ * A race thread: it loads the TypeScript adapters through tsx (resolved from this file rather than the cwd) once,
+ * then for each race it is sent opens its own connection and makes its calls, meeting the other threads at a
+ * shared barrier before each one. gate: [threads at the barrier, barrier generation, a thread failed].
  */
-async function raceInThreads(path: string, threads: number, keys: number): Promise<string[][]> {
-  // The worker loads the TypeScript adapter through tsx, resolved from this file rather than the cwd.
-  const source = `
-    const { parentPort, workerData } = require("node:worker_threads");
-    const load = require("node:module").createRequire(workerData.parent)("tsx/cjs/api").require;
-    const { openSqliteStores } = load(workerData.index, workerData.parent);
-    const stores = openSqliteStores(workerData.path);
-    const gate = new Int32Array(workerData.gate);
-    Atomics.add(gate, 1, 1);
-    Atomics.notify(gate, 1);
-    Atomics.wait(gate, 0, 0);
-    (async () => {
-      const kinds = [];
-      for (let key = 0; key < workerData.keys; key++) {
-        const outcome = await stores.idempotency.claim({ ...workerData.claim, key: "key-" + key, claimId: "t" + workerData.thread });
-        kinds.push(outcome.kind);
+const RACE_THREAD = `
+  const { parentPort, workerData } = require("node:worker_threads");
+  const load = require("node:module").createRequire(workerData.parent)("tsx/cjs/api").require;
+  const { openSqliteStores } = load(workerData.index, workerData.parent);
+  parentPort.on("message", async ({ path, plan, threads, gate: buffer }) => {
+    const gate = new Int32Array(buffer);
+    const barrier = () => {
+      const generation = Atomics.load(gate, 1);
+      if (Atomics.add(gate, 0, 1) === threads - 1) {
+        Atomics.store(gate, 0, 0);
+        Atomics.add(gate, 1, 1);
+        Atomics.notify(gate, 1);
+        return;
       }
-      stores.close();
-      parentPort.postMessage(kinds);
-    })(); // a rejection here is unhandled, which ends the worker with an "error" event
-  `;
-  const gate = new Int32Array(new SharedArrayBuffer(8));
+      while (Atomics.load(gate, 1) === generation) {
+        if (Atomics.load(gate, 2) !== 0) throw new Error("another race thread failed");
+        Atomics.wait(gate, 1, generation, 50);
+      }
+    };
+    let stores;
+    let answer;
+    try {
+      stores = openSqliteStores(path);
+      const outcomes = [];
+      for (const call of plan) {
+        barrier();
+        outcomes.push(await stores[call.store][call.method](call.input));
+      }
+      stores.close(); // before answering, so the test's cleanup never removes a file still open here
+      answer = { outcomes };
+    } catch (error) {
+      // Release the threads waiting at the barrier, so the race ends instead of hanging.
+      Atomics.store(gate, 2, 1);
+      Atomics.notify(gate, 1);
+      if (stores?.database.open) stores.close();
+      answer = { error: error instanceof Error ? error.stack : String(error) };
+    }
+    parentPort.postMessage(answer);
+  });
+  parentPort.postMessage({ ready: true });
+`;
+
+/** Starts `size` race threads and waits until each has loaded the adapters. */
+async function startRaceThreads(size: number): Promise<Worker[]> {
   const parent = fileURLToPath(import.meta.url);
   const index = join(parent, "..", "index.ts");
   const workers = Array.from(
-    { length: threads },
-    (_, thread) =>
-      new Worker(source, {
-        eval: true,
-        workerData: { parent, index, path, keys, thread, gate: gate.buffer, claim: claimOf("") },
-      }),
-  );
-  const results = workers.map(
-    (worker) =>
-      new Promise<string[]>((resolve, reject) => {
-        worker.once("message", resolve);
-        worker.once("error", reject);
-        worker.once("exit", (code) => reject(new Error(`worker exited with ${code} before answering`)));
-      }),
+    { length: size },
+    () => new Worker(RACE_THREAD, { eval: true, workerData: { parent, index } }),
   );
   try {
-    const ready = Promise.race([
-      (async () => {
-        while (Atomics.load(gate, 1) < threads) await new Promise((resolve) => setTimeout(resolve, 5));
-      })(),
-      // A worker that fails while loading never reaches the gate: surface its error instead of waiting forever.
-      Promise.all(results),
-    ]);
-    await ready;
-    Atomics.store(gate, 0, 1);
-    Atomics.notify(gate, 0);
-    return await Promise.all(results);
-  } finally {
+    await Promise.all(workers.map((worker) => answerOf(worker)));
+    return workers;
+  } catch (error) {
     await Promise.all(workers.map((worker) => worker.terminate()));
+    throw error;
   }
+}
+
+/** The next message from a race thread, or its failure. */
+function answerOf<T>(worker: Worker): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const settle = (outcome: () => void) => {
+      worker.off("message", onMessage).off("error", onError).off("exit", onExit);
+      outcome();
+    };
+    const onMessage = (message: { error?: string }) =>
+      settle(() => (message.error === undefined ? resolve(message as T) : reject(new Error(message.error))));
+    const onError = (error: Error) => settle(() => reject(error));
+    const onExit = (code: number) => settle(() => reject(new Error(`race thread exited with ${code}`)));
+    worker.on("message", onMessage).on("error", onError).on("exit", onExit);
+  });
+}
+
+/**
+ * Gives each plan to one of `threads`, each with its own connection to `path`, and returns each thread's
+ * outcomes. Before every round all threads meet at the barrier, so call `i` of every plan starts at the same
+ * moment (threads left to run freely drift apart and stop racing after a few calls). A read made outside the
+ * write lock lets two threads both act on the same row; a deferred transaction fails with SQLITE_BUSY instead.
+ */
+async function raceInThreads<T>(threads: Worker[], path: string, plans: Call[][]): Promise<T[][]> {
+  if (plans.length > threads.length) throw new Error(`only ${threads.length} race threads`);
+  if (new Set(plans.map((plan) => plan.length)).size !== 1)
+    throw new Error("every plan needs as many rounds");
+  const gate = new Int32Array(new SharedArrayBuffer(12));
+  const settled = await Promise.allSettled(
+    plans.map((plan, thread) => {
+      const answer = answerOf<{ outcomes: T[] }>(threads[thread]!);
+      threads[thread]!.postMessage({ path, plan, threads: plans.length, gate: gate.buffer });
+      return answer;
+    }),
+  );
+  const failures = settled.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+  // Report the thread that failed, not the ones it released from the barrier.
+  const cause = failures.find((error) => !/another race thread failed/.test(String(error))) ?? failures[0];
+  if (failures.length > 0) throw cause;
+  return settled.map((result) => (result as PromiseFulfilledResult<{ outcomes: T[] }>).value.outcomes);
 }
