@@ -54,11 +54,13 @@ try {
     toolCallId: "c",
   });
 
-  // The baseline for writes: what one claim costs at the least, a prepared insert into a WAL file.
+  // The baseline for writes: what one claim costs at the least, one prepared insert of an idempotency
+  // row (the store's own table, in a file of its own) into a WAL file, outside any transaction.
   const bare = openDatabase(join(directory, "bare.db"));
-  bare.exec(`CREATE TABLE bench_claims (tenant_id TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL,
-    status TEXT NOT NULL, lease_until INTEGER NOT NULL, PRIMARY KEY (tenant_id, key))`);
-  const insert = bare.prepare("INSERT INTO bench_claims VALUES (?, ?, ?, 'in_progress', ?)");
+  const insert = bare.prepare(
+    `INSERT INTO idempotency (tenant_id, key, fingerprint, tool_name, status, claim_id, envelope, lease_until,
+       created_at, updated_at, retain_until) VALUES (?, ?, ?, 'send_invoice', 'in_progress', ?, NULL, ?, ?, ?, ?)`,
+  );
 
   const stores = openSqliteStores(join(directory, "seam.db"));
   const writeSeam = createSeam({ registry: new ToolRegistry([writeTool]).view(), stores });
@@ -83,7 +85,10 @@ try {
       },
     },
     seamRead: { batch: 2_000, call: () => readSeam.call(readContext, "search_invoices", input) },
-    sqliteClaim: { batch: 200, call: (i) => insert.run("t", `k${i}`, "f".repeat(64), i) },
+    sqliteClaim: {
+      batch: 200,
+      call: (i) => insert.run("t", `k${i}`, "f".repeat(64), `claim-${i}`, i + 60_000, i, i, i + 86_400_000),
+    },
     seamWrite: { batch: 200, call: (i) => writeSeam.call(writeContext(`w${i}`), "send_invoice", input) },
     seamReplay: { batch: 200, call: () => writeSeam.call(replayContext, "send_invoice", input) },
   });

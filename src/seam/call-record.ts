@@ -8,6 +8,16 @@ import type { Envelope } from "./envelope.js";
 import { newEventId } from "./event-id.js";
 import type { SeamSettings } from "./seam-settings.js";
 
+/** The fields of an audit event that depend on how the call went. */
+export interface CallOutcome {
+  outcome: AuditEvent["outcome"];
+  durationMs?: number;
+  approvalId?: string;
+  idempotencyKey?: string;
+  approval?: string;
+  message?: string;
+}
+
 /** One literal with every field, not a spread: this runs on every call. */
 export function callEvent(
   settings: SeamSettings,
@@ -15,7 +25,7 @@ export function callEvent(
   context: ExecutionContext,
   tool: AnyTool | undefined,
   name: string,
-  fields: Pick<AuditEvent, "outcome"> & Partial<Omit<AuditEvent, "outcome">>,
+  result: CallOutcome,
 ): AuditEvent {
   return {
     tenantId: context.tenantId,
@@ -28,12 +38,12 @@ export function callEvent(
     tool: tool?.name ?? name.slice(0, 100),
     toolVersion: tool?.version,
     effect: tool?.effect,
-    outcome: fields.outcome,
-    durationMs: fields.durationMs,
-    approvalId: fields.approvalId,
-    idempotencyKey: fields.idempotencyKey,
-    approval: fields.approval,
-    message: fields.message,
+    outcome: result.outcome,
+    durationMs: result.durationMs,
+    approvalId: result.approvalId,
+    idempotencyKey: result.idempotencyKey,
+    approval: result.approval,
+    message: result.message,
   };
 }
 
@@ -70,14 +80,17 @@ export function recordCall(
   const outcome = trace.replayed ? "replayed" : envelope.ok ? "ok" : envelope.error.code;
   const span = settings.tracer.startSpan(kind === "tool-call" ? "toolreg.call" : "toolreg.resume", {
     startTime: startedAt,
-    attributes: {
+  });
+  // Attributes only for a span that records: with no SDK installed they would be built to be dropped.
+  if (span.isRecording()) {
+    span.setAttributes({
       "toolreg.tool": tool?.name ?? name,
       "toolreg.effect": tool?.effect ?? "unknown",
       "toolreg.outcome": outcome,
       "toolreg.tenant": context.tenantId,
-    },
-  });
-  if (!envelope.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: envelope.error.code });
+    });
+    if (!envelope.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: envelope.error.code });
+  }
   span.end();
   return recordAudit(
     settings,

@@ -60,7 +60,10 @@ export interface IdempotencyStore {
   complete(input: CompleteInput): Promise<boolean>;
   get(input: TenantKey & { key: string }): Promise<IdempotencyRecord | undefined>;
   list(input: TenantKey & { status?: IdempotencyStatus }): Promise<IdempotencyRecord[]>;
-  /** Deletes completed records past their retention; returns how many. */
+  /**
+   * Deletes completed records past their retention; returns how many. Housekeeping over every tenant at
+   * once, run by the host (`Seam.sweep`), never on a caller's behalf.
+   */
   purge(input: { now: number }): Promise<number>;
 }
 
@@ -125,7 +128,7 @@ export interface ApprovalStore {
   decide(input: DecideInput): Promise<DecideOutcome>;
   /** Approved → executed/refused, once; false when it was not approved (or already finished). */
   finish(input: FinishInput): Promise<boolean>;
-  /** Marks every pending approval past its expiry as expired; returns how many. */
+  /** Marks every pending approval past its expiry as expired; returns how many. Housekeeping, like `purge`. */
   expire(input: { now: number }): Promise<number>;
 }
 
