@@ -91,7 +91,7 @@ function build(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
     }
   }
   let text = content ?? dataJson ?? "";
-  if (provenance && !provenance.trusted) text = encloseUntrusted(text, provenance.source);
+  if (provenance && !provenance.trusted) text = encloseUntrusted(text, provenance);
   const envelope: OkEnvelope = { ok: true, content: text };
   if (truncated) envelope.truncated = true;
   if (provenance) envelope.provenance = { source: provenance.source, trusted: provenance.trusted };
