@@ -18,10 +18,11 @@ import {
 import { Seam } from "../seam/seam.js";
 import { openSqliteStores, type SqliteStores } from "../stores/sqlite/index.js";
 import { type CliIo, UsageError } from "./cli-io.js";
+import type { ToolFlags } from "./cli-tools.js";
 
 export const DEFAULT_DB = ".toolreg/toolreg.db";
 
-export interface GlobalOptions {
+export interface GlobalOptions extends ToolFlags {
   db?: string;
   registry?: string;
   tenant: string;
@@ -43,6 +44,14 @@ export async function openCliState(
   options: GlobalOptions,
   io: CliIo,
 ): Promise<CliState> {
+  for (const [flag, value] of [
+    ["--tenant", options.tenant],
+    ["--principal", options.principal],
+  ] as const) {
+    if (!IDENTIFIER.test(value)) {
+      throw new UsageError(`${flag} "${value}" is not an identifier (letters, digits, . _ : @ / -)`);
+    }
+  }
   const path = resolve(io.cwd, options.db || io.env.TOOLREG_DB || DEFAULT_DB);
   mkdirSync(dirname(path), { recursive: true });
   const stores = openSqliteStores(path);
@@ -50,13 +59,6 @@ export async function openCliState(
   await seam.sweep();
   const logger = pino({ level: options.logLevel }, pino.destination(2));
   const runId = `cli-${randomUUID()}`;
-  for (const [flag, value] of [
-    ["--tenant", options.tenant],
-    ["--principal", options.principal],
-  ] as const) {
-    if (!IDENTIFIER.test(value))
-      throw new UsageError(`${flag} "${value}" is not an identifier (letters, digits, . _ : @ / -)`);
-  }
   return {
     seam,
     stores,

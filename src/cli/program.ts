@@ -3,10 +3,11 @@ import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import type { Catalogue } from "../check/catalogue.js";
 import { loadCatalogue } from "../check/load-catalogue.js";
-import { ToolRegistry } from "../registry/registry.js";
+import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import { defaultCatalogue } from "../tools/catalogue.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { type CliState, type GlobalOptions, openCliState } from "./cli-state.js";
+import { type ServedTools, serveTools } from "./cli-tools.js";
 import { decideApproval, listApprovals } from "./commands/approvals.js";
 import { auditCommand } from "./commands/audit.js";
 import { callTool } from "./commands/call.js";
@@ -45,6 +46,19 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     )
     .option("--db <path>", "the embedded SQLite state file (default .toolreg/toolreg.db, or $TOOLREG_DB)")
     .option("--registry <path>", "an ES module exporting `catalogue` to serve instead of the built-in one")
+    .option("--read-root <dir>", "serve fs_read, fs_list and fs_search confined to this directory")
+    .option("--write-root <dir>", "serve fs_write confined to this directory (not inside the read root)")
+    .option(
+      "--sql-read <url>",
+      "serve sql_query and sql_schema on this database, read-only (sqlite:PATH or postgres://…)",
+    )
+    .option("--sql-write <url>", "serve sql_write on this database (sqlite:PATH or postgres://…)")
+    .option(
+      "--egress-allow <class-or-cidr>",
+      "let web tools also reach this address class (e.g. loopback) or CIDR; repeatable",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
     .option("--tenant <id>", "tenant the commands act for", "local")
     .option("--principal <id>", "who is acting", "operator")
     .addOption(
@@ -70,30 +84,40 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       throw new UsageError(`--registry ${path}: ${(error as Error).message.split("\n")[0]}`);
     }
   };
-  const withState = async (body: (state: CliState) => Promise<number>): Promise<void> => {
-    const state = await openCliState((await catalogue()).tools, globals(), io);
+  /** What the CLI serves: a catalogue module's tools, or the built-in toolkits wired from the flags. */
+  const served = async (): Promise<ServedTools> => {
+    if (globals().registry) return { tools: (await catalogue()).tools, close: async () => {} };
+    return serveTools(globals());
+  };
+  const withTools = async (body: (tools: readonly AnyTool[]) => Promise<number> | number): Promise<void> => {
+    const { tools, close } = await served();
     try {
-      setExitCode(await body(state));
+      setExitCode(await body(tools));
     } finally {
-      state.close();
+      await close();
     }
   };
+  const withState = (body: (state: CliState) => Promise<number>): Promise<void> =>
+    withTools(async (tools) => {
+      const state = await openCliState(tools, globals(), io);
+      try {
+        return await body(state);
+      } finally {
+        state.close();
+      }
+    });
 
   program
     .command("list")
     .description("list the tools in the catalogue")
     .option("--json", "print JSON with each tool's input schema")
-    .action(async (options: { json?: boolean }) =>
-      setExitCode(listTools((await catalogue()).tools, options, io)),
-    );
+    .action((options: { json?: boolean }) => withTools((tools) => listTools(tools, options, io)));
 
   program
     .command("describe")
     .description("show one tool's declaration and JSON Schema")
     .argument("<name>", "tool name")
-    .action(async (name: string) =>
-      setExitCode(describeTool(new ToolRegistry((await catalogue()).tools), name, io)),
-    );
+    .action((name: string) => withTools((tools) => describeTool(new ToolRegistry(tools), name, io)));
 
   program
     .command("call")

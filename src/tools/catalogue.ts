@@ -1,17 +1,67 @@
-/** @module The default catalogue: the tools the CLI serves, with their triage lists and docs folder. */
+/**
+ * @module The first-party catalogue: every tool toolreg ships, with its triage lists and docs folder.
+ * `toolreg check` and `toolreg docs` read it; what a host actually serves depends on what it wires.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Catalogue } from "../check/catalogue.js";
-import { createDefaultRegistry, type DefaultToolDeps } from "./index.js";
+import { createEgressClient } from "../egress/egress-client.js";
+import { createDefaultRegistry } from "./index.js";
+import type { SqlReader, SqlWriter } from "./sql/index.js";
 
 /** Where the generated docs pages of the first-party tools live, in the source tree and the package alike. */
 export const FIRST_PARTY_DOCS_DIR = fileURLToPath(new URL("../../docs/tools", import.meta.url));
 
-export function defaultCatalogue(deps: DefaultToolDeps = {}): Catalogue {
-  return {
-    tools: createDefaultRegistry(deps).list(),
-    // No first-party tool writes outside the host yet; each one that does is triaged here.
-    triage: { publishing: [], directed: [] },
-    reviewedOverrides: [],
-    docsDir: FIRST_PARTY_DOCS_DIR,
-  };
+/** Stands in for a database when only the declarations are wanted; it is never called. */
+const declarationsOnly = {
+  dialect: "sqlite" as const,
+  query: () => Promise.reject(new Error("declarations only")),
+  schema: () => Promise.reject(new Error("declarations only")),
+  execute: () => Promise.reject(new Error("declarations only")),
+  close: () => Promise.resolve(),
+};
+
+export function defaultCatalogue(): Catalogue {
+  // The file tools want real, separate roots to exist; they are only declared here, never run.
+  const scratch = mkdtempSync(join(tmpdir(), "toolreg-catalogue-"));
+  try {
+    const readRoot = join(scratch, "read");
+    const writeRoot = join(scratch, "write");
+    mkdirSync(readRoot);
+    mkdirSync(writeRoot);
+    const tools = createDefaultRegistry({
+      egress: createEgressClient(),
+      readRoot,
+      writeRoot,
+      sqlReader: declarationsOnly as SqlReader,
+      sqlWriter: { ...declarationsOnly } as SqlWriter,
+    }).list();
+    return {
+      tools,
+      triage: {
+        publishing: [],
+        directed: [
+          {
+            tool: "http_write",
+            package: "toolreg",
+            why: "its destination is an argument, so its publicness is the call's: a generic escape hatch, gated always",
+          },
+        ],
+      },
+      reviewedOverrides: [
+        { tool: "fetch_url", field: "approval" },
+        { tool: "fetch_json", field: "approval" },
+        { tool: "http_request", field: "approval" },
+        { tool: "fs_write", field: "approval" },
+        { tool: "sql_query", field: "approval" },
+        { tool: "sql_write", field: "approval" },
+        { tool: "sql_write", field: "idempotencyKey" },
+      ],
+      docsDir: FIRST_PARTY_DOCS_DIR,
+    };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }

@@ -1,7 +1,13 @@
 /** @module toolreg/tools — the first-party toolkits and the default registry the CLI serves. */
 import { ToolRegistry } from "../registry/registry.js";
+import { dataTools } from "./data/index.js";
+import { type FileToolDeps, fileTools } from "./files/index.js";
 import { type GeneralToolDeps, generalTools } from "./general/index.js";
+import { type SqlToolDeps, sqlTools } from "./sql/index.js";
+import { type WebToolDeps, webTools } from "./web/index.js";
 
+export { dataTools } from "./data/index.js";
+export { type FileToolDeps, fileTools } from "./files/index.js";
 export {
   fixedTimeSource,
   type GeneralToolDeps,
@@ -9,10 +15,20 @@ export {
   systemTimeSource,
   type TimeSource,
 } from "./general/index.js";
+export type { SqlDialect, SqlParam, SqlReader, SqlToolDeps, SqlWriter } from "./sql/index.js";
+export { sqlTools } from "./sql/index.js";
+export { type WebToolDeps, webTools } from "./web/index.js";
 
-export type DefaultToolDeps = GeneralToolDeps;
+/** Every toolkit's dependencies: a tool exists exactly when what it needs is given. */
+export type DefaultToolDeps = GeneralToolDeps & WebToolDeps & FileToolDeps & SqlToolDeps;
 
-/** The registry of every first-party toolkit whose dependencies are met. */
+/** The registry of every first-party toolkit whose dependencies are met, in a fixed order. */
 export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry {
-  return ToolRegistry.fromModules([generalTools], deps);
+  return new ToolRegistry([
+    ...generalTools(deps),
+    ...webTools(deps),
+    ...dataTools(deps),
+    ...fileTools(deps),
+    ...sqlTools(deps),
+  ]);
 }

@@ -17,7 +17,18 @@ describe("toolreg CLI", () => {
     expect(table.stdout.split("\n")[0]).toMatch(/^NAME\s+CATEGORY\s+EFFECT\s+APPROVAL\s+KEY\s+DESCRIPTION$/);
     expect(table.stdout).toMatch(/^calculate\s+general\s+read\s+never\s+no\s+Evaluates/m);
     const json = JSON.parse((await runToolreg(["list", "--json"], cwd)).stdout);
-    expect(json.map((tool: { name: string }) => tool.name)).toEqual(["now", "calculate", "think", "sleep"]);
+    expect(json.map((tool: { name: string }) => tool.name)).toEqual([
+      "now",
+      "calculate",
+      "think",
+      "sleep",
+      "fetch_url",
+      "fetch_json",
+      "http_request",
+      "http_write",
+      "parse_csv",
+      "query_json",
+    ]);
     expect(json[1].inputSchema.properties.expression.type).toBe("string");
   });
 

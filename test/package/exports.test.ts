@@ -35,7 +35,16 @@ afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe("the published package", () => {
   it("has an explicit exports map with the promised subpaths and no wildcard", () => {
-    expect(subpaths).toEqual([".", "./tools", "./stores/memory", "./stores/sqlite", "./test"]);
+    expect(subpaths).toEqual([
+      ".",
+      "./tools",
+      "./tools/sql/sqlite",
+      "./tools/sql/postgres",
+      "./egress",
+      "./stores/memory",
+      "./stores/sqlite",
+      "./test",
+    ]);
     expect(Object.keys(manifest.exports).some((key) => key.includes("*"))).toBe(false);
   });
 
@@ -61,6 +70,16 @@ describe("the published package", () => {
       expect.arrayContaining(["defineTool", "createSeam", "ToolRegistry", "createExecutionContext"]),
     );
     expect(loaded["./stores/sqlite"]).toContain("openSqliteStores");
+    expect(loaded["./egress"]).toContain("createEgressClient");
+    expect(loaded["./tools/sql/sqlite"]).toEqual(
+      expect.arrayContaining(["openSqliteReader", "openSqliteWriter"]),
+    );
+    expect(loaded["./tools/sql/postgres"]).toEqual(
+      expect.arrayContaining(["openPostgresReader", "openPostgresWriter"]),
+    );
+    expect(loaded["./tools"]).toEqual(
+      expect.arrayContaining(["webTools", "dataTools", "fileTools", "sqlTools"]),
+    );
     expect(loaded["./test"]).toEqual(
       expect.arrayContaining(["createFakeClock", "createScriptedTool", "createMemoryStores"]),
     );

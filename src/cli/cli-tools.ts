@@ -1,0 +1,81 @@
+/**
+ * @module The tools the CLI serves, wired from its flags: web tools through an egress client with the
+ * default policy (plus any address classes or CIDRs the operator allows), file tools under the given
+ * roots, SQL tools on the given databases. A flag left out means the tools it would enable do not exist.
+ */
+import { ADDRESS_CLASSES, type AddressClass } from "../egress/classify-address.js";
+import { createEgressClient } from "../egress/egress-client.js";
+import { DEFAULT_EGRESS_POLICY } from "../egress/egress-policy.js";
+import type { AnyTool } from "../registry/registry.js";
+import { createDefaultRegistry } from "../tools/index.js";
+import type { SqlReader, SqlWriter } from "../tools/sql/index.js";
+import { UsageError } from "./cli-io.js";
+
+export interface ToolFlags {
+  readRoot?: string;
+  writeRoot?: string;
+  sqlRead?: string;
+  sqlWrite?: string;
+  egressAllow?: string[];
+}
+
+export interface ServedTools {
+  tools: readonly AnyTool[];
+  /** Closes database connections the tools hold. */
+  close(): Promise<void>;
+}
+
+export async function serveTools(flags: ToolFlags): Promise<ServedTools> {
+  const classes: AddressClass[] = [...DEFAULT_EGRESS_POLICY.allowAddressClasses];
+  const cidrs: string[] = [];
+  for (const entry of flags.egressAllow ?? []) {
+    if ((ADDRESS_CLASSES as readonly string[]).includes(entry)) classes.push(entry as AddressClass);
+    else if (entry.includes("/")) cidrs.push(entry);
+    else
+      throw new UsageError(
+        `--egress-allow ${entry}: not an address class (${ADDRESS_CLASSES.join(", ")}) or a CIDR`,
+      );
+  }
+  const sqlReader = flags.sqlRead ? await openDatabase(flags.sqlRead, "read") : undefined;
+  const sqlWriter = flags.sqlWrite ? await openDatabase(flags.sqlWrite, "write") : undefined;
+  try {
+    const egress = createEgressClient({ policy: { allowAddressClasses: classes, allowCidrs: cidrs } });
+    const tools = createDefaultRegistry({
+      egress,
+      readRoot: flags.readRoot,
+      writeRoot: flags.writeRoot,
+      sqlReader: sqlReader as SqlReader | undefined,
+      sqlWriter: sqlWriter as SqlWriter | undefined,
+    }).list();
+    return {
+      tools,
+      close: async () => {
+        await Promise.all([sqlReader?.close(), sqlWriter?.close()]);
+      },
+    };
+  } catch (error) {
+    await Promise.all([sqlReader?.close(), sqlWriter?.close()]);
+    throw error instanceof UsageError ? error : new UsageError((error as Error).message);
+  }
+}
+
+/** `sqlite:PATH` or a `postgres://` URL; the drivers load only when asked for. */
+async function openDatabase(url: string, mode: "read" | "write"): Promise<SqlReader | SqlWriter> {
+  const flag = mode === "read" ? "--sql-read" : "--sql-write";
+  try {
+    if (url.startsWith("sqlite:")) {
+      const { openSqliteReader, openSqliteWriter } = await import("../tools/sql/adapters/sqlite.js");
+      const path = url.slice("sqlite:".length);
+      return mode === "read" ? openSqliteReader({ path, readOnly: true }) : openSqliteWriter({ path });
+    }
+    if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
+      const { openPostgresReader, openPostgresWriter } = await import("../tools/sql/adapters/postgres.js");
+      return mode === "read"
+        ? openPostgresReader({ connection: url, readOnly: true })
+        : openPostgresWriter({ connection: url });
+    }
+  } catch (error) {
+    throw new UsageError(`${flag} ${url}: ${(error as Error).message}`);
+  }
+  throw new UsageError(`${flag} ${url}: expected sqlite:PATH or postgres://…`);
+}

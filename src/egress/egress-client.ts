@@ -1,0 +1,211 @@
+/** @module The egress client: the only way a tool reaches the network, every hop checked, pinned and bounded. */
+import type { IncomingHttpHeaders } from "node:http";
+import { ToolFailure } from "../errors/tool-failure.js";
+import { checkTarget } from "./check-target.js";
+import { type Resolver, systemResolver } from "./dns-resolver.js";
+import { type EgressPolicy, type EgressPolicyInit, resolveEgressPolicy } from "./egress-policy.js";
+import { EgressRefusedError } from "./egress-refused-error.js";
+import { PinnedPools } from "./pinned-pools.js";
+import { readCappedBody } from "./read-capped-body.js";
+import { checkCallerHeaders, type EgressCaller, headersForHop } from "./request-headers.js";
+import { translateFailure } from "./translate-failure.js";
+
+export const EGRESS_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export type EgressMethod = (typeof EGRESS_METHODS)[number];
+
+export interface EgressRequestInit {
+  method?: EgressMethod;
+  headers?: Readonly<Record<string, string>>;
+  /** Refused before sending when longer than the policy's `maxRequestBytes`. */
+  body?: string | Uint8Array;
+  /** The call's signal: aborting it ends the request. */
+  signal?: AbortSignal;
+  /** Total time allowed; never more than the policy's `totalTimeoutMs`. */
+  timeoutMs?: number;
+  /** Response bytes kept; never more than the policy's `maxResponseBytes`. */
+  maxResponseBytes?: number;
+  /** Resolves the credential the policy injects for a host; a ToolContext will do. */
+  caller?: EgressCaller;
+}
+
+export interface EgressResponse {
+  status: number;
+  /** Lower-cased names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** The URL that answered, after any redirects followed. */
+  url: string;
+  /** The URLs redirected from, in order; empty when none was followed. */
+  redirects: readonly string[];
+  /** The validated address the connection was pinned to. */
+  address: string;
+  body: Buffer;
+  bytesRead: number;
+  /** True when the body went on past the cap: `body` holds the first `bytesRead` bytes only. */
+  truncated: boolean;
+}
+
+export interface EgressClientOptions {
+  policy?: EgressPolicyInit;
+  /** Name resolution; the operating system's by default. */
+  resolver?: Resolver;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export class EgressClient {
+  readonly policy: EgressPolicy;
+  readonly #resolver: Resolver;
+  readonly #pools: PinnedPools;
+
+  constructor(options: EgressClientOptions = {}) {
+    this.policy = resolveEgressPolicy(options.policy);
+    this.#resolver = options.resolver ?? systemResolver;
+    this.#pools = new PinnedPools({ connectTimeoutMs: this.policy.connectTimeoutMs });
+  }
+
+  /**
+   * Sends one request. Refusals throw an EgressRefusedError (`egress_refused`), timeouts and aborts a
+   * `timeout` ToolFailure, network failures an `upstream_error` one; an HTTP error status is a response.
+   */
+  async request(input: string | URL, init: EgressRequestInit = {}): Promise<EgressResponse> {
+    const policy = this.policy;
+    const method = init.method ?? "GET";
+    if (!EGRESS_METHODS.includes(method))
+      throw new ToolFailure("invalid_input", `${method} is not a supported method`);
+    let url = parseUrl(input);
+    const body = typeof init.body === "string" ? Buffer.from(init.body) : init.body;
+    if (body !== undefined && (method === "GET" || method === "HEAD")) {
+      throw new ToolFailure("invalid_input", `a ${method} request has no body`);
+    }
+    if (body !== undefined && body.byteLength > policy.maxRequestBytes) {
+      throw new EgressRefusedError(
+        "request_body_size",
+        `the request body is ${body.byteLength} bytes, over the ${policy.maxRequestBytes}-byte cap`,
+        { url: url.href, bytes: body.byteLength, limit: policy.maxRequestBytes },
+      );
+    }
+    const callerHeaders = checkCallerHeaders(init.headers, url.href);
+    const timeoutMs = Math.max(1, Math.min(init.timeoutMs ?? policy.totalTimeoutMs, policy.totalTimeoutMs));
+    const cap = Math.max(
+      0,
+      Math.min(init.maxResponseBytes ?? policy.maxResponseBytes, policy.maxResponseBytes),
+    );
+    const timer = AbortSignal.timeout(timeoutMs);
+    const signal = init.signal ? AbortSignal.any([timer, init.signal]) : timer;
+    const redirects: string[] = [];
+
+    try {
+      for (;;) {
+        const target = await checkTarget(url, policy, this.#resolver, signal);
+        const headers = await headersForHop(callerHeaders, target.host, policy, init.caller, url.href);
+        const pool = this.#pools.get(url.origin, target.host, target.address, target.family);
+        const response = await pool.request({
+          path: `${url.pathname}${url.search}`,
+          method,
+          headers,
+          body,
+          signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
+        const next = redirectTarget(response.statusCode, response.headers, url);
+        if (next === undefined) {
+          const read = await readCappedBody(response.body, cap);
+          return {
+            status: response.statusCode,
+            headers: flattenHeaders(response.headers),
+            url: url.href,
+            redirects,
+            address: target.address,
+            ...read,
+          };
+        }
+        // Read a short redirect body so the connection can be reused; dump() drops a long one.
+        await response.body.dump({ limit: 16 * 1024, signal });
+        refuseRedirect(policy, method, url, next, response.statusCode, redirects.length);
+        redirects.push(url.href);
+        url = next;
+      }
+    } catch (error) {
+      throw translateFailure(error, {
+        url: url.href,
+        timedOut: timer.aborted,
+        aborted: init.signal?.aborted === true,
+        timeoutMs,
+      });
+    }
+  }
+
+  /** Closes every pooled connection; requests in flight finish first. */
+  close(): Promise<void> {
+    return this.#pools.close();
+  }
+}
+
+/** A client over the default policy overlaid with `options.policy`. */
+export function createEgressClient(options: EgressClientOptions = {}): EgressClient {
+  return new EgressClient(options);
+}
+
+function parseUrl(input: string | URL): URL {
+  try {
+    return new URL(String(input));
+  } catch {
+    throw new ToolFailure("invalid_input", `"${String(input).slice(0, 200)}" is not an absolute URL`);
+  }
+}
+
+function redirectTarget(status: number, headers: IncomingHttpHeaders, base: URL): URL | undefined {
+  const location = headers.location;
+  if (!REDIRECT_STATUSES.has(status) || typeof location !== "string") return undefined;
+  try {
+    return new URL(location, base);
+  } catch {
+    throw new ToolFailure("upstream_error", `${base.href} redirected to an invalid location`, {
+      details: { url: base.href, status },
+    });
+  }
+}
+
+/** Throws unless this hop may be followed; the next hop is then checked like the first. */
+function refuseRedirect(
+  policy: EgressPolicy,
+  method: string,
+  from: URL,
+  to: URL,
+  status: number,
+  followed: number,
+): void {
+  const details = { url: from.href, location: to.href, status };
+  if (!policy.followRedirects) {
+    throw new EgressRefusedError(
+      "redirect",
+      `${from.href} redirected (${status}) to ${to.href}, which was not followed: the egress policy does not follow redirects`,
+      details,
+    );
+  }
+  // A write sent on to another address is a second side effect that nobody approved.
+  if (method !== "GET" && method !== "HEAD") {
+    throw new EgressRefusedError(
+      "redirect_method",
+      `${from.href} redirected a ${method} (${status}) to ${to.href}, which was not followed: only GET and HEAD redirects are`,
+      details,
+    );
+  }
+  if (followed >= policy.maxRedirects) {
+    throw new EgressRefusedError(
+      "redirect_limit",
+      `${from.href} redirected (${status}) to ${to.href} after ${followed} redirects; at most ${policy.maxRedirects} are followed`,
+      { ...details, hops: followed },
+    );
+  }
+}
+
+function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return flat;
+}

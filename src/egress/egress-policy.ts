@@ -1,0 +1,103 @@
+/** @module The egress policy: what outbound requests may reach, how much they may carry, and how long they take. */
+import ipaddr from "ipaddr.js";
+import type { AddressRules } from "./address-policy.js";
+import { ADDRESS_CLASSES, type AddressClass } from "./classify-address.js";
+import { assertHostPattern } from "./host-pattern.js";
+
+/** A credential the client adds for a host; the caller never sees or supplies the secret. */
+export interface HostCredential {
+  /** The header to set, e.g. `authorization` or `x-api-key`. */
+  header: string;
+  /** Resolved through the call's credential resolver at request time. */
+  credentialRef: string;
+  /** Put before the secret with a space, e.g. `Bearer`. */
+  scheme?: string;
+}
+
+export interface EgressPolicy extends AddressRules {
+  /** Hosts that may be reached (exact or `*.suffix`); `undefined` means any host the other rules allow. */
+  readonly allowHosts: readonly string[] | undefined;
+  /** Hosts that may never be reached; wins over `allowHosts`. */
+  readonly denyHosts: readonly string[];
+  /** Off by default: a redirect is reported, not followed. */
+  readonly followRedirects: boolean;
+  /** Hops followed when `followRedirects` is on; at most 5. */
+  readonly maxRedirects: number;
+  readonly maxRequestBytes: number;
+  readonly maxResponseBytes: number;
+  readonly connectTimeoutMs: number;
+  /** From the first byte sent to the last byte read, redirects included. */
+  readonly totalTimeoutMs: number;
+  /** Host pattern → the credential injected into requests to that host. */
+  readonly credentials: Readonly<Record<string, HostCredential>>;
+}
+
+export type EgressPolicyInit = Partial<EgressPolicy>;
+
+/** The hard ceiling on redirect hops: a longer chain is a loop or an attempt to wear the checks down. */
+export const MAX_REDIRECTS = 5;
+
+/** Public addresses only, any host, redirects refused, 1 MiB out, 5 MiB in, 5 s to connect, 30 s in all. */
+export const DEFAULT_EGRESS_POLICY: EgressPolicy = Object.freeze({
+  allowHosts: undefined,
+  denyHosts: Object.freeze([]),
+  allowAddressClasses: Object.freeze(["public"] as AddressClass[]),
+  allowCidrs: Object.freeze([]),
+  followRedirects: false,
+  maxRedirects: MAX_REDIRECTS,
+  maxRequestBytes: 1024 * 1024,
+  maxResponseBytes: 5 * 1024 * 1024,
+  connectTimeoutMs: 5_000,
+  totalTimeoutMs: 30_000,
+  credentials: Object.freeze({}),
+});
+
+/** The defaults overlaid with `init`, checked and frozen. Throws a TypeError naming the bad field. */
+export function resolveEgressPolicy(init: EgressPolicyInit = {}): EgressPolicy {
+  const policy = { ...DEFAULT_EGRESS_POLICY, ...stripUndefined(init) };
+  for (const pattern of policy.allowHosts ?? []) assertHostPattern(pattern, "egress policy allowHosts");
+  for (const pattern of policy.denyHosts) assertHostPattern(pattern, "egress policy denyHosts");
+  for (const name of policy.allowAddressClasses) {
+    if (!ADDRESS_CLASSES.includes(name)) {
+      throw new TypeError(`egress policy allowAddressClasses: "${name}" is not an address class`);
+    }
+  }
+  for (const cidr of policy.allowCidrs) {
+    if (!ipaddr.isValidCIDR(cidr)) throw new TypeError(`egress policy allowCidrs: "${cidr}" is not a CIDR`);
+  }
+  if (
+    !Number.isInteger(policy.maxRedirects) ||
+    policy.maxRedirects < 0 ||
+    policy.maxRedirects > MAX_REDIRECTS
+  ) {
+    throw new TypeError(`egress policy maxRedirects: must be a whole number from 0 to ${MAX_REDIRECTS}`);
+  }
+  for (const field of [
+    "maxRequestBytes",
+    "maxResponseBytes",
+    "connectTimeoutMs",
+    "totalTimeoutMs",
+  ] as const) {
+    if (!Number.isInteger(policy[field]) || policy[field] <= 0) {
+      throw new TypeError(`egress policy ${field}: must be a positive whole number`);
+    }
+  }
+  for (const [pattern, credential] of Object.entries(policy.credentials)) {
+    assertHostPattern(pattern, "egress policy credentials");
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(credential.header) || !credential.credentialRef) {
+      throw new TypeError(`egress policy credentials["${pattern}"]: needs a header name and a credentialRef`);
+    }
+  }
+  return Object.freeze({
+    ...policy,
+    allowHosts: policy.allowHosts ? Object.freeze([...policy.allowHosts]) : undefined,
+    denyHosts: Object.freeze([...policy.denyHosts]),
+    allowAddressClasses: Object.freeze([...policy.allowAddressClasses]),
+    allowCidrs: Object.freeze([...policy.allowCidrs]),
+    credentials: Object.freeze({ ...policy.credentials }),
+  });
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,132 @@
+/** @module The headers a request goes out with: the caller's, checked, plus the deployment's credential for the host. */
+import { ToolFailure } from "../errors/tool-failure.js";
+import type { CredentialResolver } from "../seam/context.js";
+import type { EgressPolicy, HostCredential } from "./egress-policy.js";
+import { EgressRefusedError } from "./egress-refused-error.js";
+import { matchingPattern } from "./host-pattern.js";
+
+/** Who the request is made for: what resolves credential references. An ExecutionContext satisfies it. */
+export interface EgressCaller {
+  readonly credentials: CredentialResolver;
+  readonly tenantId: string;
+  readonly principalId: string;
+}
+
+/** Credentials come only from the deployment's policy, never from a caller (or a model) typing them. */
+const CREDENTIAL_HEADERS = new Set(["authorization", "cookie", "proxy-authorization"]);
+
+/**
+ * Framing, routing and encoding belong to the client: a caller-set `host` would aim the request at a
+ * different virtual host than the one checked, framing headers could smuggle a second request, and a
+ * compressed body could not be bounded byte for byte as it streams.
+ */
+const FORBIDDEN_HEADERS = new Set([
+  "host",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "upgrade",
+  "te",
+  "trailer",
+  "expect",
+  "accept-encoding",
+]);
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const UNSAFE_VALUE = /[\r\n\0]/;
+
+/** Checks the caller's headers and returns them lower-cased, without the credential. */
+export function checkCallerHeaders(
+  headers: Readonly<Record<string, string>> | undefined,
+  url: string,
+): Record<string, string> {
+  const checked: Record<string, string> = {};
+  for (const [rawName, value] of Object.entries(headers ?? {})) {
+    const name = rawName.toLowerCase();
+    if (!TOKEN.test(rawName) || typeof value !== "string" || UNSAFE_VALUE.test(value)) {
+      throw new ToolFailure(
+        "invalid_input",
+        `header "${rawName.slice(0, 100)}" has an invalid name or value`,
+      );
+    }
+    if (CREDENTIAL_HEADERS.has(name)) {
+      throw new EgressRefusedError(
+        "credential_header",
+        `the ${name} header may not be set by the caller; credentials come from the deployment's credential references`,
+        { url, header: name },
+      );
+    }
+    if (FORBIDDEN_HEADERS.has(name)) {
+      throw new EgressRefusedError("forbidden_header", `the ${name} header is set by the egress client`, {
+        url,
+        header: name,
+      });
+    }
+    if (name in checked) throw new ToolFailure("invalid_input", `header "${name}" is given twice`);
+    checked[name] = value;
+  }
+  return checked;
+}
+
+/** The credential the policy injects for `host`, if any. */
+export function credentialFor(policy: EgressPolicy, host: string): HostCredential | undefined {
+  const pattern = matchingPattern(host, Object.keys(policy.credentials));
+  return pattern === undefined ? undefined : policy.credentials[pattern];
+}
+
+/** The headers for one hop: the caller's plus the host's credential, which the caller may not shadow. */
+export async function headersForHop(
+  callerHeaders: Readonly<Record<string, string>>,
+  host: string,
+  policy: EgressPolicy,
+  caller: EgressCaller | undefined,
+  url: string,
+): Promise<Record<string, string>> {
+  const headers: Record<string, string> = {
+    "user-agent": "toolreg",
+    ...callerHeaders,
+    "accept-encoding": "identity",
+  };
+  const credential = credentialFor(policy, host);
+  if (!credential) return headers;
+  const name = credential.header.toLowerCase();
+  if (name in callerHeaders) {
+    throw new EgressRefusedError(
+      "credential_header",
+      `the ${name} header carries the deployment's credential for ${host} and may not be set by the caller`,
+      { url, header: name },
+    );
+  }
+  if (!caller) {
+    throw new EgressRefusedError(
+      "credential_unavailable",
+      `${host} needs a credential and no caller context was given to resolve it`,
+      { url },
+    );
+  }
+  let secret: string;
+  try {
+    secret = await caller.credentials.resolve(credential.credentialRef, {
+      tenantId: caller.tenantId,
+      principalId: caller.principalId,
+    });
+  } catch {
+    // The resolver's message is not repeated: it is the one place a secret might leak into a result.
+    throw new EgressRefusedError(
+      "credential_unavailable",
+      `the credential "${credential.credentialRef}" for ${host} could not be resolved`,
+      { url },
+    );
+  }
+  if (typeof secret !== "string" || secret.length === 0 || UNSAFE_VALUE.test(secret)) {
+    throw new EgressRefusedError(
+      "credential_unavailable",
+      `the credential "${credential.credentialRef}" for ${host} resolved to an unusable value`,
+      { url },
+    );
+  }
+  headers[name] = credential.scheme ? `${credential.scheme} ${secret}` : secret;
+  return headers;
+}

@@ -1,0 +1,45 @@
+/** @module `sql_write`: one data-changing statement, on the writer's own connection, approved and run once. */
+import { z } from "zod";
+import { defineTool } from "../../declaration/define-tool.js";
+import { ToolFailure } from "../../errors/tool-failure.js";
+import { paramsField, sqlField } from "./sql-input.js";
+import { SEAM_MARGIN_MS, SQL_LIMITS } from "./sql-limits.js";
+import type { SqlWriter } from "./sql-port.js";
+import { scanWriteStatement } from "./statement-scan.js";
+
+export function createSqlWriteTool(writer: SqlWriter) {
+  return defineTool({
+    name: "sql_write",
+    description:
+      `Runs one data-changing SQL statement (INSERT, UPDATE, DELETE, CREATE …) on the deployment's ${writer.dialect === "postgres" ? "PostgreSQL" : "SQLite"} database, in its own transaction. ` +
+      "Every call waits for a person to approve it and then runs once. Transaction control, SET/RESET, ATTACH/DETACH, VACUUM, COPY, LOAD and PRAGMA are refused. Use sql_query to read.",
+    category: "data",
+    effect: "internal-write",
+    approval: "always",
+    idempotencyKey: true,
+    overrideReason:
+      "a write to a database the deployment owns must be confirmed by a person and must not repeat on retry",
+    cost: "io",
+    input: z.object({
+      sql: sqlField(writer.dialect, "the change to make"),
+      params: paramsField(writer.dialect),
+    }),
+    limits: { timeoutMs: SQL_LIMITS.writeTimeoutMs + SEAM_MARGIN_MS },
+    async run({ sql, params = [] }, context) {
+      const verdict = scanWriteStatement(sql, writer.dialect);
+      if (!verdict.ok) {
+        throw new ToolFailure("invalid_input", verdict.message, { details: { rule: verdict.rule } });
+      }
+      // The seam claimed the idempotency key before this ran, so a retry replays this result instead.
+      const { rowsAffected } = await writer.execute(sql, params, {
+        timeoutMs: SQL_LIMITS.writeTimeoutMs,
+        signal: context.signal,
+        idempotencyKey: context.idempotencyKey,
+      });
+      return {
+        content: `${verdict.keyword} done: ${rowsAffected} row${rowsAffected === 1 ? "" : "s"} affected.`,
+        data: { dialect: writer.dialect, statement: verdict.keyword, rowsAffected },
+      };
+    },
+  });
+}

@@ -1,0 +1,113 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { runToolreg } from "./run-cli.js";
+
+let cwd: string;
+let server: Server;
+let origin: string;
+beforeAll(async () => {
+  server = createServer((_request, response) => {
+    response.setHeader("content-type", "text/html");
+    response.end(
+      "<html><head><title>Local page</title></head><body><h1>Hello</h1><p>from the test server</p></body></html>",
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => {
+  cwd = mkdtempSync(join(tmpdir(), "toolreg-cli-tools-"));
+});
+
+const call = (args: string[], name: string, input: unknown) =>
+  runToolreg([...args, "call", name, "--input", JSON.stringify(input)], cwd);
+
+describe("the standard library through the CLI", () => {
+  it("refuses a loopback fetch by default, naming the rule, and fetches it when the operator allows loopback", async () => {
+    const refused = await call([], "fetch_url", { url: "http://127.0.0.1/" });
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      ok: false,
+      error: {
+        code: "egress_refused",
+        message: expect.stringContaining("loopback"),
+        details: { rule: "loopback" },
+      },
+    });
+    const fetched = JSON.parse(
+      (await call(["--egress-allow", "loopback"], "fetch_url", { url: `${origin}/` })).stdout,
+    );
+    expect(fetched).toMatchObject({ ok: true, provenance: { source: `${origin}/`, trusted: false } });
+    expect(fetched.content).toContain("<untrusted-content");
+    expect(fetched.content).toContain("from the test server");
+  });
+
+  it("parks http_write for approval, like every external write", async () => {
+    const parked = await call(["--egress-allow", "loopback"], "http_write", {
+      url: `${origin}/x`,
+      method: "POST",
+      body: "{}",
+    });
+    expect(JSON.parse(parked.stdout)).toMatchObject({ ok: false, error: { code: "approval_required" } });
+  });
+
+  it("parses CSV and queries JSON", async () => {
+    const csv = JSON.parse((await call([], "parse_csv", { csv: "a,b\n1,2\n" })).stdout);
+    expect(csv).toMatchObject({
+      ok: true,
+      data: { columns: ["a", "b"], rows: [{ a: "1", b: "2" }], truncated: false },
+    });
+    const json = JSON.parse(
+      (await call([], "query_json", { json: '{"a":[1,2,3]}', expression: "a[1]" })).stdout,
+    );
+    expect(json).toMatchObject({ ok: true, content: "2", data: { result: 2 } });
+  });
+
+  it("serves file tools only under the roots it is given, and refuses escapes", async () => {
+    const readRoot = join(cwd, "docs");
+    mkdirSync(readRoot);
+    writeFileSync(join(readRoot, "note.txt"), "remember the milk\n");
+    expect(JSON.parse((await call([], "fs_read", { path: "note.txt" })).stdout)).toMatchObject({
+      ok: false,
+      error: { code: "unknown_tool" },
+    });
+    const read = JSON.parse((await call(["--read-root", readRoot], "fs_read", { path: "note.txt" })).stdout);
+    expect(read).toMatchObject({ ok: true });
+    expect(read.content).toContain("remember the milk");
+    const escaped = JSON.parse(
+      (await call(["--read-root", readRoot], "fs_read", { path: "../outside.txt" })).stdout,
+    );
+    expect(escaped).toMatchObject({ ok: false, error: { code: "not_authorized" } });
+    const overlapping = await call(["--read-root", readRoot, "--write-root", readRoot], "fs_read", {
+      path: "note.txt",
+    });
+    expect(overlapping.code).toBe(2);
+  });
+
+  it("serves sql_query on a read-only SQLite database", async () => {
+    const path = join(cwd, "shop.db");
+    const db = new Database(path);
+    db.exec(
+      "CREATE TABLE items (name TEXT, price INTEGER); INSERT INTO items VALUES ('tea', 3), ('cake', 5);",
+    );
+    db.close();
+    const rows = JSON.parse(
+      (
+        await call(["--sql-read", `sqlite:${path}`], "sql_query", {
+          sql: "SELECT name FROM items ORDER BY price",
+        })
+      ).stdout,
+    );
+    expect(rows).toMatchObject({ ok: true });
+    expect(JSON.stringify(rows.data)).toContain("tea");
+    const write = JSON.parse(
+      (await call(["--sql-read", `sqlite:${path}`], "sql_query", { sql: "DELETE FROM items" })).stdout,
+    );
+    expect(write).toMatchObject({ ok: false });
+  });
+});
