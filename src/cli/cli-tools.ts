@@ -1,8 +1,9 @@
 /**
  * @module The tools the CLI serves, wired from its flags: web tools through an egress client with the
  * default policy (plus any address classes or CIDRs the operator allows), file tools under the given
- * roots, SQL tools on the given databases. A flag left out means the tools it would enable do not exist.
+ * roots, file_generate into the given artifacts folder, SQL tools on the given databases. A flag left out means the tools it would enable do not exist.
  */
+import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import { ADDRESS_CLASSES, type AddressClass } from "../egress/classify-address.js";
 import { createEgressClient } from "../egress/egress-client.js";
 import { DEFAULT_EGRESS_POLICY } from "../egress/egress-policy.js";
@@ -12,6 +13,7 @@ import type { SqlReader, SqlWriter } from "../tools/sql/index.js";
 import { UsageError } from "./cli-io.js";
 
 export interface ToolFlags {
+  artifactsDir?: string;
   readRoot?: string;
   writeRoot?: string;
   sqlRead?: string;
@@ -42,6 +44,7 @@ export async function serveTools(flags: ToolFlags): Promise<ServedTools> {
     const egress = createEgressClient({ policy: { allowAddressClasses: classes, allowCidrs: cidrs } });
     const tools = createDefaultRegistry({
       egress,
+      ...(flags.artifactsDir ? { artifacts: createFileArtifactStore(flags.artifactsDir) } : {}),
       readRoot: flags.readRoot,
       writeRoot: flags.writeRoot,
       sqlReader: sqlReader as SqlReader | undefined,

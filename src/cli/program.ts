@@ -46,6 +46,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     )
     .option("--db <path>", "the embedded SQLite state file (default .toolreg/toolreg.db, or $TOOLREG_DB)")
     .option("--registry <path>", "an ES module exporting `catalogue` to serve instead of the built-in one")
+    .option("--artifacts-dir <dir>", "serve file_generate, keeping the files it makes in this directory")
     .option("--read-root <dir>", "serve fs_read, fs_list and fs_search confined to this directory")
     .option("--write-root <dir>", "serve fs_write confined to this directory (not inside the read root)")
     .option(

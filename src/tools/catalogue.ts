@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import type { Catalogue } from "../check/catalogue.js";
 import { createEgressClient } from "../egress/egress-client.js";
 import { createDefaultRegistry } from "./index.js";
@@ -35,6 +36,7 @@ export function defaultCatalogue(): Catalogue {
       egress: createEgressClient(),
       readRoot,
       writeRoot,
+      artifacts: createFileArtifactStore(join(scratch, "artifacts")),
       sqlReader: declarationsOnly as SqlReader,
       sqlWriter: { ...declarationsOnly } as SqlWriter,
     }).list();

@@ -3,9 +3,11 @@ import { ToolRegistry } from "../registry/registry.js";
 import { dataTools } from "./data/index.js";
 import { type FileToolDeps, fileTools } from "./files/index.js";
 import { type GeneralToolDeps, generalTools } from "./general/index.js";
+import { type GenerateToolDeps, generateTools } from "./generate/index.js";
 import { type SqlToolDeps, sqlTools } from "./sql/index.js";
 import { type WebToolDeps, webTools } from "./web/index.js";
 
+export { type Artifact, type ArtifactStore, createFileArtifactStore } from "../artifacts/index.js";
 export { dataTools } from "./data/index.js";
 export { type FileToolDeps, fileTools } from "./files/index.js";
 export {
@@ -15,12 +17,13 @@ export {
   systemTimeSource,
   type TimeSource,
 } from "./general/index.js";
+export { type GenerateToolDeps, generateTools } from "./generate/index.js";
 export type { SqlDialect, SqlParam, SqlReader, SqlToolDeps, SqlWriter } from "./sql/index.js";
 export { sqlTools } from "./sql/index.js";
 export { type WebToolDeps, webTools } from "./web/index.js";
 
 /** Every toolkit's dependencies: a tool exists exactly when what it needs is given. */
-export type DefaultToolDeps = GeneralToolDeps & WebToolDeps & FileToolDeps & SqlToolDeps;
+export type DefaultToolDeps = GeneralToolDeps & WebToolDeps & FileToolDeps & SqlToolDeps & GenerateToolDeps;
 
 /** The registry of every first-party toolkit whose dependencies are met, in a fixed order. */
 export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry {
@@ -29,6 +32,7 @@ export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry 
     ...webTools(deps),
     ...dataTools(deps),
     ...fileTools(deps),
+    ...generateTools(deps),
     ...sqlTools(deps),
   ]);
 }

@@ -111,3 +111,19 @@ describe("the standard library through the CLI", () => {
     expect(write).toMatchObject({ ok: false });
   });
 });
+
+describe("file_generate through the CLI", () => {
+  it("writes into the artifacts folder it is given", async () => {
+    const artifacts = join(cwd, "artifacts");
+    const made = JSON.parse(
+      (
+        await call(["--artifacts-dir", artifacts], "file_generate", {
+          format: "markdown",
+          name: "notes",
+          text: "# Hi",
+        })
+      ).stdout,
+    );
+    expect(made).toMatchObject({ ok: true, data: { name: "notes.md", mediaType: "text/markdown" } });
+  });
+});

@@ -1,0 +1,14 @@
+/** @module The generate toolkit: files made from structured input, kept in an artifact store. */
+import type { ArtifactStore } from "../../artifacts/artifact-store.js";
+import type { ToolModule } from "../../registry/tool-module.js";
+import { createFileGenerateTool } from "./file-generate.js";
+
+export { FILE_GENERATE_LIMITS } from "./file-generate.js";
+
+export interface GenerateToolDeps {
+  /** Where generated files go; without one there is no file_generate. */
+  artifacts?: ArtifactStore;
+}
+
+export const generateTools: ToolModule<GenerateToolDeps> = (deps) =>
+  deps.artifacts ? [createFileGenerateTool(deps.artifacts)] : [];
