@@ -1,14 +1,15 @@
 /**
  * @module The tools the CLI serves, wired from its flags: web tools through an egress client with the
  * default policy (plus any address classes or CIDRs the operator allows), file tools under the given
- * roots, file_generate into the given artifacts folder, SQL tools on the given databases. A flag left out means the tools it would enable do not exist.
+ * roots, file_generate into the given artifacts folder, SQL tools on the given databases, and shell_exec
+ * when bubblewrap works on this machine. A flag left out means the tools it would enable do not exist.
  */
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import { ADDRESS_CLASSES, type AddressClass } from "../egress/classify-address.js";
 import { createEgressClient } from "../egress/egress-client.js";
 import { DEFAULT_EGRESS_POLICY } from "../egress/egress-policy.js";
 import type { AnyTool } from "../registry/registry.js";
-import { createDefaultRegistry } from "../tools/index.js";
+import { createDefaultRegistry, detectSandbox } from "../tools/index.js";
 import type { SqlReader, SqlWriter } from "../tools/sql/index.js";
 import { UsageError } from "./cli-io.js";
 
@@ -44,6 +45,8 @@ export async function serveTools(flags: ToolFlags): Promise<ServedTools> {
     const egress = createEgressClient({ policy: { allowAddressClasses: classes, allowCidrs: cidrs } });
     const tools = createDefaultRegistry({
       egress,
+      // shell_exec exists only where a real sandbox works; there is no unsandboxed fallback.
+      sandbox: detectSandbox(),
       ...(flags.artifactsDir ? { artifacts: createFileArtifactStore(flags.artifactsDir) } : {}),
       readRoot: flags.readRoot,
       writeRoot: flags.writeRoot,

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import type { Catalogue } from "../check/catalogue.js";
 import { createEgressClient } from "../egress/egress-client.js";
+import { createDockerSandbox } from "../sandbox/docker.js";
 import { createDefaultRegistry } from "./index.js";
 import type { SqlReader, SqlWriter } from "./sql/index.js";
 
@@ -37,6 +38,8 @@ export function defaultCatalogue(): Catalogue {
       readRoot,
       writeRoot,
       artifacts: createFileArtifactStore(join(scratch, "artifacts")),
+      // Builds a docker argv and runs nothing: enough to declare shell_exec wherever the catalogue is read.
+      sandbox: createDockerSandbox({ image: "declarations-only" }),
       sqlReader: declarationsOnly as SqlReader,
       sqlWriter: { ...declarationsOnly } as SqlWriter,
     }).list();
@@ -45,6 +48,11 @@ export function defaultCatalogue(): Catalogue {
       triage: {
         publishing: [],
         directed: [
+          {
+            tool: "shell_exec",
+            package: "toolreg",
+            why: "runs a command in a sandbox without network on the host: destructive, and local",
+          },
           {
             tool: "http_write",
             package: "toolreg",

@@ -4,6 +4,7 @@ import { dataTools } from "./data/index.js";
 import { type FileToolDeps, fileTools } from "./files/index.js";
 import { type GeneralToolDeps, generalTools } from "./general/index.js";
 import { type GenerateToolDeps, generateTools } from "./generate/index.js";
+import { type ShellToolDeps, shellTools } from "./shell/index.js";
 import { type SqlToolDeps, sqlTools } from "./sql/index.js";
 import { type WebToolDeps, webTools } from "./web/index.js";
 
@@ -18,12 +19,18 @@ export {
   type TimeSource,
 } from "./general/index.js";
 export { type GenerateToolDeps, generateTools } from "./generate/index.js";
+export { detectSandbox, type ShellToolDeps, shellTools } from "./shell/index.js";
 export type { SqlDialect, SqlParam, SqlReader, SqlToolDeps, SqlWriter } from "./sql/index.js";
 export { sqlTools } from "./sql/index.js";
 export { type WebToolDeps, webTools } from "./web/index.js";
 
 /** Every toolkit's dependencies: a tool exists exactly when what it needs is given. */
-export type DefaultToolDeps = GeneralToolDeps & WebToolDeps & FileToolDeps & SqlToolDeps & GenerateToolDeps;
+export type DefaultToolDeps = GeneralToolDeps &
+  WebToolDeps &
+  FileToolDeps &
+  SqlToolDeps &
+  GenerateToolDeps &
+  ShellToolDeps;
 
 /** The registry of every first-party toolkit whose dependencies are met, in a fixed order. */
 export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry {
@@ -34,5 +41,6 @@ export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry 
     ...fileTools(deps),
     ...generateTools(deps),
     ...sqlTools(deps),
+    ...shellTools(deps),
   ]);
 }

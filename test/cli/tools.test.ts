@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -125,5 +125,51 @@ describe("file_generate through the CLI", () => {
       ).stdout,
     );
     expect(made).toMatchObject({ ok: true, data: { name: "notes.md", mediaType: "text/markdown" } });
+  });
+});
+
+describe("shell_exec through the CLI", () => {
+  const bwrap = existsSync("/usr/bin/bwrap");
+  if (!bwrap && process.env.CI !== "true") {
+    it.skip("needs bubblewrap (/usr/bin/bwrap); apt-get install bubblewrap", () => {});
+    return;
+  }
+
+  it("parks without --approve, and runs in the sandbox as a non-root user with it", async () => {
+    const parked = await call([], "shell_exec", { command: "id -u" });
+    expect(JSON.parse(parked.stdout)).toMatchObject({ ok: false, error: { code: "approval_required" } });
+    expect(parked.stderr).toMatch(/parked as approval [0-9a-f-]{36}/);
+    const ran = await runToolreg(["call", "shell_exec", "--approve", "--input", '{"command":"id -u"}'], cwd);
+    const envelope = JSON.parse(ran.stdout);
+    expect(envelope).toMatchObject({ ok: true, data: { exitCode: 0 } });
+    expect(envelope.content).toMatch(/\b(?!0\b)\d+\b/);
+    expect(envelope.content).not.toMatch(/^0$/m);
+  });
+
+  it("ends a pipeline at its timeout and leaves no process behind", async () => {
+    const marker = `toolreg-cli-${Date.now()}`;
+    const started = Date.now();
+    const result = await runToolreg(
+      [
+        "call",
+        "shell_exec",
+        "--approve",
+        "--input",
+        JSON.stringify({ command: `sleep 999 | cat # ${marker}`, timeoutMs: 500 }),
+      ],
+      cwd,
+    );
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: false, error: { code: "timeout" } });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const survivors = readdirSync("/proc")
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+        } catch {
+          return false;
+        }
+      });
+    expect(survivors).toEqual([]);
   });
 });

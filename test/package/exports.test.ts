@@ -41,6 +41,7 @@ describe("the published package", () => {
       "./tools/sql/sqlite",
       "./tools/sql/postgres",
       "./egress",
+      "./sandbox",
       "./stores/memory",
       "./stores/sqlite",
       "./test",
@@ -71,6 +72,7 @@ describe("the published package", () => {
     );
     expect(loaded["./stores/sqlite"]).toContain("openSqliteStores");
     expect(loaded["./egress"]).toContain("createEgressClient");
+    expect(loaded["./sandbox"]).toEqual(expect.arrayContaining(["createBubblewrapSandbox", "detectSandbox"]));
     expect(loaded["./tools/sql/sqlite"]).toEqual(
       expect.arrayContaining(["openSqliteReader", "openSqliteWriter"]),
     );
