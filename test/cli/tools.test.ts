@@ -173,3 +173,52 @@ describe("shell_exec through the CLI", () => {
     expect(survivors).toEqual([]);
   });
 });
+
+describe("every built-in tool is reachable from the CLI", () => {
+  it("serves all of them when every dependency is wired by flags", async () => {
+    const readRoot = join(cwd, "read");
+    const writeRoot = join(cwd, "write");
+    mkdirSync(readRoot);
+    mkdirSync(writeRoot);
+    const path = join(cwd, "empty.db");
+    new Database(path).close();
+    const flags = [
+      "--read-root",
+      readRoot,
+      "--write-root",
+      writeRoot,
+      "--artifacts-dir",
+      join(cwd, "artifacts"),
+    ];
+    const sql = ["--sql-read", `sqlite:${path}`, "--sql-write", `sqlite:${path}`];
+    const listed = await runToolreg([...flags, ...sql, "list", "--json"], cwd);
+    const served = (JSON.parse(listed.stdout) as { name: string }[]).map((tool) => tool.name).sort();
+    const catalogued = (await runToolreg(["check"], cwd)).stdout;
+    expect(catalogued).toBe(
+      `catalogue ok: ${served.length + (existsSync("/usr/bin/bwrap") ? 0 : 1)} tools\n`,
+    );
+    expect(served).toEqual(
+      [
+        "now",
+        "calculate",
+        "think",
+        "sleep",
+        "fetch_url",
+        "fetch_json",
+        "http_request",
+        "http_write",
+        "parse_csv",
+        "query_json",
+        "fs_read",
+        "fs_list",
+        "fs_search",
+        "fs_write",
+        "file_generate",
+        "sql_query",
+        "sql_schema",
+        "sql_write",
+        ...(existsSync("/usr/bin/bwrap") ? ["shell_exec"] : []),
+      ].sort(),
+    );
+  });
+});
