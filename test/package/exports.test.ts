@@ -37,6 +37,7 @@ describe("the published package", () => {
   it("has an explicit exports map with the promised subpaths and no wildcard", () => {
     expect(subpaths).toEqual([
       ".",
+      "./catalog",
       "./tools",
       "./tools/sql/sqlite",
       "./tools/sql/postgres",
@@ -72,6 +73,9 @@ describe("the published package", () => {
     );
     expect(loaded["./stores/sqlite"]).toContain("openSqliteStores");
     expect(loaded["./egress"]).toContain("createEgressClient");
+    expect(loaded["./catalog"]).toEqual(
+      expect.arrayContaining(["renderCatalog", "renderOpenAIChatTools", "renderMcpTools", "ToolSearchIndex"]),
+    );
     expect(loaded["./sandbox"]).toEqual(expect.arrayContaining(["createBubblewrapSandbox", "detectSandbox"]));
     expect(loaded["./tools/sql/sqlite"]).toEqual(
       expect.arrayContaining(["openSqliteReader", "openSqliteWriter"]),

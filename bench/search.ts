@@ -1,0 +1,165 @@
+/** @module Search quality and latency on the public bench-data sets, beside their BM25 baseline. */
+
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type SearchDocument,
+  ToolSearchIndex,
+  type ToolSearchIndexOptions,
+} from "../src/catalog/search/tool-search-index.js";
+
+interface BenchCase {
+  query: string;
+  expected: string[];
+}
+
+interface SetReport {
+  recall_at_1: number;
+  recall_at_5: number;
+  mrr: number;
+  baseline_recall_at_5: number;
+  p50_ms: number;
+  p99_ms: number;
+}
+
+const SETS = ["metatool", "bfcl"] as const;
+const repositoryRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+function benchDataDirectory(): string {
+  const directory = process.env.TOOLREG_BENCH_DATA ?? resolve(repositoryRoot, "../shared/bench-data");
+  const missing = SETS.filter((set) => !existsSync(join(directory, set, "tools.jsonl")));
+  if (missing.length > 0 || !existsSync(join(directory, "bm25-baseline.mjs"))) {
+    console.error(
+      `bench-data not found at ${directory} (missing ${missing.join(", ") || "bm25-baseline.mjs"}); ` +
+        "set TOOLREG_BENCH_DATA to the folder holding metatool/, bfcl/ and bm25-baseline.mjs",
+    );
+    process.exit(1);
+  }
+  return directory;
+}
+
+function readJsonl<T>(path: string): T[] {
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as T);
+}
+
+/** The baseline's own `bm25-stop-stem` recall@5, computed by its script in this run. */
+function baselineRecallAt5(directory: string, set: string): number {
+  const output = execFileSync(process.execPath, [join(directory, "bm25-baseline.mjs"), set, "--json"], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const parsed = JSON.parse(output) as {
+    report: { variant: { name: string }; results: { all: Record<string, number> } }[];
+  };
+  const row = parsed.report.find((entry) => entry.variant.name === "bm25-stop-stem");
+  const value = row?.results.all["recall@5"];
+  if (value === undefined) throw new Error(`bm25-baseline.mjs ${set}: no bm25-stop-stem row`);
+  return value;
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  return (
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN
+  );
+}
+
+/** Query latency at limit 10 (what `find_tools` asks for), after a warm-up pass. */
+function latency(index: ToolSearchIndex, queries: string[]): { p50_ms: number; p99_ms: number } {
+  for (const query of queries.slice(0, 500)) index.search(query, { limit: 10 });
+  const times = queries.map((query) => {
+    const started = performance.now();
+    index.search(query, { limit: 10 });
+    return performance.now() - started;
+  });
+  times.sort((a, b) => a - b);
+  return { p50_ms: round(percentile(times, 0.5)), p99_ms: round(percentile(times, 0.99)) };
+}
+
+/** Same definitions as bm25-baseline.mjs: recall@k = |expected ∩ top-k| / |expected|, averaged over cases. */
+function quality(
+  index: ToolSearchIndex,
+  cases: BenchCase[],
+): Pick<SetReport, "recall_at_1" | "recall_at_5" | "mrr"> {
+  let recall1 = 0;
+  let recall5 = 0;
+  let reciprocal = 0;
+  for (const { query, expected } of cases) {
+    const ranked = index.search(query, { limit: index.size }).map((hit) => hit.name);
+    const wanted = new Set(expected);
+    const inTop = (k: number) => ranked.slice(0, k).filter((name) => wanted.has(name)).length;
+    recall1 += inTop(1) / wanted.size;
+    recall5 += inTop(5) / wanted.size;
+    const first = ranked.findIndex((name) => wanted.has(name));
+    reciprocal += first >= 0 ? 1 / (first + 1) : 0;
+  }
+  return {
+    recall_at_1: round(recall1 / cases.length),
+    recall_at_5: round(recall5 / cases.length),
+    mrr: round(reciprocal / cases.length),
+  };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1000) / 1000;
+}
+
+function toDocuments(rows: { name: string; description: string; parameters: unknown }[]): SearchDocument[] {
+  return rows.map((row) => ({ name: row.name, description: row.description, parameters: row.parameters }));
+}
+
+/** 10,000 tools made from the bfcl ones (renamed copies, some description words dropped), deterministic. */
+function synthetic(tools: SearchDocument[], count: number): SearchDocument[] {
+  let seed = 42;
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  return Array.from({ length: count }, (_, i) => {
+    const base = tools[i % tools.length]!;
+    const copy = Math.floor(i / tools.length);
+    const words = base.description.split(" ").filter(() => copy === 0 || random() > 0.2);
+    return { ...base, name: copy === 0 ? base.name : `${base.name}_v${copy}`, description: words.join(" ") };
+  });
+}
+
+function main(): void {
+  const asJson = process.argv.includes("--json");
+  const directory = benchDataDirectory();
+  const options: ToolSearchIndexOptions = process.env.TOOLREG_SEARCH_OPTIONS
+    ? (JSON.parse(process.env.TOOLREG_SEARCH_OPTIONS) as ToolSearchIndexOptions)
+    : {};
+  const report: Record<string, unknown> = {};
+  let bfclTools: SearchDocument[] = [];
+  let bfclQueries: string[] = [];
+  for (const set of SETS) {
+    const tools = toDocuments(readJsonl(join(directory, set, "tools.jsonl")));
+    const cases = readJsonl<BenchCase>(join(directory, set, "cases.jsonl"));
+    const index = new ToolSearchIndex(tools, options);
+    const queries = cases.map((entry) => entry.query);
+    report[set] = {
+      ...quality(index, cases),
+      baseline_recall_at_5: round(baselineRecallAt5(directory, set)),
+      ...latency(index, queries),
+    } satisfies SetReport;
+    if (set === "bfcl") {
+      bfclTools = tools;
+      bfclQueries = queries;
+    }
+  }
+  const started = performance.now();
+  const large = new ToolSearchIndex(synthetic(bfclTools, 10_000), options);
+  const buildMs = performance.now() - started;
+  report.synthetic_10000 = { ...latency(large, bfclQueries), build_ms: round(buildMs) };
+  if (asJson) {
+    console.log(JSON.stringify(report));
+    return;
+  }
+  for (const [name, figures] of Object.entries(report)) console.log(name, figures);
+}
+
+main();

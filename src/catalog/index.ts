@@ -1,0 +1,38 @@
+/** @module The model-facing catalogue: each provider's function-calling format, rendered from one tool list. */
+export { type AnthropicOptions, type AnthropicTool, renderAnthropicTools } from "./anthropic.js";
+export { CatalogSchemaError } from "./catalog-schema-error.js";
+export {
+  type GeminiFunctionDeclaration,
+  type GeminiOptions,
+  type GeminiTools,
+  renderGeminiTools,
+} from "./gemini.js";
+export { GEMINI_SCHEMA_KEYWORDS, type GeminiSchema, toGeminiSchema } from "./gemini-schema.js";
+export { annotationsFor, type McpTool, type McpToolAnnotations, renderMcpTools } from "./mcp.js";
+export { type OpenAIChatOptions, type OpenAIChatTool, renderOpenAIChatTools } from "./openai-chat.js";
+export {
+  type OpenAIResponsesOptions,
+  type OpenAIResponsesTool,
+  renderOpenAIResponsesTools,
+} from "./openai-responses.js";
+export { parametersOf } from "./parameters.js";
+export {
+  CATALOG_PROVIDERS,
+  type CatalogFilter,
+  type CatalogFormats,
+  type CatalogProvider,
+  renderCatalog,
+  renderTools,
+} from "./render-catalog.js";
+export {
+  type EmbeddingProvider,
+  HashedBagOfWordsEmbedding,
+  type HybridSearchOptions,
+  HybridToolSearch,
+  type SearchDocument,
+  type SearchHit,
+  type SearchOptions,
+  ToolSearchIndex,
+  type ToolSearchIndexOptions,
+  toSearchDocument,
+} from "./search/index.js";

@@ -1,0 +1,23 @@
+/** @module Tool search: BM25F over the catalogue, with an optional embedding port for hybrid ranking. */
+
+export {
+  type EmbeddingProvider,
+  embeddingText,
+  HashedBagOfWordsEmbedding,
+  type HybridSearchOptions,
+  HybridToolSearch,
+} from "./embedding-provider.js";
+export { toSearchDocument } from "./from-tool.js";
+export { schemaText } from "./schema-text.js";
+export { isStopWord, splitIdentifier, stem, tokenize } from "./tokenize.js";
+export {
+  compareHits,
+  DEFAULT_SEARCH_OPTIONS,
+  SEARCH_FIELDS,
+  type SearchDocument,
+  type SearchField,
+  type SearchHit,
+  type SearchOptions,
+  ToolSearchIndex,
+  type ToolSearchIndexOptions,
+} from "./tool-search-index.js";

@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { HashedBagOfWordsEmbedding, HybridToolSearch } from "./embedding-provider.js";
+import { toSearchDocument } from "./from-tool.js";
+import { splitIdentifier, stem, tokenize } from "./tokenize.js";
+import { type SearchDocument, ToolSearchIndex } from "./tool-search-index.js";
+
+const catalogue: SearchDocument[] = [
+  {
+    name: "fetch_url",
+    description: "Download a web page over HTTP and return its content as Markdown.",
+    category: "web",
+    parameters: {
+      type: "object",
+      properties: { url: { type: "string", description: "Address of the page." } },
+    },
+  },
+  { name: "web_search", description: "Search the internet and return result links.", category: "web" },
+  {
+    name: "sql_query",
+    description: "Run a read-only SQL statement against the database.",
+    category: "data",
+    parameters: { type: "object", properties: { statement: { type: "string" } } },
+  },
+  { name: "send_email", description: "Send an email message to a recipient.", category: "communication" },
+  { name: "getWeatherForecast", description: "Weather forecast for a city.", category: "general" },
+  { name: "math.factorial", description: "Calculate the factorial of a number.", category: "math" },
+];
+
+describe("tokenize", () => {
+  it("splits identifiers, lowercases, drops stop words and stems", () => {
+    expect(splitIdentifier("getWeatherForecast")).toBe("get Weather Forecast");
+    expect(tokenize("Can you fetch_url the pages of HTTPServer?")).toEqual([
+      "fetch",
+      "url",
+      "page",
+      "http",
+      "server",
+    ]);
+    expect(stem("calculating")).toBe(stem("calculated"));
+    expect(stem("calculation")).toBe(stem("calculate"));
+  });
+});
+
+describe("ToolSearchIndex", () => {
+  const index = new ToolSearchIndex(catalogue);
+
+  it("ranks a fetch-like tool first for a query about reading a web page", () => {
+    expect(index.search("read the contents of a web page")[0]?.name).toBe("fetch_url");
+    expect(index.search("download this url")[0]?.name).toBe("fetch_url");
+  });
+
+  it("matches snake_case, camelCase and dotted name parts", () => {
+    expect(index.search("email")[0]?.name).toBe("send_email");
+    expect(index.search("weather in Paris")[0]?.name).toBe("getWeatherForecast");
+    expect(index.search("factorial of 5")[0]?.name).toBe("math.factorial");
+  });
+
+  it("indexes parameter names and categories", () => {
+    expect(index.search("statement")[0]?.name).toBe("sql_query");
+    expect(index.search("communication")[0]?.name).toBe("send_email");
+  });
+
+  it("breaks ties by name", () => {
+    const twins = new ToolSearchIndex([
+      { name: "b_tool", description: "convert currency" },
+      { name: "a_tool", description: "convert currency" },
+      { name: "c_tool", description: "convert currency" },
+    ]);
+    const hits = twins.search("convert currency");
+    expect(hits.map((hit) => hit.name)).toEqual(["a_tool", "b_tool", "c_tool"]);
+    expect(new Set(hits.map((hit) => hit.score)).size).toBe(1);
+  });
+
+  it("respects the filter and the limit", () => {
+    const hits = index.search("web page search", { filter: (document) => document.name !== "fetch_url" });
+    expect(hits.map((hit) => hit.name)).not.toContain("fetch_url");
+    expect(hits[0]?.name).toBe("web_search");
+    expect(index.search("web", { limit: 1 })).toHaveLength(1);
+    expect(index.search("web", { limit: 0 })).toEqual([]);
+  });
+
+  it("handles empty, stop-word-only, huge and hostile queries", () => {
+    expect(index.search("")).toEqual([]);
+    expect(index.search("can you please help me")).toEqual([]);
+    expect(index.search("?!@#$%^&*()[]{}\u0000\uFFFF")).toEqual([]);
+    expect(index.search("__proto__ constructor toString hasOwnProperty")).toEqual([]);
+    const huge = "web ".repeat(500_000);
+    const started = performance.now();
+    expect(index.search(huge)[0]?.name).toBe("web_search");
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(index.search("a".repeat(1_000_000))).toEqual([]);
+  });
+
+  it("adds, replaces and removes documents incrementally", () => {
+    const live = new ToolSearchIndex(catalogue);
+    expect(live.remove("fetch_url")).toBe(true);
+    expect(live.remove("fetch_url")).toBe(false);
+    expect(live.search("web page").map((hit) => hit.name)).not.toContain("fetch_url");
+    live.add({ name: "fetch_url", description: "Read a web page." });
+    expect(live.search("read web page")[0]?.name).toBe("fetch_url");
+    live.add({ name: "fetch_url", description: "Translate text." });
+    expect(live.size).toBe(catalogue.length);
+    expect(live.search("translate")[0]?.name).toBe("fetch_url");
+    expect(live.search("web page").map((hit) => hit.name)).not.toContain("fetch_url");
+  });
+
+  it("survives self-referencing and deeply nested schemas", () => {
+    const cyclic: Record<string, unknown> = { type: "object" };
+    cyclic.properties = { self: cyclic, city: { type: "string", description: "City name" } };
+    const deep = new ToolSearchIndex([{ name: "odd", description: "Odd schema.", parameters: cyclic }]);
+    expect(deep.search("city")[0]?.name).toBe("odd");
+  });
+
+  it("maps a registry tool to a document", () => {
+    const document = toSearchDocument({
+      name: "fetch_url",
+      description: "Fetch.",
+      category: "web" as never,
+      inputJsonSchema: { type: "object" },
+    });
+    expect(document).toEqual({
+      name: "fetch_url",
+      description: "Fetch.",
+      category: "web",
+      parameters: { type: "object" },
+    });
+  });
+});
+
+describe("HybridToolSearch", () => {
+  it("fuses lexical and embedding rankings deterministically, with the filter applied to both", async () => {
+    const hybrid = new HybridToolSearch(new ToolSearchIndex(), new HashedBagOfWordsEmbedding(64));
+    await hybrid.add(catalogue);
+    const first = await hybrid.search("read a web page");
+    expect(first[0]?.name).toBe("fetch_url");
+    expect(await hybrid.search("read a web page")).toEqual(first);
+    const filtered = await hybrid.search("read a web page", {
+      filter: (document) => document.category !== "web",
+    });
+    expect(filtered.map((hit) => hit.name)).not.toContain("fetch_url");
+    expect(filtered.map((hit) => hit.name)).not.toContain("web_search");
+    expect(hybrid.remove("fetch_url")).toBe(true);
+    expect((await hybrid.search("read a web page")).map((hit) => hit.name)).not.toContain("fetch_url");
+    expect(await hybrid.search("")).toEqual([]);
+  });
+
+  it("the test double gives similar texts closer vectors", () => {
+    const [a = [], b = [], c = []] = new HashedBagOfWordsEmbedding(128).embed([
+      "fetch web page",
+      "web page fetcher",
+      "send email",
+    ]);
+    const dot = (x: number[], y: number[]) => x.reduce((sum, value, i) => sum + value * (y[i] ?? 0), 0);
+    expect(dot(a, b)).toBeGreaterThan(dot(a, c));
+  });
+});
