@@ -14,7 +14,9 @@ import { callTool } from "./commands/call.js";
 import { checkCommand } from "./commands/check.js";
 import { describeTool } from "./commands/describe.js";
 import { docsCommand } from "./commands/docs.js";
+import { findCommand } from "./commands/find.js";
 import { listTools } from "./commands/list.js";
+import { renderCommand } from "./commands/render.js";
 
 /** Runs the CLI on `argv` (without node and script); resolves to the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -158,6 +160,20 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option("--tool <name>", "only this tool")
     .option("--json", "print JSON")
     .action((options) => withState((state) => auditCommand(state, options, io)));
+
+  program
+    .command("render")
+    .description("print the served catalogue in a provider's function-calling format")
+    .argument("<provider>", "openai-chat, openai-responses, anthropic, gemini or mcp")
+    .action((provider: string) => withTools((tools) => renderCommand(tools, provider, io)));
+
+  program
+    .command("find")
+    .description("search the served tools for a task, ranked as find_tools ranks them")
+    .argument("<query>", "what the tool should do")
+    .option("--limit <n>", "at most this many", "5")
+    .option("--json", "print JSON")
+    .action((query: string, options) => withTools((tools) => findCommand(tools, query, options, io)));
 
   program
     .command("check")

@@ -222,3 +222,29 @@ describe("every built-in tool is reachable from the CLI", () => {
     );
   });
 });
+
+describe("the catalogue a model sees, through the CLI", () => {
+  it("renders the served tools for a provider, byte-identical across runs", async () => {
+    const first = await runToolreg(["render", "openai-chat"], cwd);
+    const second = await runToolreg(["render", "openai-chat"], cwd);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe(second.stdout);
+    const tools = JSON.parse(first.stdout) as {
+      type: string;
+      function: { name: string; parameters: object };
+    }[];
+    expect(tools.find((tool) => tool.function.name === "calculate")).toMatchObject({
+      type: "function",
+      function: { parameters: { type: "object", properties: { expression: { type: "string" } } } },
+    });
+    expect(first.stdout).not.toContain("$schema");
+    expect(await runToolreg(["render", "nope"], cwd)).toMatchObject({ code: 2 });
+  });
+
+  it("finds the tool for a task", async () => {
+    const hits = JSON.parse((await runToolreg(["find", "read a web page", "--json"], cwd)).stdout) as {
+      name: string;
+    }[];
+    expect(hits[0]?.name).toBe("fetch_url");
+  });
+});
