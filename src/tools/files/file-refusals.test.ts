@@ -1,15 +1,9 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, readdir, readFile, rm, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Envelope } from "../../seam/envelope.js";
-import { createTestHarness } from "../../test/test-harness.js";
-import { FileRoot, type OpenStrategy } from "./file-root.js";
-import { createFsListTool } from "./fs-list.js";
-import { createFsReadTool } from "./fs-read.js";
-import { createFsSearchTool } from "./fs-search.js";
-import { createFsWriteTool } from "./fs-write.js";
+import { createFileTree, fileHarness, refusedRule } from "../../../test/support/file-tree.js";
+import type { OpenStrategy } from "./file-root.js";
 import { fileTools } from "./index.js";
 
 let base: string;
@@ -18,50 +12,12 @@ let writeRoot: string;
 let outside: string;
 
 beforeAll(async () => {
-  base = await mkdtemp(join(tmpdir(), "toolreg-files-"));
-  outside = join(base, "outside");
-  readRoot = join(base, "read");
-  writeRoot = join(base, "write");
-  await mkdir(join(outside, "dir"), { recursive: true });
-  await writeFile(join(outside, "secret.txt"), "OUTSIDE SECRET needle\n");
-  await writeFile(join(outside, "dir", "x.txt"), "OUTSIDE needle\n");
-  await mkdir(join(readRoot, "docs", "deep", "a", "b"), { recursive: true });
-  await writeFile(join(readRoot, "hello.txt"), "line 1\nline 2\nline 3\n");
-  await writeFile(
-    join(readRoot, "docs", "guide.md"),
-    "# Guide\nfind the needle here\nno match\nNEEDLE again\n",
-  );
-  await writeFile(join(readRoot, "docs", "deep", "a", "b", "c.txt"), "a needle deep down\n");
-  await writeFile(join(readRoot, "binary.bin"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]));
-  await writeFile(join(readRoot, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
-  await symlink("docs", join(readRoot, "link-in"));
-  await symlink(join(readRoot, "docs", "guide.md"), join(readRoot, "link-abs-in"));
-  await mkdir(writeRoot);
-  await writeFile(join(writeRoot, "existing.txt"), "old\n");
-  for (const root of [readRoot, writeRoot]) {
-    await symlink("../outside/secret.txt", join(root, "leaf-out"));
-    await symlink(join(outside, "secret.txt"), join(root, "leaf-out-abs"));
-    await symlink("../outside/missing.txt", join(root, "dangling-out"));
-    await symlink("../outside", join(root, "mid-out"));
-  }
+  ({ base, readRoot, writeRoot, outside } = await createFileTree());
 });
 afterAll(() => rm(base, { recursive: true, force: true }));
 
-const allowWrites = { approvalPolicy: { decide: () => ({ decision: "allow" as const, reason: "test" }) } };
-
 function harness(strategy?: OpenStrategy) {
-  const read = FileRoot.open(readRoot, "readRoot", strategy);
-  const write = FileRoot.open(writeRoot, "writeRoot", strategy);
-  return createTestHarness(
-    [createFsReadTool(read), createFsListTool(read), createFsSearchTool(read), createFsWriteTool(write)],
-    allowWrites,
-  );
-}
-
-function refusedRule(envelope: Envelope): string {
-  if (envelope.ok) return `ok: ${envelope.content.slice(0, 80)}`;
-  const rule = envelope.error.details?.rule;
-  return `${envelope.error.code}${typeof rule === "string" ? `:${rule}` : ""}`;
+  return fileHarness({ base, readRoot, writeRoot, outside }, strategy);
 }
 
 /** Every refusal class, with targets that exist and targets that do not. */

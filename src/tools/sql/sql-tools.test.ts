@@ -5,6 +5,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN, postgresAvailable } from "../../../test/support/sql.js";
 import type { ApprovalPolicy } from "../../policy/ports.js";
 import type { Envelope } from "../../seam/envelope.js";
 import { createTestHarness } from "../../test/test-harness.js";
@@ -242,25 +243,7 @@ describeSqlTools("sqlite", async () => {
 
 // ---------------------------------------------------------------- PostgreSQL
 
-const ADMIN: pg.ClientConfig = { host: "127.0.0.1", port: 5432, user: "postgres", database: "postgres" };
-
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ ...ADMIN, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-const postgresUp = await postgresReachable();
-if (!postgresUp && process.env.CI === "true") {
-  throw new Error("PostgreSQL is required under CI=true, but nothing answers on 127.0.0.1:5432");
-}
-if (!postgresUp) console.warn("Skipping the PostgreSQL SQL tool tests: nothing answers on 127.0.0.1:5432.");
+const postgresUp = await postgresAvailable("SQL tool tests");
 
 describe.skipIf(!postgresUp)("postgres", () => {
   describeSqlTools("postgres", async () => {

@@ -5,28 +5,10 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ToolFailure } from "../../../errors/tool-failure.js";
-import type { SqlDialect, SqlReader, SqlReadLimits, SqlWriter } from "../sql-port.js";
+import { ADMIN, failureOf, LIMITS, postgresAvailable } from "../../../../test/support/sql.js";
+import type { SqlDialect, SqlReader, SqlWriter } from "../sql-port.js";
 import { openPostgresReader, openPostgresWriter } from "./postgres.js";
 import { openSqliteReader, openSqliteWriter } from "./sqlite.js";
-
-const LIMITS: SqlReadLimits = {
-  maxRows: 100,
-  maxCellBytes: 1024,
-  maxTotalBytes: 64 * 1024,
-  timeoutMs: 5_000,
-};
-
-/** The error a promise rejects with, as a ToolFailure (fails the test if it resolves). */
-async function failureOf(promise: Promise<unknown>): Promise<ToolFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    if (ToolFailure.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a failure, but the call succeeded");
-}
 
 interface Fixture {
   reader: SqlReader;
@@ -293,25 +275,7 @@ describeSqlAdapter("sqlite", async () => {
 
 // ---------------------------------------------------------------- PostgreSQL
 
-const ADMIN: pg.ClientConfig = { host: "127.0.0.1", port: 5432, user: "postgres", database: "postgres" };
-
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ ...ADMIN, connectionTimeoutMillis: 2_000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
-const postgresUp = await postgresReachable();
-if (!postgresUp && process.env.CI === "true") {
-  throw new Error("PostgreSQL is required under CI=true, but nothing answers on 127.0.0.1:5432");
-}
-if (!postgresUp) console.warn("Skipping the PostgreSQL adapter tests: nothing answers on 127.0.0.1:5432.");
+const postgresUp = await postgresAvailable("adapter tests");
 
 /** A database of its own for this file's run, so parallel runs never collide. */
 async function scratchDatabase(): Promise<{ config: pg.ClientConfig; drop(): Promise<void> }> {

@@ -6,29 +6,10 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { ToolFailure } from "../../../errors/tool-failure.js";
-import type { SqlReadLimits } from "../sql-port.js";
+import { failureOf, LIMITS } from "../../../../test/support/sql.js";
 import { openSqliteReader, openSqliteWriter } from "./sqlite.js";
 
 // The suite both adapters pass is in sql-adapters.test.ts; these are SQLite's own regressions.
-
-const LIMITS: SqlReadLimits = {
-  maxRows: 100,
-  maxCellBytes: 1024,
-  maxTotalBytes: 64 * 1024,
-  timeoutMs: 5_000,
-};
-
-/** The error a promise rejects with, as a ToolFailure (fails the test if it resolves). */
-async function failureOf(promise: Promise<unknown>): Promise<ToolFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    if (ToolFailure.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a failure, but the call succeeded");
-}
 
 const SQLITE_ENDLESS =
   "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
