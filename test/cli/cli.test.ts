@@ -1,9 +1,9 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { openSqliteStores } from "../../src/stores/sqlite/index.js";
-import { runToolreg } from "./run-cli.js";
+import { DEFAULT_SERVED, runToolreg } from "./run-cli.js";
 
 let cwd: string;
 beforeEach(() => {
@@ -17,20 +17,7 @@ describe("toolreg CLI", () => {
     expect(table.stdout.split("\n")[0]).toMatch(/^NAME\s+CATEGORY\s+EFFECT\s+APPROVAL\s+KEY\s+DESCRIPTION$/);
     expect(table.stdout).toMatch(/^calculate\s+general\s+read\s+never\s+no\s+Evaluates/m);
     const json = JSON.parse((await runToolreg(["list", "--json"], cwd)).stdout);
-    expect(json.map((tool: { name: string }) => tool.name)).toEqual([
-      "now",
-      "calculate",
-      "think",
-      "sleep",
-      "fetch_url",
-      "fetch_json",
-      "http_request",
-      "http_write",
-      "parse_csv",
-      "query_json",
-      // Served only where bubblewrap works; CI installs it.
-      ...(existsSync("/usr/bin/bwrap") ? ["shell_exec"] : []),
-    ]);
+    expect(json.map((tool: { name: string }) => tool.name)).toEqual(DEFAULT_SERVED);
     expect(json[1].inputSchema.properties.expression.type).toBe("string");
   });
 

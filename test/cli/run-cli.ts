@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
@@ -32,3 +33,18 @@ function withoutToolregDb(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const { TOOLREG_DB: _ignored, ...rest } = env;
   return rest;
 }
+
+/** What the CLI serves with no flags: shell_exec only where bubblewrap works (CI installs it). */
+export const DEFAULT_SERVED = [
+  "now",
+  "calculate",
+  "think",
+  "sleep",
+  "fetch_url",
+  "fetch_json",
+  "http_request",
+  "http_write",
+  "parse_csv",
+  "query_json",
+  ...(existsSync("/usr/bin/bwrap") ? ["shell_exec"] : []),
+];

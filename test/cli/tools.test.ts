@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { runToolreg } from "./run-cli.js";
+import { DEFAULT_SERVED, runToolreg } from "./run-cli.js";
 
 let cwd: string;
 let server: Server;
@@ -199,16 +199,7 @@ describe("every built-in tool is reachable from the CLI", () => {
     );
     expect(served).toEqual(
       [
-        "now",
-        "calculate",
-        "think",
-        "sleep",
-        "fetch_url",
-        "fetch_json",
-        "http_request",
-        "http_write",
-        "parse_csv",
-        "query_json",
+        ...DEFAULT_SERVED,
         "fs_read",
         "fs_list",
         "fs_search",
@@ -217,7 +208,6 @@ describe("every built-in tool is reachable from the CLI", () => {
         "sql_query",
         "sql_schema",
         "sql_write",
-        ...(existsSync("/usr/bin/bwrap") ? ["shell_exec"] : []),
       ].sort(),
     );
   });

@@ -1,4 +1,8 @@
-/** @module What the SQL tests share: read limits, a failure catcher and the PostgreSQL probe. */
+/** @module What the SQL tests share: read limits, a failure catcher, a scratch SQLite file and the PostgreSQL probe. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
 import pg from "pg";
 import { ToolFailure } from "../../src/errors/tool-failure.js";
 import type { SqlReadLimits } from "../../src/tools/sql/sql-port.js";
@@ -44,4 +48,16 @@ export async function postgresAvailable(suite: string): Promise<boolean> {
   }
   if (!up) console.warn(`Skipping the PostgreSQL ${suite}: nothing answers on 127.0.0.1:5432.`);
   return up;
+}
+
+/** A query SQLite runs for ever, for the timeout tests. */
+export const SQLITE_ENDLESS =
+  "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
+
+/** An empty database file in a folder of its own. */
+export function sqliteFile(): { path: string; remove(): void } {
+  const directory = mkdtempSync(join(tmpdir(), "toolreg-sql-"));
+  const path = join(directory, "test.db");
+  new Database(path).close();
+  return { path, remove: () => rmSync(directory, { recursive: true, force: true }) };
 }

@@ -1,11 +1,15 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADMIN, failureOf, LIMITS, postgresAvailable } from "../../../../test/support/sql.js";
+import {
+  ADMIN,
+  failureOf,
+  LIMITS,
+  postgresAvailable,
+  SQLITE_ENDLESS,
+  sqliteFile,
+} from "../../../../test/support/sql.js";
 import type { SqlDialect, SqlReader, SqlWriter } from "../sql-port.js";
 import { openPostgresReader, openPostgresWriter } from "./postgres.js";
 import { openSqliteReader, openSqliteWriter } from "./sqlite.js";
@@ -237,16 +241,6 @@ function describeSqlAdapter(dialect: SqlDialect, open: () => Promise<Fixture>): 
 }
 
 // ---------------------------------------------------------------- SQLite
-
-const SQLITE_ENDLESS =
-  "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
-
-function sqliteFile(): { path: string; remove(): void } {
-  const directory = mkdtempSync(join(tmpdir(), "toolreg-sql-"));
-  const path = join(directory, "test.db");
-  new Database(path).close();
-  return { path, remove: () => rmSync(directory, { recursive: true, force: true }) };
-}
 
 describeSqlAdapter("sqlite", async () => {
   const file = sqliteFile();

@@ -1,25 +1,14 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { failureOf, LIMITS } from "../../../../test/support/sql.js";
+import { failureOf, LIMITS, SQLITE_ENDLESS, sqliteFile } from "../../../../test/support/sql.js";
 import { openSqliteReader, openSqliteWriter } from "./sqlite.js";
 
 // The suite both adapters pass is in sql-adapters.test.ts; these are SQLite's own regressions.
-
-const SQLITE_ENDLESS =
-  "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c";
-
-function sqliteFile(): { path: string; remove(): void } {
-  const directory = mkdtempSync(join(tmpdir(), "toolreg-sql-"));
-  const path = join(directory, "test.db");
-  new Database(path).close();
-  return { path, remove: () => rmSync(directory, { recursive: true, force: true }) };
-}
 
 describe("sqlite adapter: regressions", () => {
   it("a reader demands readOnly: true and an existing database file", () => {
