@@ -51,8 +51,10 @@ export {
   type ToolContext,
 } from "./seam/context.js";
 export {
+  approvalIdOf,
   type Envelope,
   EnvelopeSchema,
+  envelopeText,
   ERROR_CODES,
   type ErrorCode,
   type ErrorEnvelope,

@@ -68,3 +68,21 @@ export function failure(
   if (extra.details !== undefined) error.details = extra.details;
   return { ok: false, error };
 }
+
+/** The approval id of a parked call, if this envelope is one. */
+export function approvalIdOf(envelope: Envelope): string | undefined {
+  if (envelope.ok || envelope.error.code !== "approval_required") return undefined;
+  const id = envelope.error.details?.approvalId;
+  return typeof id === "string" ? id : undefined;
+}
+
+/**
+ * An envelope as the text a model reads in a tool-result message: the content, or the error's code and
+ * message, which are written to be acted on (a retry hint, the nearest names, the approval id …).
+ */
+export function envelopeText(envelope: Envelope): string {
+  if (envelope.ok) return envelope.content;
+  const { code, message, retryAfterMs } = envelope.error;
+  const retry = retryAfterMs === undefined ? "" : ` (retry after ${retryAfterMs} ms)`;
+  return `error ${code}: ${message}${retry}`;
+}

@@ -209,6 +209,32 @@ describe("seam: approvals", () => {
     ]);
   });
 
+  it("previews the approval step without running, parking or asking twice for the same answer", async () => {
+    const send = sendTool();
+    const read = createScriptedTool(["read"], { name: "read_page", effect: "read" });
+    const fetch = createScriptedTool(["fetched"], {
+      name: "fetch_url",
+      approval: "policy",
+      overrideReason: "the URL is the model's choice",
+    });
+    const write = createScriptedTool(["noted"], { name: "save_note", effect: "internal-write" });
+    const { seam, context, stores } = createTestHarness([send, read, fetch, write], {
+      approvalPolicy: { decide: ({ input }) => ({ decision: (input as { d: "allow" | "ask" }).d, reason: "t" }) },
+    });
+    expect(await seam.needsApproval(context(), "send_message", { to: "bob" })).toBe(true);
+    expect(await seam.needsApproval(context(), "read_page", {})).toBe(false);
+    expect(await seam.needsApproval(context(), "fetch_url", { d: "ask" })).toBe(true);
+    expect(await seam.needsApproval(context(), "fetch_url", { d: "allow" })).toBe(false);
+    expect(await seam.needsApproval(context(), "save_note", {})).toBe(false);
+    expect(await seam.needsApproval(context({ mode: "gated" }), "save_note", {})).toBe(true);
+    expect(await seam.needsApproval(context({ mode: "gated" }), "read_page", {})).toBe(false);
+    // What the call itself refuses is not a question for a human.
+    expect(await seam.needsApproval(context(), "no_such_tool", {})).toBe(false);
+    expect(await seam.needsApproval(context({ mode: "disabled" }), "send_message", {})).toBe(false);
+    expect(send.calls).toHaveLength(0);
+    expect(await stores.approvals.list({ tenantId: "t1" })).toEqual([]);
+  });
+
   it("never persists a secret the context resolved", async () => {
     const secret = "xoxb-very-secret-token";
     const tool = sendTool();

@@ -38,6 +38,32 @@ export class Seam {
     return this.#settings.registry.list().filter((tool) => isVisible(this.#settings, context, tool));
   }
 
+  /**
+   * Whether a call would stop at the approval step (step 6) rather than run: what a framework's own
+   * approval flag (`needsApproval`) is mapped from. Runs nothing, parks nothing and takes nothing from a
+   * ceiling; an unknown tool or invalid input answers false, since the call itself refuses those. A
+   * `policy` tool asks the host's policy, so that policy sees the question twice: here and at the call.
+   */
+  async needsApproval(context: ExecutionContext, name: string, input: unknown): Promise<boolean> {
+    try {
+      if (context.mode === "disabled") return false;
+      const settings = this.#settings;
+      const tool = typeof name === "string" ? settings.registry.get(name) : undefined;
+      if (!tool || !isVisible(settings, context, tool)) return false;
+      const validated = await validateInput(tool, input === undefined ? {} : input);
+      if (!validated.ok) return false;
+      if (context.mode === "gated" && changesData(tool.effect)) return true;
+      if (tool.approval === "always") return true;
+      if (tool.approval === "never") return false;
+      const decision = await settings.policy.decide({ context, tool, input: validated.value });
+      return decision.decision === "ask";
+    } catch (error) {
+      // Asking is the safe answer when the question itself fails.
+      context.logger.warn({ err: error, tool: printableName(name) }, "approval preview failed");
+      return true;
+    }
+  }
+
   /** Calls a tool by name. Never throws: every outcome is an envelope. */
   async call(
     context: ExecutionContext,

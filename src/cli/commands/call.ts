@@ -1,5 +1,5 @@
 /** @module `toolreg call NAME --input JSON`: one call through the seam, its envelope printed. */
-import type { Envelope } from "../../seam/envelope.js";
+import { approvalIdOf } from "../../seam/envelope.js";
 import { type CliIo, UsageError } from "../cli-io.js";
 import type { CliState } from "../cli-state.js";
 import { formatJson } from "../format.js";
@@ -50,10 +50,4 @@ function parseInput(text: string | undefined): unknown {
   } catch (error) {
     throw new UsageError(`--input is not valid JSON: ${(error as Error).message}`);
   }
-}
-
-export function approvalIdOf(envelope: Envelope): string | undefined {
-  if (envelope.ok || envelope.error.code !== "approval_required") return undefined;
-  const id = envelope.error.details?.approvalId;
-  return typeof id === "string" ? id : undefined;
 }
