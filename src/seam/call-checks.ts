@@ -14,12 +14,57 @@ export function isVisible(settings: SeamSettings, context: ExecutionContext, too
 
 export type Validated = { ok: true; value: unknown } | { ok: false; envelope: Envelope };
 
-/** Synchronous for synchronous schemas, which is nearly all of them. */
+/**
+ * Synchronous for synchronous schemas, which is nearly all of them. An argument the schema does not name
+ * is refused before validation: a zod object would strip it silently, and a model that invented
+ * `dry_run: true` must hear that nothing read it.
+ */
 export function validateInput(tool: AnyTool, raw: unknown): Validated | Promise<Validated> {
+  const unknown = unknownArguments(tool, raw);
+  if (unknown) return unknown;
   const result = tool.input.validate(raw);
   return result instanceof Promise
     ? result.then((settled) => toValidated(tool, settled))
     : toValidated(tool, result);
+}
+
+/** Top-level argument names the input schema declares, or null when it takes others too. */
+const declaredArguments = new WeakMap<AnyTool, ReadonlySet<string> | null>();
+
+function argumentsOf(tool: AnyTool): ReadonlySet<string> | null {
+  let names = declaredArguments.get(tool);
+  if (names === undefined) {
+    const schema = tool.inputJsonSchema;
+    const open =
+      (schema.additionalProperties !== undefined && schema.additionalProperties !== false) ||
+      schema.patternProperties !== undefined ||
+      typeof schema.properties !== "object" ||
+      schema.properties === null;
+    names = open ? null : new Set(Object.keys(schema.properties as object));
+    declaredArguments.set(tool, names);
+  }
+  return names;
+}
+
+function unknownArguments(tool: AnyTool, raw: unknown): Validated | undefined {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
+  const names = argumentsOf(tool);
+  if (!names) return undefined;
+  let unknown: string[] | undefined;
+  for (const key in raw) {
+    if (Object.hasOwn(raw, key) && !names.has(key)) (unknown ??= []).push(key);
+  }
+  if (!unknown) return undefined;
+  const takes = names.size > 0 ? `it takes ${[...names].join(", ")}` : "it takes no arguments";
+  const listed = unknown.slice(0, 10).map((key) => JSON.stringify(key.slice(0, 60)));
+  return {
+    ok: false,
+    envelope: failure(
+      "invalid_input",
+      `invalid input for ${tool.name}: unknown argument${unknown.length > 1 ? "s" : ""} ${listed.join(", ")}; ${takes}`,
+      { details: { unknownArguments: unknown.slice(0, 10), accepted: [...names] } },
+    ),
+  };
 }
 
 function toValidated(tool: AnyTool, result: ValidationResult<unknown>): Validated {

@@ -101,12 +101,27 @@ describe("seam: validation, preconditions and ceilings", () => {
     const { seam, context } = createTestHarness([typed]);
     const envelope = await seam.call(context(), "typed_tool", {
       query: "q",
-      tenantId: "evil",
-      idempotencyKey: "evil",
-      __proto__: { tenantId: "evil" },
+      __proto__: { tenantId: "evil", idempotencyKey: "evil" },
     });
     expect(envelope).toMatchObject({ ok: true, data: { input: { query: "q", limit: 5 }, tenantId: "t1" } });
     expect(envelope.ok && (envelope.data as { key?: string }).key).toBeUndefined();
+  });
+
+  it("refuses an argument the schema does not name, instead of stripping it unseen", async () => {
+    const { seam, context } = createTestHarness([typed]);
+    const envelope = await seam.call(context(), "typed_tool", {
+      query: "q",
+      tenantId: "evil",
+      dry_run: true,
+    });
+    expect(envelope).toMatchObject({
+      ok: false,
+      error: {
+        code: "invalid_input",
+        message: 'invalid input for typed_tool: unknown arguments "tenantId", "dry_run"; it takes query, limit',
+        details: { unknownArguments: ["tenantId", "dry_run"] },
+      },
+    });
   });
 
   it("a tool whose precondition is unmet declines and says why; a throwing check fails closed", async () => {
