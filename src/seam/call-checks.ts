@@ -52,7 +52,9 @@ function unknownArguments(tool: AnyTool, raw: unknown): Validated | undefined {
   if (!names) return undefined;
   let unknown: string[] | undefined;
   for (const key in raw) {
-    if (Object.hasOwn(raw, key) && !names.has(key)) (unknown ??= []).push(key);
+    if (!Object.hasOwn(raw, key) || names.has(key)) continue;
+    unknown ??= [];
+    unknown.push(key);
   }
   if (!unknown) return undefined;
   const takes = names.size > 0 ? `it takes ${[...names].join(", ")}` : "it takes no arguments";

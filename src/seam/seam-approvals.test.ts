@@ -219,7 +219,9 @@ describe("seam: approvals", () => {
     });
     const write = createScriptedTool(["noted"], { name: "save_note", effect: "internal-write" });
     const { seam, context, stores } = createTestHarness([send, read, fetch, write], {
-      approvalPolicy: { decide: ({ input }) => ({ decision: (input as { d: "allow" | "ask" }).d, reason: "t" }) },
+      approvalPolicy: {
+        decide: ({ input }) => ({ decision: (input as { d: "allow" | "ask" }).d, reason: "t" }),
+      },
     });
     expect(await seam.needsApproval(context(), "send_message", { to: "bob" })).toBe(true);
     expect(await seam.needsApproval(context(), "read_page", {})).toBe(false);

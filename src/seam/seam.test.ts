@@ -118,7 +118,8 @@ describe("seam: validation, preconditions and ceilings", () => {
       ok: false,
       error: {
         code: "invalid_input",
-        message: 'invalid input for typed_tool: unknown arguments "tenantId", "dry_run"; it takes query, limit',
+        message:
+          'invalid input for typed_tool: unknown arguments "tenantId", "dry_run"; it takes query, limit',
         details: { unknownArguments: ["tenantId", "dry_run"] },
       },
     });
