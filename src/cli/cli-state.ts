@@ -5,8 +5,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { pino } from "pino";
+import { createArtifactOutputStore } from "../artifacts/artifact-output-store.js";
+import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import type { AnyTool } from "../registry/registry.js";
 import { ToolRegistry } from "../registry/registry.js";
 import {
@@ -15,6 +17,7 @@ import {
   type ExecutionContext,
   IDENTIFIER,
 } from "../seam/context.js";
+import type { OutputStore } from "../seam/output-store.js";
 import { Seam } from "../seam/seam.js";
 import { openSqliteStores, type SqliteStores } from "../stores/sqlite/index.js";
 import { type CliIo, UsageError } from "./cli-io.js";
@@ -39,10 +42,21 @@ export interface CliState {
   close(): void;
 }
 
+/** The embedded state file: --db, else $TOOLREG_DB, else .toolreg/toolreg.db under the working directory. */
+export function statePath(options: Pick<GlobalOptions, "db">, io: CliIo): string {
+  return resolve(io.cwd, options.db || io.env.TOOLREG_DB || DEFAULT_DB);
+}
+
+/** Outputs over their cap are kept beside the state file, so `read_tool_output` works from the next command. */
+export function cliOutputStore(options: Pick<GlobalOptions, "db">, io: CliIo): OutputStore {
+  return createArtifactOutputStore(createFileArtifactStore(join(dirname(statePath(options, io)), "outputs")));
+}
+
 export async function openCliState(
   tools: readonly AnyTool[],
   options: GlobalOptions,
   io: CliIo,
+  outputs: OutputStore,
 ): Promise<CliState> {
   for (const [flag, value] of [
     ["--tenant", options.tenant],
@@ -52,10 +66,10 @@ export async function openCliState(
       throw new UsageError(`${flag} "${value}" is not an identifier (letters, digits, . _ : @ / -)`);
     }
   }
-  const path = resolve(io.cwd, options.db || io.env.TOOLREG_DB || DEFAULT_DB);
+  const path = statePath(options, io);
   mkdirSync(dirname(path), { recursive: true });
   const stores = openSqliteStores(path);
-  const seam = new Seam({ registry: new ToolRegistry(tools).view(), stores });
+  const seam = new Seam({ registry: new ToolRegistry(tools).view(), stores, outputs });
   await seam.sweep();
   const logger = pino({ level: options.logLevel }, pino.destination(2));
   const runId = `cli-${randomUUID()}`;

@@ -1,14 +1,16 @@
 /**
  * @module The tools the CLI serves, wired from its flags: web tools through an egress client with the
  * default policy (plus any address classes or CIDRs the operator allows), file tools under the given
- * roots, file_generate into the given artifacts folder, SQL tools on the given databases, and shell_exec
- * when bubblewrap works on this machine. A flag left out means the tools it would enable do not exist.
+ * roots, file_generate into the given artifacts folder, SQL tools on the given databases, shell_exec
+ * when bubblewrap works on this machine, and the meta-tools over the CLI's own seam. A flag left out means the tools it would enable do not exist.
  */
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import { ADDRESS_CLASSES, type AddressClass } from "../egress/classify-address.js";
 import { createEgressClient } from "../egress/egress-client.js";
 import { DEFAULT_EGRESS_POLICY } from "../egress/egress-policy.js";
 import type { AnyTool } from "../registry/registry.js";
+import type { OutputStore } from "../seam/output-store.js";
+import type { Seam } from "../seam/seam.js";
 import { createDefaultRegistry, detectSandbox } from "../tools/index.js";
 import type { SqlReader, SqlWriter } from "../tools/sql/index.js";
 import { UsageError } from "./cli-io.js";
@@ -28,7 +30,13 @@ export interface ServedTools {
   close(): Promise<void>;
 }
 
-export async function serveTools(flags: ToolFlags): Promise<ServedTools> {
+/** What the meta-tools need from the host: the seam they call back into, and where cut outputs are kept. */
+export interface MetaHost {
+  seam: () => Seam;
+  outputs: OutputStore;
+}
+
+export async function serveTools(flags: ToolFlags, meta: MetaHost): Promise<ServedTools> {
   const classes: AddressClass[] = [...DEFAULT_EGRESS_POLICY.allowAddressClasses];
   const cidrs: string[] = [];
   for (const entry of flags.egressAllow ?? []) {
@@ -52,6 +60,8 @@ export async function serveTools(flags: ToolFlags): Promise<ServedTools> {
       writeRoot: flags.writeRoot,
       sqlReader: sqlReader as SqlReader | undefined,
       sqlWriter: sqlWriter as SqlWriter | undefined,
+      seam: meta.seam,
+      outputs: meta.outputs,
     }).list();
     return {
       tools,

@@ -4,10 +4,12 @@ import { Command, CommanderError, Option } from "commander";
 import type { Catalogue } from "../check/catalogue.js";
 import { loadCatalogue } from "../check/load-catalogue.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
+import type { Seam } from "../seam/seam.js";
 import { defaultCatalogue } from "../tools/catalogue.js";
+import { metaTools } from "../tools/meta/index.js";
 import { type CliIo, UsageError } from "./cli-io.js";
-import { type CliState, type GlobalOptions, openCliState } from "./cli-state.js";
-import { type ServedTools, serveTools } from "./cli-tools.js";
+import { type CliState, cliOutputStore, type GlobalOptions, openCliState } from "./cli-state.js";
+import { type MetaHost, type ServedTools, serveTools } from "./cli-tools.js";
 import { decideApproval, listApprovals } from "./commands/approvals.js";
 import { auditCommand } from "./commands/audit.js";
 import { callTool } from "./commands/call.js";
@@ -87,10 +89,25 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       throw new UsageError(`--registry ${path}: ${(error as Error).message.split("\n")[0]}`);
     }
   };
-  /** What the CLI serves: a catalogue module's tools, or the built-in toolkits wired from the flags. */
+  // The meta-tools call back into the seam the command opens, which is built over them: a late link.
+  let openSeam: Seam | undefined;
+  const meta = (): MetaHost => ({
+    seam: () => {
+      if (!openSeam) throw new Error("no seam is open for this command");
+      return openSeam;
+    },
+    outputs: cliOutputStore(globals(), io),
+  });
+  /**
+   * What the CLI serves: a catalogue module's tools, or the built-in toolkits wired from the flags; the
+   * meta-tools beside either (a catalogue's own tool of the same name wins).
+   */
   const served = async (): Promise<ServedTools> => {
-    if (globals().registry) return { tools: (await catalogue()).tools, close: async () => {} };
-    return serveTools(globals());
+    if (!globals().registry) return serveTools(globals(), meta());
+    const tools = (await catalogue()).tools;
+    const taken = new Set(tools.map((tool) => tool.name));
+    const extra = metaTools(meta()).filter((tool) => !taken.has(tool.name));
+    return { tools: [...tools, ...extra], close: async () => {} };
   };
   const withTools = async (body: (tools: readonly AnyTool[]) => Promise<number> | number): Promise<void> => {
     const { tools, close } = await served();
@@ -102,10 +119,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   };
   const withState = (body: (state: CliState) => Promise<number>): Promise<void> =>
     withTools(async (tools) => {
-      const state = await openCliState(tools, globals(), io);
+      const state = await openCliState(tools, globals(), io, cliOutputStore(globals(), io));
+      openSeam = state.seam;
       try {
         return await body(state);
       } finally {
+        openSeam = undefined;
         state.close();
       }
     });

@@ -52,7 +52,17 @@ export interface ToolDeclaration<I, O> {
   /** Semver range of hosts this tool works with. */
   runtime?: string;
   provenance?: ToolProvenance;
+  /**
+   * For a tool that runs another tool through the seam (execute_tool): the call it would make, so that
+   * an approval preview answers for that call, not for the wrapper that never needs one.
+   */
+  delegatesTo?(input: I): DelegatedCall | undefined;
   run(input: I, context: ToolContext): ToolOutput<O> | Promise<ToolOutput<O>>;
+}
+
+export interface DelegatedCall {
+  name: string;
+  input: unknown;
 }
 
 /** A recorded departure from the derived governance, visible to `toolreg check`. */
@@ -85,6 +95,7 @@ export interface Tool<I = unknown, O = unknown> {
   readonly provenance: ToolProvenance;
   /** sha256 of everything a model or approver relies on; an approval parked under one hash is not run under another. */
   readonly hash: string;
+  readonly delegatesTo: ((input: I) => DelegatedCall | undefined) | undefined;
   run(input: I, context: ToolContext): ToolOutput<O> | Promise<ToolOutput<O>>;
 }
 
@@ -195,6 +206,7 @@ export function defineTool<I, O = unknown>(declaration: ToolDeclaration<I, O>): 
     limits: Object.freeze(limits),
     requires: Object.freeze([...(declaration.requires ?? [])]),
     hash: hashDefinition(governed),
+    delegatesTo: declaration.delegatesTo,
     run: declaration.run,
   });
 }

@@ -11,6 +11,7 @@ import { newEventId } from "./event-id.js";
 import { fingerprintOf, storableInput } from "./idempotency-key.js";
 import { perform } from "./perform.js";
 import type { CallOptions, SeamSettings } from "./seam-settings.js";
+import { spillCutOutput } from "./spill-output.js";
 import { describeThrown } from "./to-envelope.js";
 
 export class KeyedRunner {
@@ -106,7 +107,9 @@ export class KeyedRunner {
       approvalId,
       now: this.#settings.now(),
     });
-    return this.#settings.guardrails.length === 0 ? performed : this.#guard(context, tool, input, performed);
+    const { outputs, guardrails } = this.#settings;
+    const kept = outputs ? spillCutOutput(outputs, context, tool, performed) : performed;
+    return guardrails.length === 0 ? kept : this.#guard(context, tool, input, kept);
   }
 
   async #guard(

@@ -11,6 +11,7 @@ import {
 } from "../policy/ports.js";
 import type { RegistryView } from "../registry/registry.js";
 import type { Stores } from "../stores/types.js";
+import type { OutputStore } from "./output-store.js";
 
 export interface SeamOptions {
   registry: RegistryView;
@@ -20,6 +21,8 @@ export interface SeamOptions {
   ceilings?: Ceilings;
   approvalPolicy?: ApprovalPolicy;
   guardrails?: readonly OutputGuardrail[];
+  /** Keeps an output over its tool's cap whole, for read_tool_output; without it the cut is only reported. */
+  outputs?: OutputStore;
   /** Epoch milliseconds; injectable so expiry and leases can be tested without waiting. */
   clock?: () => number;
   /** How long a parked call may wait for a decision and then be run. Default 7 days. */
@@ -45,6 +48,7 @@ export interface SeamSettings {
   readonly ceilings: Ceilings | undefined;
   readonly policy: ApprovalPolicy;
   readonly guardrails: readonly OutputGuardrail[];
+  readonly outputs: OutputStore | undefined;
   readonly now: () => number;
   readonly approvalTtlMs: number;
   readonly retentionMs: number;
@@ -64,6 +68,7 @@ export function resolveSettings(options: SeamOptions): SeamSettings {
     ceilings: options.ceilings,
     policy: options.approvalPolicy ?? defaultApprovalPolicy,
     guardrails: options.guardrails ?? [],
+    outputs: options.outputs,
     now: options.clock ?? Date.now,
     approvalTtlMs: options.approvalTtlMs ?? 7 * DAY,
     retentionMs: options.retentionMs ?? DAY,

@@ -1,6 +1,6 @@
 /** @module The seam: the one path every tool call takes, in the ten steps of the design. */
 import { type Approval, changesData } from "../declaration/effect.js";
-import type { AnyTool } from "../registry/registry.js";
+import type { AnyTool, RegistryView } from "../registry/registry.js";
 import { ApprovalDesk, type DecisionRequest, type DecisionResult } from "./approval-desk.js";
 import { isVisible, unmetPrecondition, validateInput } from "./call-checks.js";
 import { recordCall } from "./call-record.js";
@@ -32,6 +32,11 @@ export class Seam {
     this.#desk = new ApprovalDesk(this.#settings, this.#runner);
   }
 
+  /** The registry this seam serves, at its current revision. */
+  get registry(): RegistryView {
+    return this.#settings.registry;
+  }
+
   /** The tools this caller may see and call: the same filter discovery and the call path use. */
   visibleTools(context: ExecutionContext): AnyTool[] {
     if (context.mode === "disabled") return [];
@@ -46,22 +51,34 @@ export class Seam {
    */
   async needsApproval(context: ExecutionContext, name: string, input: unknown): Promise<boolean> {
     try {
-      if (context.mode === "disabled") return false;
-      const settings = this.#settings;
-      const tool = typeof name === "string" ? settings.registry.get(name) : undefined;
-      if (!tool || !isVisible(settings, context, tool)) return false;
-      const validated = await validateInput(tool, input === undefined ? {} : input);
-      if (!validated.ok) return false;
-      if (context.mode === "gated" && changesData(tool.effect)) return true;
-      if (tool.approval === "always") return true;
-      if (tool.approval === "never") return false;
-      const decision = await settings.policy.decide({ context, tool, input: validated.value });
-      return decision.decision === "ask";
+      return await this.#needsApproval(context, name, input, true);
     } catch (error) {
       // Asking is the safe answer when the question itself fails.
       context.logger.warn({ err: error, tool: printableName(name) }, "approval preview failed");
       return true;
     }
+  }
+
+  async #needsApproval(
+    context: ExecutionContext,
+    name: string,
+    input: unknown,
+    followDelegation: boolean,
+  ): Promise<boolean> {
+    if (context.mode === "disabled") return false;
+    const settings = this.#settings;
+    const tool = typeof name === "string" ? settings.registry.get(name) : undefined;
+    if (!tool || !isVisible(settings, context, tool)) return false;
+    const validated = await validateInput(tool, input === undefined ? {} : input);
+    if (!validated.ok) return false;
+    // One level only: a wrapper that wraps a wrapper is refused when it runs.
+    const delegated = followDelegation ? tool.delegatesTo?.(validated.value) : undefined;
+    if (delegated) return this.#needsApproval(context, delegated.name, delegated.input, false);
+    if (context.mode === "gated" && changesData(tool.effect)) return true;
+    if (tool.approval === "always") return true;
+    if (tool.approval === "never") return false;
+    const decision = await settings.policy.decide({ context, tool, input: validated.value });
+    return decision.decision === "ask";
   }
 
   /** Calls a tool by name. Never throws: every outcome is an envelope. */

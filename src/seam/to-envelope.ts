@@ -42,7 +42,7 @@ export function toEnvelope(tool: AnyTool, output: ToolOutput<unknown>): Envelope
 }
 
 function build(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
-  if (typeof output === "string") return capped(tool, { ok: true, content: output }, undefined);
+  if (typeof output === "string") return capped(tool, { ok: true, content: output }, undefined, output);
   if (typeof output !== "object" || output === null) {
     return failure(
       "output_invalid",
@@ -90,30 +90,57 @@ function build(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
       );
     }
   }
-  let text = content ?? dataJson ?? "";
-  if (provenance && !provenance.trusted) text = encloseUntrusted(text, provenance);
-  const envelope: OkEnvelope = { ok: true, content: text };
+  const text = content ?? dataJson ?? "";
+  const envelope: OkEnvelope = {
+    ok: true,
+    content: provenance && !provenance.trusted ? encloseUntrusted(text, provenance) : text,
+  };
   if (truncated) envelope.truncated = true;
   if (provenance) envelope.provenance = { source: provenance.source, trusted: provenance.trusted };
-  return capped(tool, envelope, dataJson);
+  return capped(tool, envelope, dataJson, text);
+}
+
+/** What a cap cut off, kept beside the envelope (never in it) until the seam stores it whole. */
+export interface Overflow {
+  /** The whole text: the content (unfenced) when it was cut, else the data's JSON that was dropped. */
+  text: string;
+  /** Whether `text` is the content (cut) or the data (dropped whole, content intact). */
+  part: "content" | "data";
+}
+
+const overflows = new WeakMap<OkEnvelope, Overflow>();
+
+/** What the cap cut from this envelope, if anything. */
+export function overflowOf(envelope: Envelope): Overflow | undefined {
+  return envelope.ok ? overflows.get(envelope) : undefined;
 }
 
 /**
  * Applies the tool's byte cap to content and data together, and says so: silent truncation makes a model
  * trust half an answer. Data that does not fit is dropped whole; a half object is no object.
  */
-function capped(tool: AnyTool, envelope: OkEnvelope, dataJson: string | undefined): OkEnvelope {
+function capped(tool: AnyTool, envelope: OkEnvelope, dataJson: string | undefined, text: string): OkEnvelope {
   const limit = tool.limits.outputBytes;
   const dataBytes = dataJson === undefined ? 0 : byteLength(dataJson, limit);
   if (dataJson !== undefined && dataBytes <= limit) envelope.data = JSON.parse(dataJson);
   else if (dataJson !== undefined) envelope.truncated = true;
   const room = dataBytes <= limit ? limit - dataBytes : limit;
-  if (byteLength(envelope.content, room) <= room) return envelope;
-  const bytes = Buffer.from(envelope.content).subarray(0, room);
-  // Drop a trailing partial character rather than emit U+FFFD.
-  envelope.content = new TextDecoder("utf-8", { fatal: false }).decode(bytes).replace(/\uFFFD$/, "");
+  if (byteLength(envelope.content, room) <= room) {
+    if (dataJson !== undefined && dataBytes > limit)
+      overflows.set(envelope, { text: dataJson, part: "data" });
+    return envelope;
+  }
+  envelope.content = cutToBytes(envelope.content, room);
   envelope.truncated = true;
+  overflows.set(envelope, { text, part: "content" });
   return envelope;
+}
+
+/** The longest prefix of `text` within `bytes` of UTF-8, never ending in half a character. */
+export function cutToBytes(text: string, bytes: number): string {
+  if (byteLength(text, bytes) <= bytes) return text;
+  const head = Buffer.from(text).subarray(0, Math.max(0, bytes));
+  return new TextDecoder("utf-8", { fatal: false }).decode(head).replace(/\uFFFD$/, "");
 }
 
 /** UTF-8 length, skipping the count when the text is short enough to fit whatever its characters. */

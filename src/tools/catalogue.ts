@@ -42,6 +42,13 @@ export function defaultCatalogue(): Catalogue {
       sandbox: createDockerSandbox({ image: "declarations-only" }),
       sqlReader: declarationsOnly as SqlReader,
       sqlWriter: { ...declarationsOnly } as SqlWriter,
+      seam: () => {
+        throw new Error("declarations only");
+      },
+      outputs: {
+        put: () => Promise.reject(new Error("declarations only")),
+        get: () => Promise.reject(new Error("declarations only")),
+      },
     }).list();
     return {
       tools,

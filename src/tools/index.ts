@@ -4,6 +4,7 @@ import { dataTools } from "./data/index.js";
 import { type FileToolDeps, fileTools } from "./files/index.js";
 import { type GeneralToolDeps, generalTools } from "./general/index.js";
 import { type GenerateToolDeps, generateTools } from "./generate/index.js";
+import { type MetaToolDeps, metaTools } from "./meta/index.js";
 import { type ShellToolDeps, shellTools } from "./shell/index.js";
 import { type SqlToolDeps, sqlTools } from "./sql/index.js";
 import { type WebToolDeps, webTools } from "./web/index.js";
@@ -19,6 +20,7 @@ export {
   type TimeSource,
 } from "./general/index.js";
 export { type GenerateToolDeps, generateTools } from "./generate/index.js";
+export { type FoundTool, type MetaToolDeps, metaTools } from "./meta/index.js";
 export { detectSandbox, type ShellToolDeps, shellTools } from "./shell/index.js";
 export type { SqlDialect, SqlParam, SqlReader, SqlToolDeps, SqlWriter } from "./sql/index.js";
 export { sqlTools } from "./sql/index.js";
@@ -30,7 +32,8 @@ export type DefaultToolDeps = GeneralToolDeps &
   FileToolDeps &
   SqlToolDeps &
   GenerateToolDeps &
-  ShellToolDeps;
+  ShellToolDeps &
+  MetaToolDeps;
 
 /** The registry of every first-party toolkit whose dependencies are met, in a fixed order. */
 export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry {
@@ -42,5 +45,6 @@ export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry 
     ...generateTools(deps),
     ...sqlTools(deps),
     ...shellTools(deps),
+    ...metaTools(deps),
   ]);
 }

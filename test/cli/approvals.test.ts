@@ -85,3 +85,35 @@ describe("toolreg CLI approvals", () => {
     expect(JSON.parse(sent()[0] ?? "{}").key).toBe("order-42");
   });
 });
+
+describe("toolreg CLI meta-tools", () => {
+  const call = (name: string, input: unknown) =>
+    runToolreg(["--registry", OUTBOX, "call", name, "--input", JSON.stringify(input)], cwd);
+
+  it("finds a tool, calls it with execute_tool under its own approval, and a later command approves it", async () => {
+    const found = JSON.parse((await call("find_tools", { query: "send a message" })).stdout);
+    expect(found.data.tools[0]).toMatchObject({ name: "outbox_send", approval: "always" });
+    const parked = await call("execute_tool", { name: "outbox_send", arguments: { to: "bob", text: "hi" } });
+    const id = JSON.parse(parked.stdout).error.details.approvalId as string;
+    expect(parked.stderr).toContain(`approve with: toolreg approvals approve ${id}`);
+    expect(sent()).toEqual([]);
+    const approved = await runToolreg(["--registry", OUTBOX, "approvals", "approve", id], cwd);
+    expect(approved).toMatchObject({ code: 0 });
+    expect(sent()).toHaveLength(1);
+  });
+
+  it("pages an output that was over its cap from the next command with read_tool_output", async () => {
+    const whole = Array.from({ length: 100 }, (_, index) => `delivery ${index}`).join("\n");
+    const cut = JSON.parse((await call("outbox_log", { lines: 100 })).stdout);
+    expect(cut).toMatchObject({ ok: true, truncated: true });
+    const [, ref, offset] = /"ref":"(out_[0-9a-f]+)","offset":(\d+)/.exec(cut.content) ?? [];
+    let text = whole.slice(0, Number(offset));
+    let next: number | null = Number(offset);
+    while (next !== null) {
+      const page = JSON.parse((await call("read_tool_output", { ref, offset: next, length: 5000 })).stdout);
+      text += whole.slice(page.data.offset, page.data.offset + page.data.length);
+      next = page.data.nextOffset;
+    }
+    expect(text).toBe(whole);
+  });
+});

@@ -47,4 +47,8 @@ export const DEFAULT_SERVED = [
   "parse_csv",
   "query_json",
   ...(existsSync("/usr/bin/bwrap") ? ["shell_exec"] : []),
+  "find_tools",
+  "learn_tools",
+  "execute_tool",
+  "read_tool_output",
 ];

@@ -1,0 +1,72 @@
+/**
+ * @module An output over its tool's cap is kept whole in the output store and the envelope says where:
+ * the model reads a head, sees that it is a head, and pages on with read_tool_output instead of trusting
+ * half an answer.
+ */
+import type { AnyTool } from "../registry/registry.js";
+import type { ExecutionContext } from "./context.js";
+import type { Envelope, OkEnvelope } from "./envelope.js";
+import type { OutputStore } from "./output-store.js";
+import { cutToBytes, overflowOf } from "./to-envelope.js";
+import { encloseUntrusted } from "./untrusted-fence.js";
+
+/** Stores what the cap cut, when it cut something; a call whose output fitted costs one WeakMap lookup. */
+export function spillCutOutput(
+  store: OutputStore,
+  context: ExecutionContext,
+  tool: AnyTool,
+  performed: Envelope | Promise<Envelope>,
+): Envelope | Promise<Envelope> {
+  if (performed instanceof Promise)
+    return performed.then((envelope) => spill(store, context, tool, envelope));
+  return overflowOf(performed) ? spill(store, context, tool, performed) : performed;
+}
+
+async function spill(
+  store: OutputStore,
+  context: ExecutionContext,
+  tool: AnyTool,
+  envelope: Envelope,
+): Promise<Envelope> {
+  const overflow = overflowOf(envelope);
+  if (!overflow || !envelope.ok) return envelope;
+  const untrusted = envelope.provenance && !envelope.provenance.trusted ? envelope.provenance : undefined;
+  let ref: string;
+  try {
+    ref = await store.put({
+      tenantId: context.tenantId,
+      principalId: context.principalId,
+      toolName: tool.name,
+      text: overflow.text,
+      ...(untrusted ? { provenance: untrusted } : {}),
+    });
+  } catch (error) {
+    // The envelope already says it was cut; failing to keep the rest must not fail the call.
+    context.logger.warn({ err: error, tool: tool.name }, "could not keep an output over its cap");
+    return envelope;
+  }
+  const limit = tool.limits.outputBytes;
+  const total = overflow.text.length;
+  if (overflow.part === "data") {
+    const note = `\n[${tool.name}'s data (${total} characters of JSON) is over its ${limit}-byte cap and was kept aside: read it with read_tool_output {"ref":"${ref}","offset":0}]`;
+    return withContent(envelope, cutToBytes(envelope.content, limit - byteLength(note)) + note);
+  }
+  const note = (shown: number) =>
+    `\n[cut at character ${shown} of ${total} (${tool.name}'s cap is ${limit} bytes); the whole output is kept: read on with read_tool_output {"ref":"${ref}","offset":${shown}}]`;
+  const render = (head: string) => (untrusted ? encloseUntrusted(head, untrusted) : head);
+  const reserve = byteLength(note(total)) + byteLength(render(""));
+  let head = cutToBytes(overflow.text, limit - reserve);
+  // The fence may lengthen what it encloses (neutralised markers); shorten until it fits, a few times at most.
+  while (head.length > 0 && byteLength(render(head)) + byteLength(note(head.length)) > limit) {
+    head = head.slice(0, Math.floor(head.length * 0.9));
+  }
+  return withContent(envelope, render(head) + note(head.length));
+}
+
+function withContent(envelope: OkEnvelope, content: string): OkEnvelope {
+  return { ...envelope, content };
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text);
+}
