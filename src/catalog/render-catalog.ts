@@ -1,6 +1,7 @@
 /** @module `renderCatalog`: a provider's rendering of what a caller may see, cached per registry revision. */
 import type { AnyTool, RegistryView } from "../registry/registry.js";
 import { type AnthropicOptions, type AnthropicTool, renderAnthropicTools } from "./anthropic.js";
+import { compactTool } from "./budget/compact-tool.js";
 import { type GeminiOptions, type GeminiTools, renderGeminiTools } from "./gemini.js";
 import { type McpTool, renderMcpTools } from "./mcp.js";
 import { type OpenAIChatOptions, type OpenAIChatTool, renderOpenAIChatTools } from "./openai-chat.js";
@@ -10,13 +11,19 @@ import {
   renderOpenAIResponsesTools,
 } from "./openai-responses.js";
 
+/** What every provider's rendering takes. */
+export interface DetailOptions {
+  /** `compact` renders each tool's first sentence and a schema without prose or bounds (see compactTool). */
+  detail?: "full" | "compact";
+}
+
 /** Each provider's options and output. */
 export interface CatalogFormats {
-  "openai-chat": { options: OpenAIChatOptions; output: OpenAIChatTool[] };
-  "openai-responses": { options: OpenAIResponsesOptions; output: OpenAIResponsesTool[] };
-  anthropic: { options: AnthropicOptions; output: AnthropicTool[] };
-  gemini: { options: GeminiOptions; output: GeminiTools };
-  mcp: { options: Record<string, never>; output: McpTool[] };
+  "openai-chat": { options: OpenAIChatOptions & DetailOptions; output: OpenAIChatTool[] };
+  "openai-responses": { options: OpenAIResponsesOptions & DetailOptions; output: OpenAIResponsesTool[] };
+  anthropic: { options: AnthropicOptions & DetailOptions; output: AnthropicTool[] };
+  gemini: { options: GeminiOptions & DetailOptions; output: GeminiTools };
+  mcp: { options: DetailOptions; output: McpTool[] };
 }
 
 export type CatalogProvider = keyof CatalogFormats;
@@ -41,9 +48,10 @@ export interface CatalogFilter {
 /** Renders a list of tools for a provider, uncached. */
 export function renderTools<P extends CatalogProvider>(
   provider: P,
-  tools: readonly AnyTool[],
+  given: readonly AnyTool[],
   options?: CatalogFormats[P]["options"],
 ): CatalogFormats[P]["output"] {
+  const tools = options?.detail === "compact" ? given.map(compactTool) : given;
   const renderers: { [K in CatalogProvider]: (options: CatalogFormats[K]["options"]) => unknown } = {
     "openai-chat": (o) => renderOpenAIChatTools(tools, o),
     "openai-responses": (o) => renderOpenAIResponsesTools(tools, o),

@@ -1,0 +1,148 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineTool } from "../../declaration/define-tool.js";
+import type { AnyTool } from "../../registry/registry.js";
+import { generalTools } from "../../tools/general/index.js";
+import { renderTools } from "../render-catalog.js";
+import { compactDescription, compactSchema } from "./compact-tool.js";
+import { type CatalogTruncatedEvent, entryTokens, fitCatalog } from "./fit-catalog.js";
+import { loadO200kCounter, type TokenCounter } from "./token-counter.js";
+
+let counter: TokenCounter;
+beforeAll(async () => {
+  counter = await loadO200kCounter();
+});
+
+const tool = (name: string, description: string) =>
+  defineTool({
+    name,
+    description,
+    category: "meta",
+    effect: "read",
+    input: z.object({ query: z.string().describe("what to look for") }),
+    run: () => "ok",
+  });
+
+describe("token counting", () => {
+  it("counts o200k tokens of an entry as compact JSON, once per tool and rendering", () => {
+    expect(counter.encoding).toBe("o200k_base");
+    expect(counter.count("hello world")).toBe(2);
+    const [now] = generalTools({});
+    const entry = renderTools("openai-chat", [now as AnyTool])[0];
+    const tokens = entryTokens("openai-chat", now as AnyTool, counter);
+    expect(tokens).toBe(counter.count(JSON.stringify(entry)));
+    expect(entryTokens("anthropic", now as AnyTool, counter)).toBeLessThan(tokens);
+    expect(entryTokens("openai-chat", now as AnyTool, counter, { detail: "compact" })).toBeLessThan(tokens);
+  });
+});
+
+describe("compact mode", () => {
+  it("keeps the first sentence, then the first clause, and cuts at a word", () => {
+    expect(compactDescription("Reads a page. Then it does more.")).toBe("Reads a page.");
+    expect(compactDescription("Searches tools by task (e.g. read a page). Returns matches.")).toBe(
+      "Searches tools by task (e.g. read a page).",
+    );
+    expect(
+      compactDescription("Lists customer records in the crm workspace, matching a query given by the user."),
+    ).toBe("Lists customer records in the crm workspace.");
+    const long = compactDescription(`Does ${"many things and ".repeat(10)}more`);
+    expect(long.length).toBeLessThanOrEqual(61);
+    expect(long.endsWith("…")).toBe(true);
+  });
+
+  it("keeps every parameter's name, type, requiredness and values, and drops prose and bounds", () => {
+    const schema = {
+      type: "object",
+      description: "the input",
+      properties: {
+        description: { type: "string", description: "a property that happens to be called description" },
+        limit: { type: "integer", minimum: 1, maximum: 100, default: 20 },
+        status: { type: "string", enum: ["open", "closed"] },
+        tags: { type: "array", items: { type: "string", maxLength: 20 }, maxItems: 5 },
+        when: { anyOf: [{ type: "string", format: "date-time" }, { type: "null" }] },
+      },
+      required: ["description"],
+      additionalProperties: false,
+    };
+    expect(compactSchema(schema)).toEqual({
+      type: "object",
+      properties: {
+        description: { type: "string" },
+        limit: { type: "integer" },
+        status: { enum: ["open", "closed"] },
+        tags: { type: "array", items: { type: "string" } },
+        when: { anyOf: [{ type: "string" }, { type: "null" }] },
+      },
+      required: ["description"],
+      additionalProperties: false,
+    });
+  });
+
+  it("renders compact entries for every provider from the same tools", () => {
+    const tools = generalTools({});
+    const full = renderTools("anthropic", tools);
+    const compact = renderTools("anthropic", tools, { detail: "compact" });
+    expect(compact.map((entry) => entry.name)).toEqual(full.map((entry) => entry.name));
+    expect(JSON.stringify(compact).length).toBeLessThan(JSON.stringify(full).length);
+    expect(
+      renderTools("gemini", tools, { detail: "compact", form: "openapi" }).functionDeclarations,
+    ).toHaveLength(tools.length);
+  });
+});
+
+describe("catalogBudget", () => {
+  const catalogue = [
+    tool("alpha_tool", "Alpha does the first thing."),
+    tool("beta_tool", `Beta does ${"a great many things ".repeat(40)}`),
+    tool("gamma_tool", "Gamma does the third thing."),
+    tool("find_tools", "Search the tools you may use."),
+  ];
+
+  it("keeps everything and reports nothing when the catalogue fits", () => {
+    const seen: CatalogTruncatedEvent[] = [];
+    const fitted = fitCatalog("openai-chat", catalogue, {
+      budget: { maxTokens: 100_000 },
+      counter,
+      onTruncated: (event) => seen.push(event),
+    });
+    expect(fitted.truncated).toBeUndefined();
+    expect(seen).toEqual([]);
+    expect(fitted.output).toEqual(renderTools("openai-chat", catalogue));
+  });
+
+  it("drops what does not fit, pins find_tools, keeps catalogue order, and names every dropped tool", () => {
+    const small = ["alpha_tool", "gamma_tool", "find_tools"].map((name) =>
+      entryTokens("openai-chat", catalogue.find((entry) => entry.name === name) as AnyTool, counter),
+    );
+    const maxTokens = small.reduce((sum, tokens) => sum + tokens, 0);
+    const seen: CatalogTruncatedEvent[] = [];
+    const fitted = fitCatalog("openai-chat", catalogue, {
+      budget: { maxTokens },
+      counter,
+      onTruncated: (event) => seen.push(event),
+    });
+    expect(fitted.tools.map((entry) => entry.name)).toEqual(["alpha_tool", "gamma_tool", "find_tools"]);
+    expect(fitted.output.map((entry) => entry.function.name)).toEqual([
+      "alpha_tool",
+      "gamma_tool",
+      "find_tools",
+    ]);
+    expect(fitted.usedTokens).toBe(maxTokens);
+    expect(seen).toEqual([
+      {
+        type: "catalog.truncated",
+        provider: "openai-chat",
+        budget: { name: "catalogBudget", maxTokens, usedTokens: maxTokens, encoding: "o200k_base" },
+        dropped: ["beta_tool"],
+        kept: 3,
+        findToolsOffered: true,
+      },
+    ]);
+  });
+
+  it("says when find_tools itself did not fit: an amputation, not a deferral", () => {
+    const fitted = fitCatalog("anthropic", catalogue.slice(0, 3), { budget: { maxTokens: 60 }, counter });
+    expect(fitted.truncated).toMatchObject({ findToolsOffered: false, dropped: ["beta_tool", "gamma_tool"] });
+    expect(() => fitCatalog("mcp", catalogue, { budget: { maxTokens: 0 }, counter })).toThrow(RangeError);
+  });
+});

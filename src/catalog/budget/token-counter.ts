@@ -1,0 +1,21 @@
+/** @module Token counting behind a port: o200k (gpt-tokenizer) by default, any tokenizer a deployment prefers. */
+
+export interface TokenCounter {
+  /** The encoding's name, reported beside every figure counted with it. */
+  readonly encoding: string;
+  count(text: string): number;
+}
+
+/**
+ * The o200k_base counter (GPT-4o and later). Loaded on first use: its tables take about half a second to
+ * read, which a host that never budgets should not pay.
+ */
+export async function loadO200kCounter(): Promise<TokenCounter> {
+  const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
+  return { encoding: "o200k_base", count: (text) => countTokens(text) };
+}
+
+/** Tokens of a rendered entry as it goes over the wire: compact JSON. */
+export function countJsonTokens(counter: TokenCounter, value: unknown): number {
+  return counter.count(JSON.stringify(value));
+}
