@@ -1,5 +1,20 @@
 /** @module The model-facing catalogue: each provider's function-calling format, rendered from one tool list. */
 export { type AnthropicOptions, type AnthropicTool, renderAnthropicTools } from "./anthropic.js";
+export {
+  type CatalogBudget,
+  type CatalogTruncatedEvent,
+  compactDescription,
+  compactSchema,
+  compactTool,
+  countJsonTokens,
+  entryTokens,
+  type FitOptions,
+  type FittedCatalog,
+  fitCatalog,
+  loadO200kCounter,
+  PINNED_TOOLS,
+  type TokenCounter,
+} from "./budget/index.js";
 export { CatalogSchemaError } from "./catalog-schema-error.js";
 export {
   type GeminiFunctionDeclaration,
@@ -21,6 +36,7 @@ export {
   type CatalogFilter,
   type CatalogFormats,
   type CatalogProvider,
+  type DetailOptions,
   renderCatalog,
   renderTools,
 } from "./render-catalog.js";
@@ -36,3 +52,21 @@ export {
   type ToolSearchIndexOptions,
   toSearchDocument,
 } from "./search/index.js";
+export {
+  type AnthropicToolResultBlock,
+  type AnthropicToolResultMessage,
+  type GeminiFunctionResponse,
+  type GeminiFunctionResponseContent,
+  type McpCallToolResult,
+  type McpTextContent,
+  type OpenAIChatToolMessage,
+  type OpenAIResponsesFunctionCallOutput,
+  type ParsedToolCall,
+  parseToolCalls,
+  type RunToolCallsOptions,
+  type RunToolCallsResult,
+  renderToolResults,
+  runToolCalls,
+  type ToolCallResult,
+  type ToolResultFormats,
+} from "./tool-calls/index.js";

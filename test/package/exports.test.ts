@@ -46,6 +46,9 @@ describe("the published package", () => {
       "./stores/memory",
       "./stores/sqlite",
       "./test",
+      "./adapters/ai-sdk",
+      "./adapters/openai-agents",
+      "./adapters/langchain",
     ]);
     expect(Object.keys(manifest.exports).some((key) => key.includes("*"))).toBe(false);
   });
@@ -86,6 +89,12 @@ describe("the published package", () => {
     expect(loaded["./tools"]).toEqual(
       expect.arrayContaining(["webTools", "dataTools", "fileTools", "sqlTools"]),
     );
+    expect(loaded["./catalog"]).toEqual(
+      expect.arrayContaining(["fitCatalog", "loadO200kCounter", "runToolCalls", "parseToolCalls"]),
+    );
+    expect(loaded["./adapters/ai-sdk"]).toEqual(["aiSdkTools"]);
+    expect(loaded["./adapters/openai-agents"]).toEqual(["openAIAgentsTools"]);
+    expect(loaded["./adapters/langchain"]).toEqual(["langChainTools", "resumeApproved"]);
     expect(loaded["./test"]).toEqual(
       expect.arrayContaining(["createFakeClock", "createScriptedTool", "createMemoryStores"]),
     );

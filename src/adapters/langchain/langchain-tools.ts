@@ -1,0 +1,30 @@
+/** @module The catalogue as LangChain structured tools, every call through the seam. */
+import { randomUUID } from "node:crypto";
+import { type DynamicStructuredTool, tool } from "@langchain/core/tools";
+import type { JSONSchema } from "@langchain/core/utils/json_schema";
+import { envelopeText } from "../../seam/envelope.js";
+import { adaptedTools, callThroughSeam, type SeamAdapterOptions } from "../seam-bridge.js";
+import { envelopeToolMessage } from "./envelope-tool-message.js";
+
+/**
+ * The tools the caller may see, as LangChain structured tools. Invoked with a model's ToolCall, a tool
+ * runs through the seam under that call's id and answers with a ToolMessage (`envelopeToolMessage`);
+ * invoked with bare arguments, it answers with the text alone. LangChain has no approval flag: a call
+ * that needs approval parks in toolreg and the model is told its approval id; once a human approved it
+ * there, `resumeApproved` runs it and answers the same tool call.
+ */
+export function langChainTools(options: SeamAdapterOptions): DynamicStructuredTool[] {
+  return adaptedTools(options).map((adapted) => {
+    const name = adapted.name;
+    return tool(
+      async (input, config) => {
+        const toolCallId = config.toolCall?.id;
+        const envelope = await callThroughSeam(options, name, input, toolCallId ?? randomUUID());
+        return toolCallId === undefined
+          ? envelopeText(envelope)
+          : envelopeToolMessage(envelope, toolCallId, name);
+      },
+      { name, description: adapted.description, schema: adapted.inputJsonSchema as JSONSchema },
+    );
+  });
+}
