@@ -30,11 +30,35 @@ const ACTIONS = [
   ["delete", "Deletes one of the", "destructive"],
   ["export", "Exports", "read"],
 ] as const;
-const CATEGORIES = ["crm", "project", "finance", "productivity", "knowledge", "code", "communication"] as const;
+const CATEGORIES = [
+  "crm",
+  "project",
+  "finance",
+  "productivity",
+  "knowledge",
+  "code",
+  "communication",
+] as const;
 
+const schemas = new Map<string, Record<string, unknown>>();
+
+/** One schema object per shape, so the validator compiles each shape once however many tools share it. */
 function parameters(index: number, subject: string): Record<string, unknown> {
+  const key = `${index % 30}:${subject}`;
+  let schema = schemas.get(key);
+  if (!schema) {
+    schema = buildParameters(index, subject);
+    schemas.set(key, schema);
+  }
+  return schema;
+}
+
+function buildParameters(index: number, subject: string): Record<string, unknown> {
   const properties: Record<string, unknown> = {
-    query: { type: "string", description: `Words to match against the ${subject}, such as a name or a title.` },
+    query: {
+      type: "string",
+      description: `Words to match against the ${subject}, such as a name or a title.`,
+    },
   };
   if (index % 2 === 0) {
     properties.limit = {
@@ -45,9 +69,14 @@ function parameters(index: number, subject: string): Record<string, unknown> {
     };
   }
   if (index % 3 === 0) {
-    properties.status = { type: "string", enum: ["open", "closed", "all"], description: "Which state to include." };
+    properties.status = {
+      type: "string",
+      enum: ["open", "closed", "all"],
+      description: "Which state to include.",
+    };
   }
-  if (index % 5 === 1) properties.owner = { type: "string", description: "Only items owned by this user id." };
+  if (index % 5 === 1)
+    properties.owner = { type: "string", description: "Only items owned by this user id." };
   return { type: "object", properties, required: ["query"] };
 }
 
@@ -55,7 +84,9 @@ function parameters(index: number, subject: string): Record<string, unknown> {
 export function syntheticTools(count: number): AnyTool[] {
   return Array.from({ length: count }, (_, index) => {
     const [system, subject] = SYSTEMS[index % SYSTEMS.length] as (typeof SYSTEMS)[number];
-    const [verb, phrase, effect] = ACTIONS[Math.floor(index / SYSTEMS.length) % ACTIONS.length] as (typeof ACTIONS)[number];
+    const [verb, phrase, effect] = ACTIONS[
+      Math.floor(index / SYSTEMS.length) % ACTIONS.length
+    ] as (typeof ACTIONS)[number];
     const round = Math.floor(index / (SYSTEMS.length * ACTIONS.length));
     return defineTool({
       name: `${system}_${verb}${round === 0 ? "" : `_${round}`}`,

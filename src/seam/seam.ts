@@ -43,6 +43,11 @@ export class Seam {
     return this.#settings.registry.list().filter((tool) => isVisible(this.#settings, context, tool));
   }
 
+  /** Whether this caller may see and call one tool: `visibleTools` for a single tool, without listing all. */
+  mayUse(context: ExecutionContext, tool: AnyTool): boolean {
+    return context.mode !== "disabled" && isVisible(this.#settings, context, tool);
+  }
+
   /**
    * Whether a call would stop at the approval step (step 6) rather than run: what a framework's own
    * approval flag (`needsApproval`) is mapped from. Runs nothing, parks nothing and takes nothing from a

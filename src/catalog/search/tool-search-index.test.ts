@@ -127,6 +127,34 @@ describe("ToolSearchIndex", () => {
   });
 });
 
+describe("ToolSearchIndex filter", () => {
+  const many: SearchDocument[] = Array.from({ length: 500 }, (_, index) => ({
+    name: `record_tool_${index}`,
+    description: `Reads customer records ${"in detail ".repeat(index % 7)}from store ${index % 13}.`,
+  }));
+  const index = new ToolSearchIndex(many);
+
+  it("ranks what passes exactly as filtering the whole ranking would, asking about the best hits only", () => {
+    for (const keep of [(n: number) => n % 3 === 0, (n: number) => n > 450, (n: number) => n === 7]) {
+      const asked: string[] = [];
+      const filtered = index.search("customer records store", {
+        limit: 5,
+        filter: (document) => {
+          asked.push(document.name);
+          return keep(Number(document.name.split("_").at(-1)));
+        },
+      });
+      const whole = index
+        .search("customer records store", { limit: 500 })
+        .filter((hit) => keep(Number(hit.name.split("_").at(-1))))
+        .slice(0, 5);
+      expect(filtered).toEqual(whole);
+      if (keep(0)) expect(asked.length).toBeLessThan(many.length);
+    }
+    expect(index.search("customer", { limit: 3, filter: () => false })).toEqual([]);
+  });
+});
+
 describe("HybridToolSearch", () => {
   it("fuses lexical and embedding rankings deterministically, with the filter applied to both", async () => {
     const hybrid = new HybridToolSearch(new ToolSearchIndex(), new HashedBagOfWordsEmbedding(64));

@@ -28,7 +28,7 @@ export interface ToolSearchIndexOptions {
 export interface SearchOptions {
   /** Most hits to return; 10 unless given. */
   limit?: number;
-  /** Keeps only documents it returns true for, e.g. what this caller may use. */
+  /** Keeps only documents it returns true for, e.g. what this caller may use; asked best-ranked first. */
   filter?: (document: SearchDocument) => boolean;
 }
 
@@ -180,11 +180,17 @@ export class ToolSearchIndex {
     for (const id of touched) {
       const score = scores[id]!;
       scores[id] = 0;
-      const document = this.#entries[id]!.document;
-      if (options.filter && !options.filter(document)) continue;
-      hits.push({ name: document.name, score });
+      hits.push({ name: this.#entries[id]!.document.name, score });
     }
-    return selectTop(hits, limit);
+    const filter = options.filter;
+    if (!filter) return selectTop(hits, limit);
+    // The filter (authorization, for find_tools) is asked about the best hits first, in a window that
+    // widens only while too few pass: a filtered prefix of the ranking is the ranking of what passes.
+    for (let window = limit * 2; ; window *= 4) {
+      const top = selectTop(hits, window);
+      const passed = top.filter((hit) => filter(this.#entries[this.#ids.get(hit.name)!]!.document));
+      if (passed.length >= limit || top.length === hits.length) return passed.slice(0, limit);
+    }
   }
 
   // A term's BM25 contribution to each document is fixed until the collection changes, so it is computed

@@ -34,18 +34,23 @@ export function createFindTools(seam: () => Seam) {
     }),
     run({ query, limit, category }, context) {
       const served = seam();
-      const usable = new Set<string>();
-      for (const tool of served.visibleTools(context)) {
-        if (tool.category !== META_CATEGORY && (!category || tool.category === category))
-          usable.add(tool.name);
-      }
-      const hits = searchIndexFor(served.registry).search(query, {
+      const registry = served.registry;
+      // Authorization is asked about the best-ranked hits only: a 10,000-tool catalogue is not listed per query.
+      const hits = searchIndexFor(registry).search(query, {
         limit,
-        filter: (document) => usable.has(document.name),
+        filter: (document) => {
+          const tool = registry.get(document.name);
+          return (
+            tool !== undefined &&
+            tool.category !== META_CATEGORY &&
+            (!category || tool.category === category) &&
+            served.mayUse(context, tool)
+          );
+        },
       });
       const found: FoundTool[] = [];
       for (const hit of hits) {
-        const tool = served.registry.get(hit.name);
+        const tool = registry.get(hit.name);
         if (!tool) continue;
         found.push({
           name: tool.name,
@@ -59,8 +64,8 @@ export function createFindTools(seam: () => Seam) {
       }
       if (found.length === 0) {
         return {
-          content: `No tool you may use matches "${query}" (${usable.size} searched). Try other words, or a broader category.`,
-          data: { tools: found, searched: usable.size },
+          content: `No tool you may use matches "${query}". Try other words, or a broader category.`,
+          data: { tools: found },
         };
       }
       const lines = found.map(
@@ -70,7 +75,7 @@ export function createFindTools(seam: () => Seam) {
       lines.push(
         'Call one with execute_tool {"name": …, "arguments": {…}}; learn_tools gives a full schema.',
       );
-      return { content: lines.join("\n"), data: { tools: found, searched: usable.size } };
+      return { content: lines.join("\n"), data: { tools: found } };
     },
   });
 }

@@ -81,7 +81,6 @@ describe("find_tools", () => {
     const found = ok(await seam.call(context(), "find_tools", { query: "send", category: "communication" }));
     expect(found.data).toMatchObject({
       tools: [{ name: "send_email", effect: "external-write", approval: "always" }],
-      searched: 1,
     });
     expect(found.content).toContain("send_email (external-write, approval always)");
   });

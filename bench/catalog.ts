@@ -1,0 +1,130 @@
+/**
+ * @module The model-facing catalogue at 272, 1,000 and 10,000 synthetic tools: render time cold and cached
+ * (OpenAI Chat), tokens per entry in full and compact form (o200k), and find_tools latency through the
+ * seam beside the search index alone, measured in the same run.
+ */
+
+import { entryTokens, loadO200kCounter, type TokenCounter } from "../src/catalog/budget/index.js";
+import { type CatalogProvider, renderCatalog } from "../src/catalog/render-catalog.js";
+import { ToolRegistry } from "../src/registry/registry.js";
+import { createExecutionContext } from "../src/seam/context.js";
+import { Seam } from "../src/seam/seam.js";
+import { createMemoryStores } from "../src/stores/memory/index.js";
+import { metaTools } from "../src/tools/meta/index.js";
+import { searchIndexFor } from "../src/tools/meta/search-cache.js";
+import { syntheticTools } from "./synthetic-catalogue.js";
+
+const SIZES = [272, 1_000, 10_000] as const;
+const PROVIDER: CatalogProvider = "openai-chat";
+const QUERIES = [
+  "list customer records",
+  "find support tickets that are open",
+  "create an invoice",
+  "delete a calendar event",
+  "search shared documents by title",
+  "export service metrics",
+  "update an employee profile",
+  "archive team channels",
+  "get one stored file",
+  "search stock items owned by a user",
+];
+
+interface SizeReport {
+  render_cold_ms: number;
+  render_cached_ms: number;
+  cache_speedup: number;
+  tokens_per_entry_full: number;
+  tokens_per_entry_compact: number;
+  find_p50_ms: number;
+  find_p99_ms: number;
+  search_only_p99_ms: number;
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  return (
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN
+  );
+}
+
+function round(value: number, digits = 3): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+function mean(values: number[]): number {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
+async function measureSize(size: number, counter: TokenCounter): Promise<SizeReport> {
+  let seam: Seam | undefined;
+  const registry = new ToolRegistry([...syntheticTools(size), ...metaTools({ seam: () => seam as Seam })]);
+  const view = registry.view();
+  seam = new Seam({ registry: view, stores: createMemoryStores() });
+
+  const coldStarted = performance.now();
+  renderCatalog(PROVIDER, view);
+  const renderCold = performance.now() - coldStarted;
+  const cachedRuns = 2_000;
+  const cachedStarted = performance.now();
+  for (let run = 0; run < cachedRuns; run++) renderCatalog(PROVIDER, view);
+  const renderCached = (performance.now() - cachedStarted) / cachedRuns;
+
+  const catalogued = view.list().filter((tool) => tool.category !== "meta");
+  const full = mean(catalogued.map((tool) => entryTokens(PROVIDER, tool, counter)));
+  const compact = mean(catalogued.map((tool) => entryTokens(PROVIDER, tool, counter, { detail: "compact" })));
+
+  const context = createExecutionContext({
+    tenantId: "bench",
+    principalId: "bench",
+    runId: "bench",
+    toolCallId: "find",
+  });
+  const times: number[] = [];
+  const searchTimes: number[] = [];
+  const index = searchIndexFor(view);
+  for (let round = 0; round < 60; round++) {
+    for (const query of QUERIES) {
+      const started = performance.now();
+      const envelope = await seam.call(context, "find_tools", { query, limit: 5 });
+      const elapsed = performance.now() - started;
+      if (!envelope.ok) throw new Error(`find_tools failed: ${envelope.error.message}`);
+      const searchStarted = performance.now();
+      index.search(query, { limit: 5 });
+      const searchElapsed = performance.now() - searchStarted;
+      // The first rounds build the index and warm the JIT.
+      if (round >= 10) {
+        times.push(elapsed);
+        searchTimes.push(searchElapsed);
+      }
+    }
+  }
+  times.sort((a, b) => a - b);
+  searchTimes.sort((a, b) => a - b);
+  return {
+    render_cold_ms: round(renderCold, 2),
+    render_cached_ms: round(renderCached, 5),
+    cache_speedup: Math.round(renderCold / renderCached),
+    tokens_per_entry_full: round(full, 1),
+    tokens_per_entry_compact: round(compact, 1),
+    find_p50_ms: round(percentile(times, 0.5)),
+    find_p99_ms: round(percentile(times, 0.99)),
+    search_only_p99_ms: round(percentile(searchTimes, 0.99)),
+  };
+}
+
+async function main(): Promise<void> {
+  const asJson = process.argv.includes("--json");
+  const counter = await loadO200kCounter();
+  const report: Record<string, SizeReport> = {};
+  for (const size of SIZES) report[String(size)] = await measureSize(size, counter);
+  if (asJson) {
+    console.log(JSON.stringify(report, null, 2));
+    return;
+  }
+  console.log(
+    `catalogue (${PROVIDER}, tokens ${counter.encoding}; find_tools through the seam vs the index alone)`,
+  );
+  console.table(report);
+}
+
+await main();
