@@ -184,7 +184,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .command("render")
     .description("print the served catalogue in a provider's function-calling format")
     .argument("<provider>", "openai-chat, openai-responses, anthropic, gemini or mcp")
-    .action((provider: string) => withTools((tools) => renderCommand(tools, provider, io)));
+    .option("--compact", "first sentence and a schema without prose or bounds; parameters kept")
+    .option(
+      "--budget <tokens>",
+      "keep only what fits in this many tokens (o200k), find_tools first; report what was dropped",
+    )
+    .action((provider: string, options) => withTools((tools) => renderCommand(tools, provider, options, io)));
 
   program
     .command("find")

@@ -229,6 +229,25 @@ describe("the catalogue a model sees, through the CLI", () => {
     });
     expect(first.stdout).not.toContain("$schema");
     expect(await runToolreg(["render", "nope"], cwd)).toMatchObject({ code: 2 });
+    expect(await runToolreg(["render", "mcp", "--budget", "-3"], cwd)).toMatchObject({ code: 2 });
+  });
+
+  it("renders compact entries, and within a token budget reports every dropped tool on stderr", async () => {
+    const full = JSON.parse((await runToolreg(["render", "anthropic"], cwd)).stdout) as { name: string }[];
+    const compact = await runToolreg(["render", "anthropic", "--compact"], cwd);
+    expect((JSON.parse(compact.stdout) as { name: string }[]).map((entry) => entry.name)).toEqual(
+      full.map((entry) => entry.name),
+    );
+    expect(compact.stdout.length).toBeLessThan(JSON.stringify(full, null, 2).length / 1.5);
+    const bounded = await runToolreg(["render", "anthropic", "--compact", "--budget", "600"], cwd);
+    const kept = (JSON.parse(bounded.stdout) as { name: string }[]).map((entry) => entry.name);
+    expect(kept).toContain("find_tools");
+    expect(kept.length).toBeLessThan(full.length);
+    const [summary, eventLine] = bounded.stderr.trim().split("\n");
+    expect(summary).toMatch(new RegExp(`^${kept.length} of ${full.length} tools, \\d+ of 600 tokens$`));
+    const event = JSON.parse(eventLine as string);
+    expect(event).toMatchObject({ type: "catalog.truncated", findToolsOffered: true, kept: kept.length });
+    expect([...event.dropped, ...kept].sort()).toEqual(full.map((entry) => entry.name).sort());
   });
 
   it("finds the tool for a task", async () => {
