@@ -57,18 +57,18 @@ export class ApprovalDesk {
     if (!raw.ok) return failure("invalid_input", `invalid input for ${tool.name}: ${raw.reason}`);
     const parsed = storableInput(input);
     if (!parsed.ok) return failure("invalid_input", `invalid input for ${tool.name}: ${parsed.reason}`);
-    const key = tool.idempotencyKey ? idempotencyKeyFor(context) : undefined;
-    if (key) {
-      // A retry of a call that already ran (approved and resumed) replays instead of asking again.
-      const previous = await this.#settings.stores.idempotency.get({ tenantId: context.tenantId, key });
-      if (
-        previous?.status === "completed" &&
-        previous.envelope &&
-        previous.fingerprint === fingerprintOf(tool.name, parsed.json)
-      ) {
-        trace.replayed = true;
-        return previous.envelope;
-      }
+    // Every parked call runs under the tool call's key, a tool that needs none included: the call a human
+    // approved is one call, and asking again for the same tool call (a framework resending its approval)
+    // must replay what ran, not run it twice.
+    const key = idempotencyKeyFor(context);
+    const previous = await this.#settings.stores.idempotency.get({ tenantId: context.tenantId, key });
+    if (
+      previous?.status === "completed" &&
+      previous.envelope &&
+      previous.fingerprint === fingerprintOf(tool.name, parsed.json)
+    ) {
+      trace.replayed = true;
+      return previous.envelope;
     }
     const record = await this.#create(context, tool, rawInput, key);
     trace.approvalId = record.id;
@@ -235,7 +235,7 @@ export class ApprovalDesk {
     context: ExecutionContext,
     tool: AnyTool,
     input: unknown,
-    key: string | undefined,
+    key: string,
     id: string = randomUUID(),
   ): Promise<ApprovalRecord> {
     const now = this.#settings.now();
@@ -251,8 +251,7 @@ export class ApprovalDesk {
       requestedBy: context.principalId,
       runId: context.runId,
       toolCallId: context.toolCallId,
-      // Tools without a key of their own run under the approval's, which is what makes resume exactly-once.
-      idempotencyKey: key ?? `approval:${id}`,
+      idempotencyKey: key,
       createdAt: now,
       expiresAt: now + this.#settings.approvalTtlMs,
     });

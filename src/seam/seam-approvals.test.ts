@@ -237,6 +237,26 @@ describe("seam: approvals", () => {
     expect(await stores.approvals.list({ tenantId: "t1" })).toEqual([]);
   });
 
+  it("the same tool call parked again after it ran replays, even for a tool without a key of its own", async () => {
+    const note = createScriptedTool(["saved"], { name: "save_note", effect: "internal-write" });
+    const { seam, context } = createTestHarness([note]);
+    const gated = context({ mode: "gated", toolCallId: "call-1" });
+    const first = approvalIdOf(await seam.call(gated, "save_note", { text: "a" }));
+    await seam.approve({ tenantId: "t1", approvalId: first, by: "carol" });
+    expect(await seam.resume(gated, first)).toMatchObject({ ok: true, content: "saved" });
+    // A framework resends its approval for the same call: the result replays, nothing runs twice.
+    expect(await seam.call(gated, "save_note", { text: "a" })).toMatchObject({ ok: true, content: "saved" });
+    expect(note.calls).toHaveLength(1);
+    // The same call id with other arguments is another call, and is refused rather than run.
+    const other = approvalIdOf(await seam.call(gated, "save_note", { text: "b" }));
+    await seam.approve({ tenantId: "t1", approvalId: other, by: "carol" });
+    expect(await seam.resume(gated, other)).toMatchObject({
+      ok: false,
+      error: { code: "idempotency_conflict" },
+    });
+    expect(note.calls).toHaveLength(1);
+  });
+
   it("never persists a secret the context resolved", async () => {
     const secret = "xoxb-very-secret-token";
     const tool = sendTool();
