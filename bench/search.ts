@@ -4,11 +4,13 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type EmbeddingProvider, HybridToolSearch } from "../src/catalog/search/embedding-provider.js";
 import {
   type SearchDocument,
   ToolSearchIndex,
   type ToolSearchIndexOptions,
 } from "../src/catalog/search/tool-search-index.js";
+import { loadUniversalSentenceEncoder } from "../src/embeddings/universal-sentence-encoder.js";
 
 interface BenchCase {
   query: string;
@@ -81,15 +83,15 @@ function latency(index: ToolSearchIndex, queries: string[]): { p50_ms: number; p
 }
 
 /** Same definitions as bm25-baseline.mjs: recall@k = |expected ∩ top-k| / |expected|, averaged over cases. */
-function quality(
-  index: ToolSearchIndex,
+async function quality(
+  rank: (query: string) => string[] | Promise<string[]>,
   cases: BenchCase[],
-): Pick<SetReport, "recall_at_1" | "recall_at_5" | "mrr"> {
+): Promise<Pick<SetReport, "recall_at_1" | "recall_at_5" | "mrr">> {
   let recall1 = 0;
   let recall5 = 0;
   let reciprocal = 0;
   for (const { query, expected } of cases) {
-    const ranked = index.search(query, { limit: index.size }).map((hit) => hit.name);
+    const ranked = await rank(query);
     const wanted = new Set(expected);
     const inTop = (k: number) => ranked.slice(0, k).filter((name) => wanted.has(name)).length;
     recall1 += inTop(1) / wanted.size;
@@ -101,6 +103,32 @@ function quality(
     recall_at_1: round(recall1 / cases.length),
     recall_at_5: round(recall5 / cases.length),
     mrr: round(reciprocal / cases.length),
+  };
+}
+
+/**
+ * BM25 fused with the in-process Universal Sentence Encoder (`--hybrid`). Embedding a query takes about
+ * 10 ms on one core, so the large metatool set is read one case in five (a fixed, spread sample).
+ */
+async function hybridReport(tools: SearchDocument[], cases: BenchCase[], encoder: EmbeddingProvider) {
+  const sample = cases.length > 4_000 ? cases.filter((_, index) => index % 5 === 0) : cases;
+  const hybrid = new HybridToolSearch(new ToolSearchIndex(), encoder);
+  await hybrid.add(tools);
+  const times: number[] = [];
+  const figures = await quality(async (query) => {
+    const started = performance.now();
+    const hits = await hybrid.search(query, { limit: 10 });
+    times.push(performance.now() - started);
+    return hits.map((hit) => hit.name);
+  }, sample);
+  times.sort((a, b) => a - b);
+  return {
+    hybrid_recall_at_1: figures.recall_at_1,
+    hybrid_recall_at_5: figures.recall_at_5,
+    hybrid_mrr: figures.mrr,
+    hybrid_cases: sample.length,
+    hybrid_p50_ms: round(percentile(times, 0.5)),
+    hybrid_p99_ms: round(percentile(times, 0.99)),
   };
 }
 
@@ -127,8 +155,9 @@ function synthetic(tools: SearchDocument[], count: number): SearchDocument[] {
   });
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const asJson = process.argv.includes("--json");
+  const encoder = process.argv.includes("--hybrid") ? await loadUniversalSentenceEncoder() : undefined;
   const directory = benchDataDirectory();
   const options: ToolSearchIndexOptions = process.env.TOOLREG_SEARCH_OPTIONS
     ? (JSON.parse(process.env.TOOLREG_SEARCH_OPTIONS) as ToolSearchIndexOptions)
@@ -142,9 +171,10 @@ function main(): void {
     const index = new ToolSearchIndex(tools, options);
     const queries = cases.map((entry) => entry.query);
     report[set] = {
-      ...quality(index, cases),
+      ...(await quality((query) => index.search(query, { limit: index.size }).map((hit) => hit.name), cases)),
       baseline_recall_at_5: round(baselineRecallAt5(directory, set)),
       ...latency(index, queries),
+      ...(encoder ? await hybridReport(tools, cases, encoder) : {}),
     } satisfies SetReport;
     if (set === "bfcl") {
       bfclTools = tools;
@@ -162,4 +192,4 @@ function main(): void {
   for (const [name, figures] of Object.entries(report)) console.log(name, figures);
 }
 
-main();
+await main();

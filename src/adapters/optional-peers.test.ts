@@ -19,6 +19,7 @@ const PEERS = [
     pattern: /(?:from|import)\s*\(?\s*["']@langchain\/[^"']*["']/,
     folder: join("adapters", "langchain") + sep,
   },
+  { pattern: /(?:from|import)\s*\(?\s*["']@energetic-ai\/[^"']*["']/, folder: join("embeddings") + sep },
 ];
 
 describe("the frameworks, optional peers", () => {

@@ -27,6 +27,7 @@ export const DEFAULT_DB = ".toolreg/toolreg.db";
 
 export interface GlobalOptions extends ToolFlags {
   db?: string;
+  embeddings?: "universal-sentence-encoder";
   registry?: string;
   tenant: string;
   mode: AssistantMode;

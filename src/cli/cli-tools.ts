@@ -5,6 +5,7 @@
  * when bubblewrap works on this machine, and the meta-tools over the CLI's own seam. A flag left out means the tools it would enable do not exist.
  */
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
+import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
 import { ADDRESS_CLASSES, type AddressClass } from "../egress/classify-address.js";
 import { createEgressClient } from "../egress/egress-client.js";
 import { DEFAULT_EGRESS_POLICY } from "../egress/egress-policy.js";
@@ -34,6 +35,7 @@ export interface ServedTools {
 export interface MetaHost {
   seam: () => Seam;
   outputs: OutputStore;
+  embeddings?: EmbeddingProvider;
 }
 
 export async function serveTools(flags: ToolFlags, meta: MetaHost): Promise<ServedTools> {
@@ -60,8 +62,7 @@ export async function serveTools(flags: ToolFlags, meta: MetaHost): Promise<Serv
       writeRoot: flags.writeRoot,
       sqlReader: sqlReader as SqlReader | undefined,
       sqlWriter: sqlWriter as SqlWriter | undefined,
-      seam: meta.seam,
-      outputs: meta.outputs,
+      ...meta,
     }).list();
     return {
       tools,

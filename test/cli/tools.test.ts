@@ -232,6 +232,29 @@ describe("the catalogue a model sees, through the CLI", () => {
     expect(await runToolreg(["render", "mcp", "--budget", "-3"], cwd)).toMatchObject({ code: 2 });
   });
 
+  it("finds by meaning with --embeddings, where the lexical search finds nothing", async () => {
+    const query = "how much is 17 percent of 230";
+    const lexical = await runToolreg(["find", query, "--json"], cwd);
+    expect(JSON.parse(lexical.stdout)).toEqual([]);
+    const hybrid = await runToolreg(
+      ["--embeddings", "universal-sentence-encoder", "find", query, "--json"],
+      cwd,
+    );
+    expect(JSON.parse(hybrid.stdout)[0]).toMatchObject({ name: "calculate" });
+    const found = await runToolreg(
+      [
+        "--embeddings",
+        "universal-sentence-encoder",
+        "call",
+        "find_tools",
+        "--input",
+        JSON.stringify({ query, limit: 1 }),
+      ],
+      cwd,
+    );
+    expect(JSON.parse(found.stdout)).toMatchObject({ ok: true, data: { tools: [{ name: "calculate" }] } });
+  });
+
   it("renders compact entries, and within a token budget reports every dropped tool on stderr", async () => {
     const full = JSON.parse((await runToolreg(["render", "anthropic"], cwd)).stdout) as { name: string }[];
     const compact = await runToolreg(["render", "anthropic", "--compact"], cwd);

@@ -49,6 +49,7 @@ describe("the published package", () => {
       "./adapters/ai-sdk",
       "./adapters/openai-agents",
       "./adapters/langchain",
+      "./embeddings",
     ]);
     expect(Object.keys(manifest.exports).some((key) => key.includes("*"))).toBe(false);
   });
@@ -95,6 +96,7 @@ describe("the published package", () => {
     expect(loaded["./adapters/ai-sdk"]).toEqual(["aiSdkTools"]);
     expect(loaded["./adapters/openai-agents"]).toEqual(["openAIAgentsTools"]);
     expect(loaded["./adapters/langchain"]).toEqual(["langChainTools", "resumeApproved"]);
+    expect(loaded["./embeddings"]).toEqual(["loadUniversalSentenceEncoder"]);
     expect(loaded["./test"]).toEqual(
       expect.arrayContaining(["createFakeClock", "createScriptedTool", "createMemoryStores"]),
     );

@@ -1,6 +1,6 @@
 /** @module The embedding port, a hashed bag-of-words test double, and hybrid (BM25 + vector) search. */
 
-import { tokenize } from "./tokenize.js";
+import { splitIdentifier, tokenize } from "./tokenize.js";
 import {
   compareHits,
   type SearchDocument,
@@ -43,25 +43,32 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-/** The text a document is embedded as. */
+/** The text a document is embedded as: its name in words, then what it does, as a sentence model reads best. */
 export function embeddingText(document: SearchDocument): string {
-  return [document.name, document.description, document.category ?? ""].join(" ").trim();
+  const name = splitIdentifier(document.name).trim();
+  const category = document.category ? ` (${document.category})` : "";
+  return `${name}${category}: ${document.description}`.slice(0, 2_000);
 }
 
 export interface HybridSearchOptions {
-  /** Reciprocal-rank-fusion constant; larger flattens the difference between ranks. */
-  rrfK?: number;
-  /** How deep each ranking is read before fusing. */
+  /**
+   * The embedding's share of the fused score, 0 (lexical only) to 1 (embedding only). 0.7 unless given:
+   * measured on the bench-data sets as a whole with the Universal Sentence Encoder (see bench/search.ts).
+   */
+  semanticWeight?: number;
+  /** How deep the lexical ranking is read before fusing. */
   depth?: number;
 }
 
 /**
- * Fuses the lexical ranking of a `ToolSearchIndex` with cosine similarity from an `EmbeddingProvider` by
- * reciprocal-rank fusion: score = Σ 1 / (rrfK + rank). Documents are embedded when added.
+ * Fuses the lexical ranking of a `ToolSearchIndex` with cosine similarity from an `EmbeddingProvider`:
+ * each score scaled to 0..1 over this query's candidates (BM25 by its best, cosine between its worst and
+ * best), then mixed by `semanticWeight`. A convex mix of scores keeps how far apart two tools are, which
+ * rank fusion throws away, and measured better (bench/search.ts). Documents are embedded when added.
  */
 export class HybridToolSearch {
   readonly #vectors = new Map<string, { document: SearchDocument; vector: number[] }>();
-  readonly #rrfK: number;
+  readonly #semanticWeight: number;
   readonly #depth: number;
 
   constructor(
@@ -69,7 +76,7 @@ export class HybridToolSearch {
     readonly provider: EmbeddingProvider,
     options: HybridSearchOptions = {},
   ) {
-    this.#rrfK = options.rrfK ?? 60;
+    this.#semanticWeight = Math.min(1, Math.max(0, options.semanticWeight ?? 0.7));
     this.#depth = options.depth ?? 50;
   }
 
@@ -88,10 +95,10 @@ export class HybridToolSearch {
     return this.index.remove(name) || had;
   }
 
-  /** Ranks by fused score, best first, ties by name. */
+  /** Ranks by fused score, best first, ties by name. A query with no words finds nothing. */
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const limit = Math.max(0, Math.floor(options.limit ?? 10));
-    if (limit === 0) return [];
+    if (limit === 0 || query.trim() === "") return [];
     const lexical = this.index.search(query, {
       limit: this.#depth,
       ...(options.filter && { filter: options.filter }),
@@ -100,18 +107,24 @@ export class HybridToolSearch {
     const semantic: SearchHit[] = [];
     for (const { document, vector } of this.#vectors.values()) {
       if (options.filter && !options.filter(document)) continue;
-      const score = cosine(queryVector, vector);
-      if (score > 0) semantic.push({ name: document.name, score });
+      semantic.push({ name: document.name, score: cosine(queryVector, vector) });
     }
-    semantic.sort(compareHits);
+    const weight = this.#semanticWeight;
     const fused = new Map<string, number>();
-    for (const ranking of [lexical, semantic.slice(0, this.#depth)]) {
-      ranking.forEach((hit, rank) => {
-        fused.set(hit.name, (fused.get(hit.name) ?? 0) + 1 / (this.#rrfK + rank + 1));
-      });
+    let best = Number.NEGATIVE_INFINITY;
+    let worst = Number.POSITIVE_INFINITY;
+    for (const hit of semantic) {
+      best = Math.max(best, hit.score);
+      worst = Math.min(worst, hit.score);
     }
+    const spread = best - worst || 1;
+    for (const hit of semantic) fused.set(hit.name, (weight * (hit.score - worst)) / spread);
+    const top = lexical[0]?.score || 1;
+    for (const hit of lexical)
+      fused.set(hit.name, (fused.get(hit.name) ?? 0) + ((1 - weight) * hit.score) / top);
     return [...fused]
       .map(([name, score]) => ({ name, score }))
+      .filter((hit) => hit.score > 0)
       .sort(compareHits)
       .slice(0, limit);
   }

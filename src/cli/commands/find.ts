@@ -1,21 +1,23 @@
-/** @module `toolreg find QUERY`: the served tools that best match a query, as find_tools would rank them. */
-import { toSearchDocument } from "../../catalog/search/from-tool.js";
-import { ToolSearchIndex } from "../../catalog/search/tool-search-index.js";
-import type { AnyTool } from "../../registry/registry.js";
+/** @module `toolreg find QUERY`: the served tools that best match a query, ranked by the search find_tools uses. */
+import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
+import { type AnyTool, ToolRegistry } from "../../registry/registry.js";
+import { silentLogger } from "../../seam/context.js";
+import { toolSearchFor } from "../../tools/meta/search-cache.js";
 import { type CliIo, UsageError } from "../cli-io.js";
 import { ellipsis, formatJson, formatTable } from "../format.js";
 
-export function findCommand(
+export async function findCommand(
   tools: readonly AnyTool[],
   query: string,
   options: { limit?: string; json?: boolean },
+  embeddings: EmbeddingProvider | undefined,
   io: CliIo,
-): number {
+): Promise<number> {
   const limit = options.limit === undefined ? 5 : Number(options.limit);
   if (!Number.isInteger(limit) || limit <= 0) throw new UsageError("--limit must be a positive whole number");
-  const index = new ToolSearchIndex(tools.map(toSearchDocument));
+  const search = await toolSearchFor(new ToolRegistry(tools).view(), embeddings, silentLogger);
   const descriptions = new Map(tools.map((tool) => [tool.name, tool.description]));
-  const hits = index.search(query, { limit });
+  const hits = await search.search(query, { limit });
   if (options.json) {
     io.stdout(formatJson(hits));
     return 0;

@@ -1,11 +1,12 @@
 /** @module `find_tools`: search what this caller may use, with the same filter discovery and calls use. */
 import { z } from "zod";
+import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
 import { CATEGORIES } from "../../declaration/categories.js";
 import { defineTool } from "../../declaration/define-tool.js";
 import type { Seam } from "../../seam/seam.js";
 import { argumentSummary } from "./argument-summary.js";
 import { META_CATEGORY } from "./meta-deps.js";
-import { searchIndexFor } from "./search-cache.js";
+import { toolSearchFor } from "./search-cache.js";
 
 export interface FoundTool {
   name: string;
@@ -17,7 +18,7 @@ export interface FoundTool {
   score: number;
 }
 
-export function createFindTools(seam: () => Seam) {
+export function createFindTools(seam: () => Seam, embeddings?: EmbeddingProvider) {
   return defineTool({
     name: "find_tools",
     description:
@@ -32,11 +33,12 @@ export function createFindTools(seam: () => Seam) {
         .optional()
         .describe("only tools of this category"),
     }),
-    run({ query, limit, category }, context) {
+    async run({ query, limit, category }, context) {
       const served = seam();
       const registry = served.registry;
+      const search = await toolSearchFor(registry, embeddings, context.logger);
       // Authorization is asked about the best-ranked hits only: a 10,000-tool catalogue is not listed per query.
-      const hits = searchIndexFor(registry).search(query, {
+      const hits = await search.search(query, {
         limit,
         filter: (document) => {
           const tool = registry.get(document.name);

@@ -13,7 +13,11 @@ export type { MetaToolDeps } from "./meta-deps.js";
 export const metaTools: ToolModule<MetaToolDeps> = (deps) => {
   const tools: AnyTool[] = [];
   if (deps.seam) {
-    tools.push(createFindTools(deps.seam), createLearnTools(deps.seam), createExecuteTool(deps.seam));
+    tools.push(
+      createFindTools(deps.seam, deps.embeddings),
+      createLearnTools(deps.seam),
+      createExecuteTool(deps.seam),
+    );
   }
   if (deps.outputs) tools.push(createReadToolOutput(deps.outputs));
   return tools;

@@ -1,4 +1,5 @@
 /** @module What the meta-tools need: the seam they search and call through, and where cut outputs are kept. */
+import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
 import type { OutputStore } from "../../seam/output-store.js";
 import type { Seam } from "../../seam/seam.js";
 
@@ -10,6 +11,8 @@ export interface MetaToolDeps {
   seam?: () => Seam;
   /** The seam's output store; read_tool_output exists only when it is given. */
   outputs?: OutputStore;
+  /** Makes find_tools hybrid (BM25F fused with these embeddings); lexical without it. */
+  embeddings?: EmbeddingProvider;
 }
 
 /** The category every meta-tool has; find_tools never returns one, execute_tool never runs one. */
