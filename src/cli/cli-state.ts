@@ -39,7 +39,7 @@ export interface CliState {
   seam: Seam;
   stores: SqliteStores;
   /** A context for a fresh call by `principal` (the operator unless given). */
-  context(init?: { principal?: string; idempotencyKey?: string }): ExecutionContext;
+  context(init?: { principal?: string; idempotencyKey?: string; toolCallId?: string }): ExecutionContext;
   close(): void;
 }
 
@@ -82,7 +82,7 @@ export async function openCliState(
         tenantId: options.tenant,
         principalId: init.principal ?? options.principal,
         runId,
-        toolCallId: randomUUID(),
+        toolCallId: init.toolCallId ?? randomUUID(),
         mode: options.mode,
         logger,
         ...(init.idempotencyKey === undefined ? {} : { idempotencyKey: init.idempotencyKey }),

@@ -12,6 +12,7 @@ import { metaTools } from "../tools/meta/index.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { type CliState, cliOutputStore, type GlobalOptions, openCliState } from "./cli-state.js";
 import { type MetaHost, type ServedTools, serveTools } from "./cli-tools.js";
+import { answerCommand } from "./commands/answer.js";
 import { decideApproval, listApprovals } from "./commands/approvals.js";
 import { auditCommand } from "./commands/audit.js";
 import { callTool } from "./commands/call.js";
@@ -215,6 +216,18 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       "keep only what fits in this many tokens (o200k), find_tools first; report what was dropped",
     )
     .action((provider: string, options) => withTools((tools) => renderCommand(tools, provider, options, io)));
+
+  program
+    .command("answer")
+    .description("run a model's tool calls (in a provider's message shape) and print the tool results")
+    .argument("<provider>", "openai-chat, openai-responses, anthropic, gemini or mcp")
+    .requiredOption(
+      "--message <json>",
+      "the model's message: an assistant message, output items, or MCP call params",
+    )
+    .action((provider: string, options: { message: string }) =>
+      withState((state) => answerCommand(state, provider, options, io)),
+    );
 
   program
     .command("find")

@@ -232,6 +232,37 @@ describe("the catalogue a model sees, through the CLI", () => {
     expect(await runToolreg(["render", "mcp", "--budget", "-3"], cwd)).toMatchObject({ code: 2 });
   });
 
+  it("answers a model's tool calls in its provider's shape, malformed ones included", async () => {
+    const message = {
+      role: "assistant",
+      tool_calls: [
+        {
+          id: "call_1",
+          type: "function",
+          function: { name: "calculate", arguments: '{"expression":"6*7"}' },
+        },
+        { id: "call_2", type: "function", function: { name: "calculate", arguments: '{"expression":' } },
+        {
+          id: "call_3",
+          type: "function",
+          function: { name: "think", arguments: '{"thought":"x","dry_run":true}' },
+        },
+      ],
+    };
+    const answered = await runToolreg(["answer", "openai-chat", "--message", JSON.stringify(message)], cwd);
+    expect(answered.code).toBe(1);
+    const results = JSON.parse(answered.stdout) as { role: string; tool_call_id: string; content: string }[];
+    expect(results.map((result) => [result.role, result.tool_call_id])).toEqual([
+      ["tool", "call_1"],
+      ["tool", "call_2"],
+      ["tool", "call_3"],
+    ]);
+    expect(results[0]?.content).toBe("42");
+    expect(results[1]?.content).toMatch(/^error invalid_input: .*not valid JSON/);
+    expect(results[2]?.content).toContain('unknown argument "dry_run"');
+    expect(await runToolreg(["answer", "openai-chat", "--message", "{"], cwd)).toMatchObject({ code: 2 });
+  });
+
   it("finds by meaning with --embeddings, where the lexical search finds nothing", async () => {
     const query = "how much is 17 percent of 230";
     const lexical = await runToolreg(["find", query, "--json"], cwd);
