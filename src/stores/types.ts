@@ -163,8 +163,17 @@ export interface AuditSink {
   record(event: AuditEvent): void | Promise<void>;
 }
 
+/** Where a page of the audit trail starts: just after this event, going back in time. */
+export interface AuditCursor {
+  at: number;
+  id: string;
+}
+
 export interface AuditStore extends AuditSink {
-  list(input: TenantKey & { limit?: number; tool?: string; since?: number }): Promise<AuditEvent[]>;
+  /** Newest first; `before` pages back from an event a previous page ended with, losing none recorded in its millisecond. */
+  list(
+    input: TenantKey & { limit?: number; tool?: string; since?: number; before?: AuditCursor },
+  ): Promise<AuditEvent[]>;
 }
 
 /** The stores a seam needs, as one bundle an adapter can provide. */

@@ -715,6 +715,28 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
         expect(await ids({ tool: "files.delete", since: 3_000 })).toEqual(["e4"]);
         expect(await ids({ tool: "mail.send", since: 2_000, limit: 1 })).toEqual(["e5"]);
       });
+
+      it("pages back from a cursor without losing events recorded in the same millisecond", async () => {
+        const plan = [
+          ["p1", 1_000],
+          ["p2", 2_000],
+          ["p3", 2_000],
+          ["p4", 2_000],
+          ["p5", 3_000],
+        ] as const;
+        for (const [id, at] of plan) await stores.audit.record(eventOf({ id, at }));
+        await stores.audit.record({ ...eventOf({ id: "other", at: 2_000 }), tenantId: B });
+        const seen: string[] = [];
+        let before: { at: number; id: string } | undefined;
+        for (let page = 0; page < 10; page++) {
+          const events = await stores.audit.list({ tenantId: A, limit: 2, ...(before ? { before } : {}) });
+          if (events.length === 0) break;
+          seen.push(...events.map((event) => event.id));
+          const last = events.at(-1) as { at: number; id: string };
+          before = { at: last.at, id: last.id };
+        }
+        expect(seen).toEqual(["p5", "p4", "p3", "p2", "p1"]);
+      });
     });
 
     // Whether the adapter can reopen is known only from a fixture, so one is built (and dropped) while collecting.

@@ -10,13 +10,20 @@ export function createMemoryAuditStore(options: { maxEvents?: number } = {}): Au
       // Drop the oldest half at once: amortised O(1) instead of a shift per event.
       if (events.length > maxEvents) events = events.slice(events.length - Math.floor(maxEvents / 2));
     },
-    async list({ tenantId, limit, tool, since }) {
-      const matching = events.filter(
-        (event) =>
-          event.tenantId === tenantId &&
-          (tool === undefined || event.tool === tool) &&
-          (since === undefined || event.at >= since),
-      );
+    async list({ tenantId, limit, tool, since, before }) {
+      // Recording order stands in for SQLite's rowid: it orders events of one millisecond.
+      const end = before
+        ? events.findIndex((event) => event.tenantId === tenantId && event.id === before.id)
+        : events.length;
+      const matching = events
+        .slice(0, end < 0 ? events.length : end)
+        .filter(
+          (event) =>
+            event.tenantId === tenantId &&
+            (tool === undefined || event.tool === tool) &&
+            (since === undefined || event.at >= since) &&
+            (before === undefined || event.at <= before.at),
+        );
       return matching.slice(-(limit ?? 100)).reverse();
     },
   };

@@ -101,12 +101,24 @@ export function createSqliteAuditStore(
   );
   // NULL parameters switch a filter off, so one statement serves every combination; rowid orders events
   // recorded in the same millisecond the way they were recorded.
+  // A page ends at an event; the next starts after it: earlier milliseconds, or the same one and recorded before.
   const list = db.prepare<
-    [{ tenantId: string; tool: string | null; since: number | null; limit: number }],
+    [
+      {
+        tenantId: string;
+        tool: string | null;
+        since: number | null;
+        beforeAt: number | null;
+        beforeId: string | null;
+        limit: number;
+      },
+    ],
     Row
   >(
     `SELECT ${COLUMNS} FROM audit
      WHERE tenant_id = @tenantId AND (@tool IS NULL OR tool = @tool) AND (@since IS NULL OR at >= @since)
+       AND (@beforeAt IS NULL OR at < @beforeAt OR (at = @beforeAt AND rowid < (
+         SELECT rowid FROM audit WHERE tenant_id = @tenantId AND at = @beforeAt AND id = @beforeId)))
      ORDER BY at DESC, rowid DESC LIMIT @limit`,
   );
   const insertAll = db.transaction((events: AuditEvent[]) => {
@@ -142,10 +154,17 @@ export function createSqliteAuditStore(
         timer.unref();
       }
     },
-    async list({ tenantId, limit, tool, since }) {
+    async list({ tenantId, limit, tool, since, before }) {
       store.flush();
       return list
-        .all({ tenantId, tool: tool ?? null, since: since ?? null, limit: limit ?? 100 })
+        .all({
+          tenantId,
+          tool: tool ?? null,
+          since: since ?? null,
+          beforeAt: before?.at ?? null,
+          beforeId: before?.id ?? null,
+          limit: limit ?? 100,
+        })
         .map(toEvent);
     },
     flush() {
