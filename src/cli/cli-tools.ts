@@ -18,6 +18,8 @@ import { UsageError } from "./cli-io.js";
 
 export interface ToolFlags {
   artifactsDir?: string;
+  /** The demo toolkit's dataset; only `serve` sets it. */
+  demoDb?: string;
   readRoot?: string;
   writeRoot?: string;
   sqlRead?: string;
@@ -62,6 +64,7 @@ export async function serveTools(flags: ToolFlags, meta: MetaHost): Promise<Serv
       writeRoot: flags.writeRoot,
       sqlReader: sqlReader as SqlReader | undefined,
       sqlWriter: sqlWriter as SqlWriter | undefined,
+      ...(flags.demoDb ? { demoDb: flags.demoDb } : {}),
       ...meta,
     }).list();
     return {

@@ -22,6 +22,7 @@ import { docsCommand } from "./commands/docs.js";
 import { findCommand } from "./commands/find.js";
 import { listTools } from "./commands/list.js";
 import { renderCommand } from "./commands/render.js";
+import { addServerCommands } from "./server-commands.js";
 
 /** Runs the CLI on `argv` (without node and script); resolves to the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -135,6 +136,16 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     const extra = metaTools(await meta()).filter((tool) => !taken.has(tool.name));
     return { tools: [...tools, ...extra], close: async () => {} };
   };
+  addServerCommands(program, {
+    io,
+    globals,
+    served: async (extra) =>
+      globals().registry ? served() : serveTools({ ...globals(), ...extra }, await meta()),
+    linkSeam: (seam) => {
+      openSeam = seam;
+    },
+    setExitCode,
+  });
   const withTools = async (body: (tools: readonly AnyTool[]) => Promise<number> | number): Promise<void> => {
     const { tools, close } = await served();
     try {

@@ -1,7 +1,8 @@
 /** @module The execution context: built only by the host, never from tool input. */
 
 /** Whether an assistant may act: `gated` parks every data-changing call for a human; `disabled` calls nothing. */
-export type AssistantMode = "active" | "gated" | "disabled";
+export const ASSISTANT_MODES = ["active", "gated", "disabled"] as const;
+export type AssistantMode = (typeof ASSISTANT_MODES)[number];
 
 /** Turns a `credentialRef` into a secret at call time. The secret is never stored by toolreg. */
 export interface CredentialResolver {

@@ -69,7 +69,8 @@ export interface IdempotencyStore {
 
 // ---- approvals -------------------------------------------------------------------------------
 
-export type ApprovalStatus = "pending" | "approved" | "denied" | "expired" | "executed" | "refused";
+export const APPROVAL_STATUSES = ["pending", "approved", "denied", "expired", "executed", "refused"] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
 export interface ApprovalRecord {
   tenantId: string;

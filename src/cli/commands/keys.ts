@@ -1,0 +1,92 @@
+/** @module `toolreg keys create|list|revoke|login`: API keys of the registry server, kept hashed in its store. */
+import { ASSISTANT_MODES, type AssistantMode } from "../../seam/context.js";
+import type { AuthStore } from "../../server/auth/index.js";
+import { type CliIo, UsageError } from "../cli-io.js";
+import { formatJson, formatTable } from "../format.js";
+
+export interface CreateKeyOptions {
+  tenant: string;
+  principal: string;
+  scopes?: string;
+  keyMode?: string;
+  operator?: boolean;
+  label?: string;
+}
+
+export function createKeyCommand(auth: AuthStore, options: CreateKeyOptions, io: CliIo): number {
+  const mode = (options.keyMode ?? "active") as AssistantMode;
+  if (!ASSISTANT_MODES.includes(mode))
+    throw new UsageError(`--key-mode must be one of ${ASSISTANT_MODES.join(", ")}`);
+  const scopes = (options.scopes ?? "")
+    .split(",")
+    .map((scope) => scope.trim())
+    .filter(Boolean);
+  let created: ReturnType<AuthStore["createKey"]>;
+  try {
+    created = auth.createKey({
+      tenantId: options.tenant,
+      principalId: options.principal,
+      scopes,
+      mode,
+      operator: options.operator ?? false,
+      ...(options.label === undefined ? {} : { label: options.label }),
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  io.stdout(`${created.key}\n`);
+  io.stderr(
+    `key ${created.record.id} for ${options.tenant}/${options.principal}; shown once, stored hashed\n`,
+  );
+  return 0;
+}
+
+export function listKeysCommand(
+  auth: AuthStore,
+  options: { tenant?: string; json?: boolean },
+  io: CliIo,
+): number {
+  const keys = auth.listKeys(options.tenant ? { tenantId: options.tenant } : {});
+  if (options.json) {
+    io.stdout(formatJson(keys));
+    return 0;
+  }
+  io.stdout(
+    formatTable(
+      ["ID", "TENANT", "PRINCIPAL", "SCOPES", "MODE", "OPERATOR", "REVOKED"],
+      keys.map((key) => [
+        key.id,
+        key.tenantId,
+        key.principalId,
+        key.scopes.join(",") || "-",
+        key.mode,
+        key.operator ? "yes" : "no",
+        key.revokedAt ? new Date(key.revokedAt).toISOString() : "-",
+      ]),
+    ),
+  );
+  return 0;
+}
+
+export function revokeKeyCommand(auth: AuthStore, id: string, io: CliIo): number {
+  if (!auth.revokeKey(id)) {
+    io.stderr(`error: no live key ${id}\n`);
+    return 1;
+  }
+  io.stdout(`revoked ${id}\n`);
+  return 0;
+}
+
+/** A fresh one-time console link for the tenant's newest live operator key. */
+export function loginCommand(auth: AuthStore, tenant: string, origin: string, io: CliIo): number {
+  const key = auth
+    .listKeys({ tenantId: tenant })
+    .filter((candidate) => candidate.operator && candidate.revokedAt === undefined)
+    .sort((a, b) => b.createdAt - a.createdAt)[0];
+  if (!key) {
+    io.stderr(`error: tenant ${tenant} has no live operator key; create one with keys create --operator\n`);
+    return 1;
+  }
+  io.stdout(`${origin.replace(/\/$/, "")}/login?token=${auth.createLoginToken(key.id)}\n`);
+  return 0;
+}

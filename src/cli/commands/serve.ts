@@ -1,0 +1,65 @@
+/**
+ * @module `toolreg serve`: the registry server on the embedded SQLite store, with the standard tools, the
+ * demo toolkit and the meta-tools. On first start with no key it creates an operator key and prints a
+ * console link carrying a one-time login token; SIGTERM or SIGINT stops it gracefully.
+ */
+import { dirname, join } from "node:path";
+import type { Logger } from "../../seam/context.js";
+import type { AuthStore } from "../../server/auth/index.js";
+import { listen } from "../../server/listen.js";
+import type { RegistryServer } from "../../server/registry-server.js";
+import type { CliIo } from "../cli-io.js";
+import { UsageError } from "../cli-io.js";
+
+export interface ServeOptions {
+  port?: string;
+  host?: string;
+}
+
+/** Where the demo toolkit keeps its dataset: beside the state file. */
+export function demoDatabasePath(storePath: string): string {
+  return join(dirname(storePath), "demo.db");
+}
+
+export async function serveCommand(
+  server: RegistryServer,
+  operator: { tenantId: string; principalId: string },
+  options: ServeOptions,
+  io: CliIo,
+  logger: Logger,
+  stopSignal: Promise<string>,
+): Promise<number> {
+  const port = options.port === undefined ? undefined : Number(options.port);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
+    throw new UsageError("--port must be a whole number from 0 to 65535");
+  }
+  const listening = await listen(server, {
+    ...(port === undefined ? {} : { port }),
+    ...(options.host ? { host: options.host } : {}),
+  });
+  io.stdout(`toolreg registry on ${listening.url} (${server.deps.registry.list().length} tools)\n`);
+  const login = firstStartLogin(server.auth, operator);
+  if (login) {
+    io.stdout(
+      `operator API key for ${operator.tenantId}/${operator.principalId} (shown once): ${login.key}\n`,
+    );
+    io.stdout(`console: ${listening.url}/login?token=${login.token}\n`);
+  } else {
+    io.stdout(`console: ${listening.url}/ (a new login link: toolreg keys login)\n`);
+  }
+  const signal = await stopSignal;
+  logger.info({ signal }, "stopping: no new calls, waiting for running ones");
+  const { drained } = await listening.stop();
+  io.stdout(drained ? "stopped\n" : "stopped; calls still running at the deadline were cut off\n");
+  return 0;
+}
+
+/** An operator key and a login token, when the store has no key at all. */
+function firstStartLogin(
+  auth: AuthStore,
+  operator: { tenantId: string; principalId: string },
+): { key: string; token: string } | undefined {
+  if (auth.hasKeys()) return undefined;
+  const { key, record } = auth.createKey({ ...operator, operator: true, label: "created on first start" });
+  return { key, token: auth.createLoginToken(record.id) };
+}

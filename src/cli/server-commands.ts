@@ -1,0 +1,113 @@
+/** @module The registry server's commands: `serve`, and `keys create|list|revoke|login` over its store. */
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { Command } from "commander";
+import { pino } from "pino";
+import { ToolRegistry } from "../registry/registry.js";
+import type { Seam } from "../seam/seam.js";
+import { openSqliteAuthStore } from "../server/auth/index.js";
+import { DEFAULT_PORT } from "../server/listen.js";
+import { openRegistryServer } from "../server/registry-server.js";
+import type { CliIo } from "./cli-io.js";
+import { cliOutputStore, type GlobalOptions, statePath } from "./cli-state.js";
+import type { ServedTools } from "./cli-tools.js";
+import { createKeyCommand, listKeysCommand, loginCommand, revokeKeyCommand } from "./commands/keys.js";
+import { demoDatabasePath, serveCommand } from "./commands/serve.js";
+
+export interface ServerCommandHost {
+  io: CliIo;
+  globals(): GlobalOptions;
+  /** The served tools, with extra flags (the demo toolkit's dataset). */
+  served(extra: { demoDb?: string }): Promise<ServedTools>;
+  /** Links the meta-tools to the seam they call back into. */
+  linkSeam(seam: Seam | undefined): void;
+  setExitCode(code: number): void;
+}
+
+/** Resolves on the first SIGTERM or SIGINT: the server stops gracefully instead of dying mid-call. */
+function stopSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => {
+      process.off("SIGTERM", onTerm);
+      process.off("SIGINT", onInt);
+      resolve(signal);
+    };
+    const onTerm = () => stop("SIGTERM");
+    const onInt = () => stop("SIGINT");
+    process.once("SIGTERM", onTerm);
+    process.once("SIGINT", onInt);
+  });
+}
+
+export function addServerCommands(program: Command, host: ServerCommandHost): void {
+  const { io } = host;
+  program
+    .command("serve")
+    .description("run the registry server and its web console on the embedded SQLite store")
+    .option("--port <port>", `port to listen on (default ${DEFAULT_PORT})`)
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .option("--store <path>", "the SQLite store (default: --db, or .toolreg/toolreg.db)")
+    .action(async (options: { port?: string; host?: string; store?: string }) => {
+      if (options.store) program.setOptionValue("db", resolve(io.cwd, options.store));
+      const storePath = statePath(host.globals(), io);
+      mkdirSync(dirname(storePath), { recursive: true });
+      const logger = pino({ level: host.globals().logLevel }, pino.destination(2));
+      const { tools, close } = await host.served({ demoDb: demoDatabasePath(storePath) });
+      const server = openRegistryServer({
+        registry: new ToolRegistry(tools),
+        storePath,
+        logger,
+        outputs: cliOutputStore(host.globals(), io),
+      });
+      host.linkSeam(server.seam);
+      try {
+        const operator = { tenantId: host.globals().tenant, principalId: host.globals().principal };
+        host.setExitCode(await serveCommand(server, operator, options, io, logger, stopSignal()));
+      } finally {
+        host.linkSeam(undefined);
+        await close();
+      }
+    });
+
+  const keys = program.command("keys").description("API keys of the registry server (stored hashed)");
+  const withAuth = (body: (auth: ReturnType<typeof openSqliteAuthStore>) => number) => {
+    const path = statePath(host.globals(), io);
+    mkdirSync(dirname(path), { recursive: true });
+    const auth = openSqliteAuthStore(path);
+    try {
+      host.setExitCode(body(auth));
+    } finally {
+      auth.close();
+    }
+  };
+  keys
+    .command("create")
+    .description("create a key; it is printed once")
+    .requiredOption("--tenant <id>", "the tenant the key acts for")
+    .requiredOption("--principal <id>", "who the key is")
+    .option("--scopes <list>", "comma-separated scopes, e.g. finance:read,approvals:decide")
+    .option(
+      "--key-mode <mode>",
+      "the assistant mode of calls made with it: active, gated or disabled",
+      "active",
+    )
+    .option("--operator", "may use the console and decide its tenant's approvals")
+    .option("--label <text>", "a note for whoever lists keys later")
+    .action((options) => withAuth((auth) => createKeyCommand(auth, options, io)));
+  keys
+    .command("list")
+    .option("--tenant <id>", "only this tenant's keys")
+    .option("--json", "print JSON")
+    .action((options) => withAuth((auth) => listKeysCommand(auth, options, io)));
+  keys
+    .command("revoke")
+    .argument("<id>", "the key id (the part after trk_ and before the next _)")
+    .action((id: string) => withAuth((auth) => revokeKeyCommand(auth, id, io)));
+  keys
+    .command("login")
+    .description("print a one-time console link for the tenant's newest operator key")
+    .option("--url <origin>", "where the server listens", `http://127.0.0.1:${DEFAULT_PORT}`)
+    .action((options: { url: string }) =>
+      withAuth((auth) => loginCommand(auth, host.globals().tenant, options.url, io)),
+    );
+}

@@ -1,0 +1,86 @@
+/**
+ * @module The registry server's HTTP application (Hono): public health, login and console routes; every
+ * other route authenticated; every error in the problem shape; never a crash.
+ */
+import { Hono } from "hono";
+import { methodNotAllowed } from "hono/method-not-allowed";
+import { authenticate } from "./authenticate.js";
+import { loadConsoleAssets } from "./console-assets.js";
+import { problem } from "./problem.js";
+import { approvalsRoutes } from "./routes/approvals-routes.js";
+import { auditRoute } from "./routes/audit-route.js";
+import { eventsRoute } from "./routes/events-route.js";
+import { manifestRoute } from "./routes/manifest-route.js";
+import { openApiRoute } from "./routes/openapi-route.js";
+import { loginRoute, sessionRoutes } from "./routes/session-routes.js";
+import { toolsRoutes } from "./routes/tools-routes.js";
+import type { ServerDeps } from "./server-deps.js";
+import type { ServerEnv } from "./server-env.js";
+
+const SECURITY_HEADERS = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+};
+
+export function createServerApp(deps: ServerDeps, options: { consoleDir?: string } = {}): Hono<ServerEnv> {
+  const app = new Hono<ServerEnv>();
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (_c, allowed) =>
+        problem(405, "method_not_allowed", `use ${allowed.join(" or ")}`, {}, { allow: allowed.join(", ") }),
+    }),
+  );
+  app.use(async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
+  });
+
+  app.get("/healthz", (c) => c.json({ ok: true }));
+  app.get("/readyz", async (c) => {
+    try {
+      await deps.stores.approvals.list({ tenantId: "readiness-probe", limit: 1 });
+    } catch (error) {
+      return problem(503, "not_ready", `the store is not answering: ${(error as Error).message}`);
+    }
+    return deps.inflight.closed
+      ? problem(503, "shutting_down", "the server is shutting down")
+      : c.json({ ok: true });
+  });
+  loginRoute(app, deps);
+  const assets = loadConsoleAssets(options.consoleDir);
+  const serveAsset = (name: string) => {
+    const asset = assets.get(name);
+    if (!asset) return problem(404, "not_found", "no such console file");
+    return new Response(asset.body, {
+      headers: {
+        "content-type": asset.type,
+        "cache-control": "no-cache",
+        "content-security-policy":
+          "default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:",
+      },
+    });
+  };
+  app.get("/", () => serveAsset("index.html"));
+  app.get("/console/:file", (c) => serveAsset(c.req.param("file")));
+
+  app.use("/api/*", authenticate(deps.auth));
+  app.use("/manifest.json", authenticate(deps.auth));
+  openApiRoute(app);
+  manifestRoute(app, deps);
+  toolsRoutes(app, deps);
+  approvalsRoutes(app, deps);
+  auditRoute(app, deps);
+  eventsRoute(app, deps);
+  sessionRoutes(app, deps);
+
+  app.notFound((c) =>
+    problem(404, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`),
+  );
+  app.onError((error, c) => {
+    deps.logger.error({ err: error, path: c.req.path }, "request failed");
+    return problem(500, "internal", "the server failed on this request; it has been logged");
+  });
+  return app;
+}

@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { MIGRATIONS, openSqliteStores } from "../../stores/sqlite/index.js";
+import { openAuthDatabase } from "./auth-database.js";
+
+const directories: string[] = [];
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+function temporaryFile(): string {
+  const directory = mkdtempSync(join(tmpdir(), "toolreg-auth-db-"));
+  directories.push(directory);
+  return join(directory, "server.db");
+}
+
+const tablesOf = (path: string) => {
+  const db = openAuthDatabase(path);
+  try {
+    return db
+      .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all();
+  } finally {
+    db.close();
+  }
+};
+
+describe("openAuthDatabase", () => {
+  it("opens in WAL mode with a busy timeout and creates the auth tables, again without harm", () => {
+    const path = temporaryFile();
+    const db = openAuthDatabase(path);
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(db.pragma("busy_timeout", { simple: true })).toBeGreaterThan(0);
+    expect(db.pragma("user_version", { simple: true })).toBe(0);
+    db.close();
+    expect(tablesOf(path)).toEqual(["auth_keys", "auth_login_tokens", "auth_sessions"]);
+  });
+
+  it("shares a file with the server's other stores, before or after their migrations", () => {
+    for (const authFirst of [true, false]) {
+      const path = temporaryFile();
+      if (authFirst) openAuthDatabase(path).close();
+      const stores = openSqliteStores(path);
+      if (!authFirst) openAuthDatabase(path).close();
+      expect(stores.database.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+      stores.close();
+      expect(tablesOf(path)).toEqual([
+        "approvals",
+        "audit",
+        "auth_keys",
+        "auth_login_tokens",
+        "auth_sessions",
+        "idempotency",
+      ]);
+    }
+  });
+});

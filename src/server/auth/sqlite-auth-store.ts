@@ -1,0 +1,152 @@
+/** @module SQLite authentication store: API keys, one-time login tokens and console sessions in one shared file. */
+import { timingSafeEqual } from "node:crypto";
+import { formatApiKey, newApiKeyParts, parseApiKey } from "./api-key.js";
+import { openAuthDatabase } from "./auth-database.js";
+import { checkKeyInput } from "./key-input.js";
+import { KEY_COLUMNS, type KeyRow, toCaller, toKeyRecord } from "./key-row.js";
+import { hashSecret, isSecretShaped, randomSecret } from "./secret.js";
+import type { AuthStore, SqliteAuthStoreOptions } from "./types.js";
+
+const LOGIN_TOKEN_TTL_MS = 15 * 60 * 1000;
+const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+
+function checkTtl(field: string, ttlMs: number): number {
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)
+    throw new RangeError(`auth store: ${field} must be a positive whole number of milliseconds`);
+  return ttlMs;
+}
+
+/** Opens (creating the `auth_` tables if needed) the SQLite file at `path` as an authentication store. */
+export function openSqliteAuthStore(path: string, options: SqliteAuthStoreOptions = {}): AuthStore {
+  const clock = options.clock ?? Date.now;
+  const sessionTtlMs = checkTtl("sessionTtlMs", options.sessionTtlMs ?? SESSION_TTL_MS);
+  const db = openAuthDatabase(path);
+
+  const insertKey = db.prepare(
+    `INSERT INTO auth_keys (${KEY_COLUMNS})
+     VALUES (@id, @secretHash, @tenantId, @principalId, @scopes, @mode, @operator, @label, @createdAt, NULL)`,
+  );
+  const liveKey = db.prepare<[string], KeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM auth_keys WHERE id = ? AND revoked_at IS NULL`,
+  );
+  const allKeys = db.prepare<[], KeyRow>(`SELECT ${KEY_COLUMNS} FROM auth_keys ORDER BY created_at, id`);
+  const tenantKeys = db.prepare<[string], KeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM auth_keys WHERE tenant_id = ? ORDER BY created_at, id`,
+  );
+  const anyKey = db.prepare<[], number>("SELECT EXISTS (SELECT 1 FROM auth_keys)").pluck();
+  const markRevoked = db.prepare<[number, string]>(
+    "UPDATE auth_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+  );
+  const deleteSessionsOfKey = db.prepare<[string]>("DELETE FROM auth_sessions WHERE key_id = ?");
+  const deleteTokensOfKey = db.prepare<[string]>("DELETE FROM auth_login_tokens WHERE key_id = ?");
+  // Through the live key, so a token can never be made for an unknown or revoked one.
+  const insertToken = db.prepare<[Buffer, number, string]>(
+    `INSERT INTO auth_login_tokens (token_hash, key_id, expires_at)
+     SELECT ?, id, ? FROM auth_keys WHERE id = ? AND revoked_at IS NULL`,
+  );
+  const purgeTokens = db.prepare<[number]>(
+    "DELETE FROM auth_login_tokens WHERE used_at IS NOT NULL OR expires_at <= ?",
+  );
+  // One statement decides the redeem: of two connections racing, only one matches `used_at IS NULL`.
+  const useToken = db
+    .prepare<[number, Buffer, number], string>(
+      `UPDATE auth_login_tokens SET used_at = ?
+       WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?
+         AND key_id IN (SELECT id FROM auth_keys WHERE revoked_at IS NULL)
+       RETURNING key_id`,
+    )
+    .pluck();
+  const insertSession = db.prepare<[Buffer, string, string, number]>(
+    "INSERT INTO auth_sessions (session_hash, key_id, csrf_token, expires_at) VALUES (?, ?, ?, ?)",
+  );
+  const purgeSessions = db.prepare<[number]>("DELETE FROM auth_sessions WHERE expires_at <= ?");
+  const liveSession = db.prepare<[Buffer, number], KeyRow & { csrf_token: string }>(
+    `SELECT k.*, s.csrf_token
+     FROM auth_sessions s JOIN auth_keys k ON k.id = s.key_id
+     WHERE s.session_hash = ? AND s.expires_at > ? AND k.revoked_at IS NULL`,
+  );
+  const deleteSession = db.prepare<[Buffer]>("DELETE FROM auth_sessions WHERE session_hash = ?");
+
+  const revoke = db.transaction((id: string): boolean => {
+    if (markRevoked.run(clock(), id).changes === 0) return false;
+    deleteSessionsOfKey.run(id);
+    deleteTokensOfKey.run(id);
+    return true;
+  });
+
+  const issueToken = db.transaction((keyId: string, ttlMs: number): string => {
+    const now = clock();
+    purgeTokens.run(now);
+    const token = randomSecret();
+    if (insertToken.run(hashSecret(token), now + ttlMs, keyId).changes === 0)
+      throw new Error(`auth store: no live API key ${JSON.stringify(keyId)} to log in with`);
+    return token;
+  });
+
+  const redeem = db.transaction((token: string) => {
+    const now = clock();
+    const keyId = useToken.get(now, hashSecret(token), now);
+    if (keyId === undefined) return undefined;
+    purgeSessions.run(now);
+    const sessionId = randomSecret();
+    const csrfToken = randomSecret();
+    insertSession.run(hashSecret(sessionId), keyId, csrfToken, now + sessionTtlMs);
+    // The update above matched a live key inside this transaction, so the key is there.
+    return { sessionId, csrfToken, caller: toCaller(liveKey.get(keyId)!) };
+  });
+
+  return {
+    createKey(input) {
+      const checked = checkKeyInput(input);
+      const parts = newApiKeyParts();
+      const createdAt = clock();
+      insertKey.run({
+        ...checked,
+        id: parts.id,
+        secretHash: hashSecret(parts.secret),
+        scopes: JSON.stringify(checked.scopes),
+        operator: checked.operator ? 1 : 0,
+        label: checked.label ?? null,
+        createdAt,
+      });
+      return {
+        key: formatApiKey(parts),
+        record: { id: parts.id, ...checked, createdAt, revokedAt: undefined },
+      };
+    },
+
+    verifyKey(key) {
+      const parts = parseApiKey(key);
+      if (!parts) return undefined;
+      const row = liveKey.get(parts.id);
+      if (!row) return undefined;
+      return timingSafeEqual(row.secret_hash, hashSecret(parts.secret)) ? toCaller(row) : undefined;
+    },
+
+    listKeys(filter = {}) {
+      const rows = filter.tenantId === undefined ? allKeys.all() : tenantKeys.all(filter.tenantId);
+      return rows.map(toKeyRecord);
+    },
+
+    revokeKey: (id) => revoke.immediate(id),
+
+    hasKeys: () => anyKey.get() === 1,
+
+    createLoginToken: (keyId, ttlMs = LOGIN_TOKEN_TTL_MS) =>
+      issueToken.immediate(keyId, checkTtl("ttlMs", ttlMs)),
+
+    redeemLoginToken: (token) => (isSecretShaped(token) ? redeem.immediate(token) : undefined),
+
+    session(sessionId) {
+      if (!isSecretShaped(sessionId)) return undefined;
+      const row = liveSession.get(hashSecret(sessionId), clock());
+      return row && { caller: toCaller(row), csrfToken: row.csrf_token };
+    },
+
+    endSession(sessionId) {
+      if (isSecretShaped(sessionId)) deleteSession.run(hashSecret(sessionId));
+    },
+
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * @module In-process events for the server's SSE stream: registry revisions, and approvals requested and
+ * resolved. Approval events come from the audit trail the seam already writes, so nothing can be decided
+ * without the stream hearing of it.
+ */
+import type { ToolUpdateEvent } from "../registry/registry.js";
+import type { AuditEvent, AuditStore } from "../stores/types.js";
+
+export type ApprovalEvent = {
+  type: "approval.requested" | "approval.resolved";
+  tenantId: string;
+  approvalId: string;
+  tool: string;
+  /** `pending` when requested; `approved`, `denied`, or the resumed call's outcome when resolved. */
+  outcome: string;
+  actor: string;
+  at: number;
+};
+
+export type ServerEvent = ToolUpdateEvent | ApprovalEvent;
+
+export class EventHub {
+  readonly #listeners = new Set<(event: ServerEvent) => void>();
+  readonly #closers = new Set<() => void>();
+  #closed = false;
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** `onClose` runs when the hub closes (the server stopping), so a stream can end itself cleanly. */
+  subscribe(listener: (event: ServerEvent) => void, onClose?: () => void): () => void {
+    this.#listeners.add(listener);
+    if (onClose) this.#closers.add(onClose);
+    return () => {
+      this.#listeners.delete(listener);
+      if (onClose) this.#closers.delete(onClose);
+    };
+  }
+
+  /** Ends every subscription: the server is stopping. */
+  close(): void {
+    this.#closed = true;
+    for (const close of [...this.#closers]) close();
+    this.#closers.clear();
+    this.#listeners.clear();
+  }
+
+  publish(event: ServerEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // One broken subscriber (a closed stream) must not starve the others.
+      }
+    }
+  }
+
+  get size(): number {
+    return this.#listeners.size;
+  }
+}
+
+/** The audit store, publishing the approval events it records. */
+export function publishingAudit(audit: AuditStore, hub: EventHub): AuditStore {
+  return {
+    record(event) {
+      const recorded = audit.record(event);
+      const published = approvalEventOf(event);
+      if (published) hub.publish(published);
+      return recorded;
+    },
+    list: (input) => audit.list(input),
+  };
+}
+
+function approvalEventOf(event: AuditEvent): ApprovalEvent | undefined {
+  if (!event.approvalId) return undefined;
+  const base = {
+    tenantId: event.tenantId,
+    approvalId: event.approvalId,
+    tool: event.tool,
+    actor: event.actor,
+    at: event.at,
+  };
+  switch (event.kind) {
+    case "approval-request":
+      return { type: "approval.requested", ...base, outcome: "pending" };
+    case "approval-decision":
+    case "approval-resume":
+      return { type: "approval.resolved", ...base, outcome: event.outcome };
+    default:
+      return undefined;
+  }
+}

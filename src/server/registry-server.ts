@@ -1,0 +1,82 @@
+/**
+ * @module A registry server over one SQLite file: the seam's stores and the auth store share it, the audit
+ * trail feeds the event stream, and registry revisions reach it too.
+ */
+import type { Hono } from "hono";
+import type { ApprovalPolicy, Authorizer, Toolsets } from "../policy/ports.js";
+import type { ToolRegistry } from "../registry/registry.js";
+import type { Logger } from "../seam/context.js";
+import type { OutputStore } from "../seam/output-store.js";
+import { Seam } from "../seam/seam.js";
+import { openSqliteStores } from "../stores/sqlite/index.js";
+import { createServerApp } from "./app.js";
+import { type AuthStore, openSqliteAuthStore } from "./auth/index.js";
+import { EventHub, publishingAudit } from "./event-hub.js";
+import { InflightCalls } from "./inflight-calls.js";
+import { ManifestCache } from "./manifest.js";
+import { BODY_TIMEOUT_MS } from "./read-json-body.js";
+import type { ServerDeps } from "./server-deps.js";
+import type { ServerEnv } from "./server-env.js";
+
+export interface RegistryServerOptions {
+  registry: ToolRegistry;
+  /** The SQLite file holding approvals, idempotency records, the audit trail and API keys. */
+  storePath: string;
+  logger: Logger;
+  outputs?: OutputStore;
+  authorizer?: Authorizer;
+  toolsets?: Toolsets;
+  approvalPolicy?: ApprovalPolicy;
+  allowSelfApproval?: boolean;
+  consoleDir?: string;
+  /** How long a request body may take to arrive; 10 s unless given. */
+  bodyTimeoutMs?: number;
+}
+
+export interface RegistryServer {
+  app: Hono<ServerEnv>;
+  seam: Seam;
+  auth: AuthStore;
+  deps: ServerDeps;
+  /** Closes the stores; call after the listener has drained. */
+  close(): void;
+}
+
+export function openRegistryServer(options: RegistryServerOptions): RegistryServer {
+  const stores = openSqliteStores(options.storePath);
+  const auth = openSqliteAuthStore(options.storePath);
+  const hub = new EventHub();
+  const seam = new Seam({
+    registry: options.registry.view(),
+    stores: { ...stores, audit: publishingAudit(stores.audit, hub) },
+    ...(options.outputs ? { outputs: options.outputs } : {}),
+    ...(options.authorizer ? { authorizer: options.authorizer } : {}),
+    ...(options.toolsets ? { toolsets: options.toolsets } : {}),
+    ...(options.approvalPolicy ? { approvalPolicy: options.approvalPolicy } : {}),
+  });
+  const stopListening = options.registry.onUpdate((event) => hub.publish(event));
+  const deps: ServerDeps = {
+    registry: options.registry,
+    seam,
+    stores,
+    auth,
+    hub,
+    manifests: new ManifestCache(),
+    inflight: new InflightCalls(),
+    logger: options.logger,
+    allowSelfApproval: options.allowSelfApproval ?? false,
+    bodyTimeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
+  };
+  const app = createServerApp(deps, options.consoleDir ? { consoleDir: options.consoleDir } : {});
+  return {
+    app,
+    seam,
+    auth,
+    deps,
+    close() {
+      stopListening();
+      auth.close();
+      stores.close();
+    },
+  };
+}

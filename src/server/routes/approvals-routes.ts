@@ -1,0 +1,119 @@
+/**
+ * @module The approval inbox over HTTP. A tenant's operators see and decide its approvals; anyone else sees
+ * only what they asked for. Nobody decides their own request unless the deployment allows it. An approved
+ * call runs at once, as the principal who asked and with that principal's current grant — a key revoked
+ * meanwhile means the call is refused, not run.
+ */
+import type { Hono } from "hono";
+import { z } from "zod";
+import { createExecutionContext, type ExecutionContext } from "../../seam/context.js";
+import { APPROVAL_STATUSES, type ApprovalRecord } from "../../stores/types.js";
+import type { Caller } from "../auth/index.js";
+import { problem } from "../problem.js";
+import { readJsonBody } from "../read-json-body.js";
+import type { ServerDeps } from "../server-deps.js";
+import type { ServerEnv } from "../server-env.js";
+
+export const ApprovalListQuery = z.object({
+  status: z.enum(APPROVAL_STATUSES).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export const DecisionBody = z.object({ note: z.string().max(2_000).optional() }).strict();
+
+/** The scope that lets a non-operator key decide approvals of its tenant. */
+export const DECIDE_SCOPE = "approvals:decide";
+
+const canDecide = (caller: Caller) => caller.operator || caller.scopes.includes(DECIDE_SCOPE);
+const canSee = (caller: Caller, record: ApprovalRecord) =>
+  canDecide(caller) || record.requestedBy === caller.principalId;
+
+export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
+  app.get("/api/v1/approvals", async (c) => {
+    const parsed = ApprovalListQuery.safeParse(c.req.query());
+    if (!parsed.success) return problem(400, "invalid_query", z.prettifyError(parsed.error));
+    const caller = c.get("caller");
+    const records = await deps.stores.approvals.list({
+      tenantId: caller.tenantId,
+      limit: parsed.data.limit,
+      ...(parsed.data.status ? { status: parsed.data.status } : {}),
+    });
+    return c.json({ approvals: records.filter((record) => canSee(caller, record)) });
+  });
+
+  app.get("/api/v1/approvals/:id", async (c) => {
+    const caller = c.get("caller");
+    const record = await deps.stores.approvals.get({ tenantId: caller.tenantId, id: c.req.param("id") });
+    if (!record || !canSee(caller, record)) return notFound(c.req.param("id"));
+    return c.json(record);
+  });
+
+  for (const decision of ["approve", "deny"] as const) {
+    app.post(`/api/v1/approvals/:id/${decision}`, async (c) => {
+      const caller = c.get("caller");
+      const id = c.req.param("id");
+      const body = await readJsonBody(c, { optional: true, timeoutMs: deps.bodyTimeoutMs });
+      if (!body.ok) return body.response;
+      const parsed = DecisionBody.safeParse(body.value ?? {});
+      if (!parsed.success) return problem(422, "invalid_body", z.prettifyError(parsed.error));
+      const record = await deps.stores.approvals.get({ tenantId: caller.tenantId, id });
+      if (!record || !canSee(caller, record)) return notFound(id);
+      if (!canDecide(caller)) {
+        return problem(
+          403,
+          "not_an_approver",
+          `deciding approvals needs an operator key or the ${DECIDE_SCOPE} scope`,
+        );
+      }
+      if (record.requestedBy === caller.principalId && !deps.allowSelfApproval) {
+        return problem(403, "self_approval", "nobody decides their own request; ask another approver");
+      }
+      const request = {
+        tenantId: caller.tenantId,
+        approvalId: id,
+        by: caller.principalId,
+        ...(parsed.data.note === undefined ? {} : { note: parsed.data.note }),
+      };
+      const decided =
+        decision === "approve" ? await deps.seam.approve(request) : await deps.seam.deny(request);
+      if (!decided.ok) {
+        return problem(
+          409,
+          decided.reason,
+          decided.message,
+          decided.approval ? { approval: decided.approval } : {},
+        );
+      }
+      if (decision === "deny") return c.json({ approval: decided.approval });
+      const result = await deps.inflight.track(() =>
+        deps.seam.resume(requesterContext(deps, decided.approval), id, { onInProgress: "wait" }),
+      );
+      const settled = await deps.stores.approvals.get({ tenantId: caller.tenantId, id });
+      return c.json({ approval: settled ?? decided.approval, result });
+    });
+  }
+}
+
+/**
+ * The requester's context now: their newest live key's scopes and mode. Without one the context is
+ * disabled, so the seam refuses the resume and records why.
+ */
+function requesterContext(deps: ServerDeps, record: ApprovalRecord): ExecutionContext {
+  const keys = deps.auth
+    .listKeys({ tenantId: record.tenantId })
+    .filter((key) => key.principalId === record.requestedBy && key.revokedAt === undefined)
+    .sort((a, b) => b.createdAt - a.createdAt);
+  const key = keys[0];
+  return createExecutionContext({
+    tenantId: record.tenantId,
+    principalId: record.requestedBy,
+    runId: record.runId,
+    toolCallId: record.toolCallId,
+    scopes: key?.scopes ?? [],
+    mode: key?.mode ?? "disabled",
+    logger: deps.logger,
+  });
+}
+
+function notFound(id: string): Response {
+  return problem(404, "approval_not_found", `there is no approval "${id.slice(0, 100)}" you may see`);
+}

@@ -1,0 +1,137 @@
+/**
+ * @module `GET /api/v1/openapi.json`: OpenAPI 3.1, built from the zod schemas the routes validate with,
+ * so the description cannot drift from what the server accepts.
+ */
+import type { Hono } from "hono";
+import { z } from "zod";
+import { EnvelopeSchema } from "../../seam/envelope.js";
+import type { ServerEnv } from "../server-env.js";
+import { ApprovalListQuery, DecisionBody } from "./approvals-routes.js";
+import { AuditQuery } from "./audit-route.js";
+import { DiscoveryQuery } from "./tools-routes.js";
+
+const ProblemSchema = z.object({
+  type: z.string(),
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  code: z.string(),
+});
+
+type JsonSchema = Record<string, unknown> & { properties?: Record<string, unknown>; required?: string[] };
+
+const schemaOf = (schema: z.ZodType, io: "input" | "output" = "output"): JsonSchema => {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
+  return rest;
+};
+
+/** Query parameters from an object schema: one OpenAPI parameter per property. */
+function queryParameters(schema: z.ZodType): unknown[] {
+  const json = schemaOf(schema, "input");
+  const required = new Set(json.required ?? []);
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: "query",
+    required: required.has(name),
+    schema: property,
+  }));
+}
+
+const problemResponse = {
+  description: "a problem",
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+};
+const json = (description: string, schema: unknown) => ({
+  description,
+  content: { "application/json": { schema } },
+});
+const idParameter = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
+
+export function buildOpenApi(): unknown {
+  const secured = { security: [{ apiKey: [] }], responses: { 401: problemResponse, 400: problemResponse } };
+  return {
+    openapi: "3.1.0",
+    info: { title: "toolreg registry", version: "1" },
+    components: {
+      securitySchemes: { apiKey: { type: "http", scheme: "bearer" } },
+      schemas: { Problem: schemaOf(ProblemSchema), Envelope: schemaOf(EnvelopeSchema) },
+    },
+    paths: {
+      "/manifest.json": {
+        get: {
+          ...secured,
+          summary: "the caller's manifest",
+          parameters: [{ name: "schema", in: "query", schema: { enum: ["toolreg/3", "toolreg/2"] } }],
+        },
+      },
+      "/api/v1/tools": {
+        get: { ...secured, summary: "discovery", parameters: queryParameters(DiscoveryQuery) },
+      },
+      "/api/v1/tools/{name}": { get: { ...secured, summary: "one tool", parameters: [idParameter("name")] } },
+      "/api/v1/tools/{name}/invoke": {
+        post: {
+          ...secured,
+          summary: "call a tool through the seam; 202 when parked for approval",
+          parameters: [
+            idParameter("name"),
+            { name: "Idempotency-Key", in: "header", schema: { type: "string", maxLength: 200 } },
+            { name: "X-Toolreg-Run-Id", in: "header", schema: { type: "string" } },
+            { name: "X-Toolreg-Tool-Call-Id", in: "header", schema: { type: "string" } },
+          ],
+          requestBody: {
+            content: {
+              "application/json": { schema: { type: "object", description: "the tool's arguments" } },
+            },
+          },
+          responses: {
+            ...secured.responses,
+            200: json("the envelope", { $ref: "#/components/schemas/Envelope" }),
+            202: json("parked", { $ref: "#/components/schemas/Envelope" }),
+            413: problemResponse,
+          },
+        },
+      },
+      "/api/v1/approvals": {
+        get: { ...secured, summary: "the approval inbox", parameters: queryParameters(ApprovalListQuery) },
+      },
+      "/api/v1/approvals/{id}": {
+        get: { ...secured, summary: "one approval, to poll its outcome", parameters: [idParameter("id")] },
+      },
+      ...Object.fromEntries(
+        (["approve", "deny"] as const).map((decision) => [
+          `/api/v1/approvals/{id}/${decision}`,
+          {
+            post: {
+              ...secured,
+              summary: `${decision} a parked call`,
+              parameters: [idParameter("id")],
+              requestBody: { content: { "application/json": { schema: schemaOf(DecisionBody, "input") } } },
+            },
+          },
+        ]),
+      ),
+      "/api/v1/audit": {
+        get: { ...secured, summary: "the audit trail", parameters: queryParameters(AuditQuery) },
+      },
+      "/api/v1/events": {
+        get: {
+          ...secured,
+          summary: "Server-Sent Events: tool.update, approval.requested, approval.resolved",
+        },
+      },
+      "/api/v1/session": { get: { ...secured, summary: "who is calling" } },
+      "/healthz": { get: { summary: "liveness", responses: { 200: json("alive", { type: "object" }) } } },
+      "/readyz": {
+        get: {
+          summary: "readiness",
+          responses: { 200: json("ready", { type: "object" }), 503: problemResponse },
+        },
+      },
+    },
+  };
+}
+
+export function openApiRoute(app: Hono<ServerEnv>): void {
+  const document = JSON.stringify(buildOpenApi());
+  app.get("/api/v1/openapi.json", (c) => c.body(document, 200, { "content-type": "application/json" }));
+}

@@ -1,0 +1,59 @@
+/**
+ * @module The console's session: a one-time login token (printed on first start, as notebook servers do)
+ * becomes an HttpOnly, SameSite=Strict cookie; the page reads its CSRF token from `/api/v1/session`.
+ */
+import type { Hono } from "hono";
+import { deleteCookie, setCookie } from "hono/cookie";
+import { SESSION_COOKIE } from "../authenticate.js";
+import { problem } from "../problem.js";
+import type { ServerDeps } from "../server-deps.js";
+import type { ServerEnv } from "../server-env.js";
+
+/** Open to everyone: the token is the credential. */
+export function loginRoute(app: Hono<ServerEnv>, deps: ServerDeps): void {
+  app.get("/login", (c) => {
+    const token = c.req.query("token") ?? "";
+    const session = token.length > 0 && token.length <= 200 ? deps.auth.redeemLoginToken(token) : undefined;
+    if (!session) {
+      return problem(
+        401,
+        "login_token_invalid",
+        "this login link was already used or has expired; create a new one with `toolreg keys login`",
+      );
+    }
+    setCookie(c, SESSION_COOKIE, session.sessionId, {
+      httpOnly: true,
+      sameSite: "Strict",
+      path: "/",
+      secure: new URL(c.req.url).protocol === "https:",
+      maxAge: 12 * 60 * 60,
+    });
+    return c.redirect("/", 303);
+  });
+}
+
+/** Behind authentication. */
+export function sessionRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
+  app.get("/api/v1/session", (c) => {
+    const caller = c.get("caller");
+    const body: Record<string, unknown> = {
+      tenantId: caller.tenantId,
+      principalId: caller.principalId,
+      operator: caller.operator,
+      scopes: caller.scopes,
+      mode: caller.mode,
+    };
+    if (c.get("viaSession")) {
+      const sessionId = c.req.header("cookie")?.match(new RegExp(`${SESSION_COOKIE}=([^;]+)`))?.[1];
+      body.csrfToken = sessionId ? deps.auth.session(sessionId)?.csrfToken : undefined;
+    }
+    return c.json(body);
+  });
+
+  app.post("/api/v1/logout", (c) => {
+    const sessionId = c.req.header("cookie")?.match(new RegExp(`${SESSION_COOKIE}=([^;]+)`))?.[1];
+    if (sessionId) deps.auth.endSession(sessionId);
+    deleteCookie(c, SESSION_COOKIE, { path: "/" });
+    return c.body(null, 204);
+  });
+}

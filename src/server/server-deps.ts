@@ -1,0 +1,24 @@
+/** @module What the routes share: the registry, the seam, the stores, the auth store and the event hub. */
+import type { ToolRegistry } from "../registry/registry.js";
+import type { Logger } from "../seam/context.js";
+import type { Seam } from "../seam/seam.js";
+import type { Stores } from "../stores/types.js";
+import type { AuthStore } from "./auth/index.js";
+import type { EventHub } from "./event-hub.js";
+import type { InflightCalls } from "./inflight-calls.js";
+import type { ManifestCache } from "./manifest.js";
+
+export interface ServerDeps {
+  registry: ToolRegistry;
+  seam: Seam;
+  stores: Stores;
+  auth: AuthStore;
+  hub: EventHub;
+  manifests: ManifestCache;
+  inflight: InflightCalls;
+  logger: Logger;
+  /** Whether a principal may decide an approval it requested itself; off unless the deployment says so. */
+  allowSelfApproval: boolean;
+  /** How long a request body may take to arrive. */
+  bodyTimeoutMs: number;
+}
