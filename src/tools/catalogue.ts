@@ -42,6 +42,8 @@ export function defaultCatalogue(): Catalogue {
       sandbox: createDockerSandbox({ image: "declarations-only" }),
       sqlReader: declarationsOnly as SqlReader,
       sqlWriter: { ...declarationsOnly } as SqlWriter,
+      // The demo tools open their file only when they run; declaring them touches nothing.
+      demoDb: join(scratch, "demo.db"),
       seam: () => {
         throw new Error("declarations only");
       },
@@ -59,6 +61,11 @@ export function defaultCatalogue(): Catalogue {
             tool: "shell_exec",
             package: "toolreg",
             why: "runs a command in a sandbox without network on the host: destructive, and local",
+          },
+          {
+            tool: "alerts_write",
+            package: "toolreg",
+            why: "notifies a person of the deployment's own team, never a public audience",
           },
           {
             tool: "http_write",

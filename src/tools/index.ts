@@ -1,6 +1,7 @@
 /** @module toolreg/tools — the first-party toolkits and the default registry the CLI serves. */
 import { ToolRegistry } from "../registry/registry.js";
 import { dataTools } from "./data/index.js";
+import { type DemoToolDeps, demoTools } from "./demo/index.js";
 import { type FileToolDeps, fileTools } from "./files/index.js";
 import { type GeneralToolDeps, generalTools } from "./general/index.js";
 import { type GenerateToolDeps, generateTools } from "./generate/index.js";
@@ -11,6 +12,7 @@ import { type WebToolDeps, webTools } from "./web/index.js";
 
 export { type Artifact, type ArtifactStore, createFileArtifactStore } from "../artifacts/index.js";
 export { dataTools } from "./data/index.js";
+export { type DemoToolDeps, demoTools, openDemoDatabase } from "./demo/index.js";
 export { type FileToolDeps, fileTools } from "./files/index.js";
 export {
   fixedTimeSource,
@@ -33,6 +35,7 @@ export type DefaultToolDeps = GeneralToolDeps &
   SqlToolDeps &
   GenerateToolDeps &
   ShellToolDeps &
+  DemoToolDeps &
   MetaToolDeps;
 
 /** The registry of every first-party toolkit whose dependencies are met, in a fixed order. */
@@ -45,6 +48,7 @@ export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry 
     ...generateTools(deps),
     ...sqlTools(deps),
     ...shellTools(deps),
+    ...demoTools(deps),
     ...metaTools(deps),
   ]);
 }

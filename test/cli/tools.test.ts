@@ -194,8 +194,10 @@ describe("every built-in tool is reachable from the CLI", () => {
     const listed = await runToolreg([...flags, ...sql, "list", "--json"], cwd);
     const served = (JSON.parse(listed.stdout) as { name: string }[]).map((tool) => tool.name).sort();
     const catalogued = (await runToolreg(["check"], cwd)).stdout;
+    // The demo toolkit is served by `toolreg serve` alone (test/server/serve-cli.test.ts).
+    const demo = ["crm_read", "crm_write", "tasks_write", "alerts_write"];
     expect(catalogued).toBe(
-      `catalogue ok: ${served.length + (existsSync("/usr/bin/bwrap") ? 0 : 1)} tools\n`,
+      `catalogue ok: ${served.length + demo.length + (existsSync("/usr/bin/bwrap") ? 0 : 1)} tools\n`,
     );
     expect(served).toEqual(
       [
