@@ -1,0 +1,93 @@
+/**
+ * @module A registry server on 127.0.0.1 for the console test: one tenant, a handful of tools (one of them an
+ * external write that needs approval), an operator with a one-time login link, and an agent key.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { defineTool } from "../../src/declaration/define-tool.js";
+import { ToolRegistry } from "../../src/registry/registry.js";
+import { silentLogger } from "../../src/seam/context.js";
+import { type Listening, listen } from "../../src/server/listen.js";
+import { openRegistryServer } from "../../src/server/registry-server.js";
+import { createScriptedTool, type ScriptedTool } from "../../src/test/scripted-tool.js";
+import { calculateTool } from "../../src/tools/general/calculate.js";
+
+export interface ConsoleFixture {
+  url: string;
+  /** The operator's one-time console login. */
+  loginUrl: string;
+  agentKey: string;
+  sendEmail: ScriptedTool;
+  /** Calls a tool over the API as the agent. */
+  invokeAsAgent(tool: string, input: unknown): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startConsoleFixture(): Promise<ConsoleFixture> {
+  const dir = mkdtempSync(join(tmpdir(), "toolreg-console-"));
+  const sendEmail = createScriptedTool(
+    [(input) => ({ content: `sent to ${(input as { to: string }).to}`, data: { sent: input } })],
+    {
+      name: "send_email",
+      description:
+        "Sends an email from the team mailbox to one recipient. Once sent it cannot be recalled, so a person approves every message.",
+      category: "communication",
+      effect: "external-write",
+      input: z.object({
+        to: z.email().describe("the recipient's address"),
+        subject: z.string().min(1).max(200).describe("the subject line"),
+        body: z.string().max(10_000).describe("the message, as plain text"),
+        cc: z.array(z.email()).max(10).optional().describe("addresses that get a copy"),
+      }),
+    },
+  );
+  const createTask = defineTool({
+    name: "create_task",
+    description: "Adds a task to the team's board, assigned to a person, with an optional due date.",
+    category: "productivity",
+    effect: "internal-write",
+    input: z.object({
+      title: z.string().min(1).max(120).describe("what needs doing"),
+      assignee: z.string().describe("who does it"),
+      due: z.iso.date().optional().describe("the day it is due"),
+    }),
+    run: ({ title }) => `created “${title}”`,
+  });
+  const lookupContact = defineTool({
+    name: "lookup_contact",
+    description: "Finds a customer contact by name or email in the CRM.",
+    category: "crm",
+    effect: "read",
+    input: z.object({
+      query: z.string().min(2).describe("a name, or part of an email address"),
+      limit: z.number().int().min(1).max(50).default(10).describe("how many contacts to return"),
+    }),
+    run: () => "no contacts",
+  });
+  const server = openRegistryServer({
+    registry: new ToolRegistry([calculateTool, sendEmail, createTask, lookupContact]),
+    storePath: join(dir, "toolreg.db"),
+    logger: silentLogger,
+  });
+  const operator = server.auth.createKey({ tenantId: "acme", principalId: "alice", operator: true });
+  const agentKey = server.auth.createKey({ tenantId: "acme", principalId: "support-agent" }).key;
+  const listening: Listening = await listen(server, { port: 0 });
+  return {
+    url: listening.url,
+    loginUrl: `${listening.url}/login?token=${server.auth.createLoginToken(operator.record.id)}`,
+    agentKey,
+    sendEmail,
+    invokeAsAgent: (tool, input) =>
+      fetch(`${listening.url}/api/v1/tools/${tool}/invoke`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
+        body: JSON.stringify(input),
+      }),
+    async close() {
+      await listening.stop(2_000);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
