@@ -58,7 +58,7 @@ export function createServerApp(deps: ServerDeps, options: { consoleDir?: string
         "content-type": asset.type,
         "cache-control": "no-cache",
         "content-security-policy":
-          "default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:",
+          "default-src 'self'; style-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
       },
     });
   };

@@ -31,6 +31,10 @@ export interface RegistryServerOptions {
   consoleDir?: string;
   /** How long a request body may take to arrive; 10 s unless given. */
   bodyTimeoutMs?: number;
+  /** How often expired approvals and idempotency records past retention are swept; 60 s unless given. */
+  sweepIntervalMs?: number;
+  /** How long a parked call waits for a decision; the seam's 7 days unless given. */
+  approvalTtlMs?: number;
 }
 
 export interface RegistryServer {
@@ -53,6 +57,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     ...(options.authorizer ? { authorizer: options.authorizer } : {}),
     ...(options.toolsets ? { toolsets: options.toolsets } : {}),
     ...(options.approvalPolicy ? { approvalPolicy: options.approvalPolicy } : {}),
+    ...(options.approvalTtlMs ? { approvalTtlMs: options.approvalTtlMs } : {}),
   });
   const stopListening = options.registry.onUpdate((event) => hub.publish(event));
   const deps: ServerDeps = {
@@ -68,12 +73,20 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     bodyTimeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
   };
   const app = createServerApp(deps, options.consoleDir ? { consoleDir: options.consoleDir } : {});
+  // Housekeeping, as the CLI does on open: expired approvals leave the inbox, old keys stop replaying.
+  const sweep = () => {
+    seam.sweep().catch((error: unknown) => options.logger.warn({ err: error }, "sweep failed"));
+  };
+  sweep();
+  const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
+  sweeper.unref();
   return {
     app,
     seam,
     auth,
     deps,
     close() {
+      clearInterval(sweeper);
       stopListening();
       auth.close();
       stores.close();

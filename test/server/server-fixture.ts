@@ -23,7 +23,9 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
-export async function startFixture(options: { bodyTimeoutMs?: number } = {}): Promise<Fixture> {
+export async function startFixture(
+  options: { bodyTimeoutMs?: number; sweepIntervalMs?: number; approvalTtlMs?: number } = {},
+): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), "toolreg-server-"));
   const sendEmail = createScriptedTool([(input) => ({ content: "sent", data: { sent: input } })], {
     name: "send_email",
@@ -62,6 +64,8 @@ export async function startFixture(options: { bodyTimeoutMs?: number } = {}): Pr
           : new Set(["general", "finance", "communication"]),
     },
     ...(options.bodyTimeoutMs ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
+    ...(options.sweepIntervalMs ? { sweepIntervalMs: options.sweepIntervalMs } : {}),
+    ...(options.approvalTtlMs ? { approvalTtlMs: options.approvalTtlMs } : {}),
   });
   const key = (tenantId: string, principalId: string, operator = false) =>
     server.auth.createKey({ tenantId, principalId, operator }).key;

@@ -96,3 +96,26 @@ describe("graceful shutdown", () => {
     expect(await stopping).toEqual({ drained: true });
   });
 });
+
+describe("housekeeping", () => {
+  it("sweeps expired approvals out of the inbox while the server runs", async () => {
+    f = await startFixture({ approvalTtlMs: 200, sweepIntervalMs: 50 });
+    const parked = await f.call("/api/v1/tools/send_email/invoke", {
+      ...jsonBody({ to: "lee" }),
+      key: f.keys.agentA,
+    });
+    const id = ((await parked.json()) as { error: { details: { approvalId: string } } }).error.details
+      .approvalId;
+    const status = async () =>
+      (
+        (await (await f.call(`/api/v1/approvals/${id}`, { key: f.keys.aliceOperator })).json()) as {
+          status: string;
+        }
+      ).status;
+    expect(await status()).toBe("pending");
+    const until = Date.now() + 5_000;
+    while ((await status()) === "pending" && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await status()).toBe("expired");
+  });
+});
