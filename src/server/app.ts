@@ -65,8 +65,9 @@ export function createServerApp(deps: ServerDeps, options: { consoleDir?: string
   app.get("/", () => serveAsset("index.html"));
   app.get("/console/:file", (c) => serveAsset(c.req.param("file")));
 
-  app.use("/api/*", authenticate(deps.auth));
-  app.use("/manifest.json", authenticate(deps.auth));
+  const authenticated = authenticate(deps.auth);
+  app.use("/api/*", authenticated);
+  app.use("/manifest.json", authenticated);
   openApiRoute(app);
   manifestRoute(app, deps);
   toolsRoutes(app, deps);

@@ -7,6 +7,7 @@ import { timingSafeEqual } from "node:crypto";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { type AuthStore, parseBearer } from "./auth/index.js";
+import { VerifiedKeys } from "./key-cache.js";
 import { problem } from "./problem.js";
 import type { ServerEnv } from "./server-env.js";
 
@@ -14,11 +15,11 @@ export const SESSION_COOKIE = "toolreg_session";
 export const CSRF_HEADER = "x-csrf-token";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export function authenticate(auth: AuthStore) {
+export function authenticate(auth: AuthStore, keys: VerifiedKeys = new VerifiedKeys(auth)) {
   return createMiddleware<ServerEnv>(async (c, next) => {
     const bearer = parseBearer(c.req.header("authorization"));
     if (bearer !== undefined) {
-      const caller = auth.verifyKey(bearer);
+      const caller = keys.verify(bearer);
       if (!caller) return unauthorized("the API key is unknown or revoked");
       c.set("caller", caller);
       c.set("viaSession", false);

@@ -60,7 +60,8 @@ function legacyEntry(tool: AnyTool) {
 }
 
 export interface RenderedManifest {
-  body: string;
+  /** The JSON already encoded: each response writes these bytes instead of measuring and encoding a string. */
+  body: Buffer;
   gzip: Buffer | undefined;
   etag: string;
 }
@@ -87,11 +88,13 @@ export class ManifestCache {
     const cached = this.#entries.get(key);
     if (cached) return cached;
     const listed = tools();
-    const body = JSON.stringify({
-      schema,
-      revision,
-      tools: schema === "toolreg/3" ? listed.map(manifestEntry) : listed.map(legacyEntry),
-    });
+    const body = Buffer.from(
+      JSON.stringify({
+        schema,
+        revision,
+        tools: schema === "toolreg/3" ? listed.map(manifestEntry) : listed.map(legacyEntry),
+      }),
+    );
     const rendered: RenderedManifest = {
       body,
       gzip: body.length > 1024 ? gzipSync(body) : undefined,

@@ -18,8 +18,11 @@ export async function readJsonBody(
   const declared = Number(c.req.header("content-length") ?? Number.NaN);
   if (declared > maxBytes) return tooLarge(maxBytes);
   const type = c.req.header("content-type") ?? "";
-  const stream = c.req.raw.body;
-  if (!stream) {
+  // With a declared length the HTTP parser ends the body there, so it is read whole, in one call: on
+  // @hono/node-server that reads the socket directly, where `body` would first build a full Request and a
+  // web stream, costing more than the tool call itself. A body of no declared length streams under a cap.
+  const stream = Number.isInteger(declared) ? undefined : c.req.raw.body;
+  if (stream === null) {
     return options.optional
       ? { ok: true, value: undefined }
       : { ok: false, response: problem(400, "body_required", "this request needs a JSON body") };
@@ -34,37 +37,13 @@ export async function readJsonBody(
       ),
     };
   }
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), options.timeoutMs ?? BODY_TIMEOUT_MS);
   });
+  let read: Buffer | "timeout" | "too_large";
   try {
-    for (;;) {
-      const next = await Promise.race([reader.read(), deadline]);
-      if (next === "timeout") {
-        void reader.cancel().catch(() => {});
-        return {
-          ok: false,
-          response: problem(
-            408,
-            "body_timeout",
-            "the request body did not arrive in time",
-            {},
-            { connection: "close" },
-          ),
-        };
-      }
-      if (next.done) break;
-      size += next.value.byteLength;
-      if (size > maxBytes) {
-        void reader.cancel().catch(() => {});
-        return tooLarge(maxBytes);
-      }
-      chunks.push(next.value);
-    }
+    read = stream ? await readCapped(stream, maxBytes, deadline) : await readWhole(c.req.raw, deadline);
   } catch (error) {
     return {
       ok: false,
@@ -77,7 +56,20 @@ export async function readJsonBody(
   } finally {
     clearTimeout(timer);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  if (read === "too_large") return tooLarge(maxBytes);
+  if (read === "timeout") {
+    return {
+      ok: false,
+      response: problem(
+        408,
+        "body_timeout",
+        "the request body did not arrive in time",
+        {},
+        { connection: "close" },
+      ),
+    };
+  }
+  const text = read.toString("utf8");
   if (text.trim() === "" && options.optional) return { ok: true, value: undefined };
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -88,6 +80,38 @@ export async function readJsonBody(
         position: jsonErrorPosition(error as Error, text),
       }),
     };
+  }
+}
+
+async function readWhole(request: Request, deadline: Promise<"timeout">): Promise<Buffer | "timeout"> {
+  const whole = request.arrayBuffer();
+  // Past the deadline nobody waits for it: the 408 closes the connection, which ends the read with an error.
+  whole.catch(() => {});
+  const result = await Promise.race([whole, deadline]);
+  return result === "timeout" ? result : Buffer.from(result);
+}
+
+async function readCapped(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  deadline: Promise<"timeout">,
+): Promise<Buffer | "timeout" | "too_large"> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const next = await Promise.race([reader.read(), deadline]);
+    if (next === "timeout") {
+      void reader.cancel().catch(() => {});
+      return next;
+    }
+    if (next.done) return Buffer.concat(chunks);
+    size += next.value.byteLength;
+    if (size > maxBytes) {
+      void reader.cancel().catch(() => {});
+      return "too_large";
+    }
+    chunks.push(next.value);
   }
 }
 

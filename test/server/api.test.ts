@@ -190,6 +190,41 @@ describe("the registry server's API", () => {
     });
     expect(text.status).toBe(415);
 
+    // A chunked body (no declared length) is read under the same cap.
+    const chunked = async (body: string) => {
+      const { request } = await import("node:http");
+      return new Promise<{ status: number; body: string }>((resolve) => {
+        const req = request(
+          `${f.url}/api/v1/tools/calculate/invoke`,
+          {
+            method: "POST",
+            headers: {
+              authorization: `Bearer ${f.keys.agentA}`,
+              "content-type": "application/json",
+              "transfer-encoding": "chunked",
+            },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (chunk) => {
+              text += chunk;
+            });
+            res.on("end", () => resolve({ status: res.statusCode as number, body: text }));
+          },
+        );
+        req.on("error", () => resolve({ status: 0, body: "" }));
+        for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.slice(at, at + 64 * 1024));
+        req.end();
+      });
+    };
+    expect(await chunked('{"expression":"2+3"}')).toMatchObject({
+      status: 200,
+      body: expect.stringContaining('"content":"5"'),
+    });
+    const bigChunked = await chunked(JSON.stringify({ expression: "1".repeat(2 * 1024 * 1024) }));
+    expect([413, 0]).toContain(bigChunked.status);
+    if (bigChunked.status === 413) expect(bigChunked.body).toContain("body_too_large");
+
     // A body that trickles in is cut off with a 408 problem, and the server goes on serving.
     const slow = await new Promise<string>((resolve) => {
       const socket = connect(Number(new URL(f.url).port), "127.0.0.1", () => {

@@ -1,0 +1,38 @@
+/**
+ * @module Verified API keys, remembered for a second. Checking a key in SQLite costs a quarter of a manifest
+ * request (bench/server.ts); a second's memory makes it nearly free. The price: a key revoked by another
+ * process (`toolreg keys revoke`) keeps working for up to that second. Only successes are remembered,
+ * so an unknown key is always checked.
+ */
+import type { AuthStore, Caller } from "./auth/index.js";
+
+export const KEY_CACHE_TTL_MS = 1_000;
+const MAX_ENTRIES = 10_000;
+
+export class VerifiedKeys {
+  readonly #auth: AuthStore;
+  readonly #ttlMs: number;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, { caller: Caller; until: number }>();
+
+  constructor(auth: AuthStore, options: { ttlMs?: number; clock?: () => number } = {}) {
+    this.#auth = auth;
+    this.#ttlMs = options.ttlMs ?? KEY_CACHE_TTL_MS;
+    this.#now = options.clock ?? Date.now;
+  }
+
+  verify(key: string): Caller | undefined {
+    const now = this.#now();
+    const cached = this.#entries.get(key);
+    if (cached && cached.until > now) return cached.caller;
+    const caller = this.#auth.verifyKey(key);
+    if (!caller) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    // A bound, not a policy: past it the cache starts over.
+    if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
+    this.#entries.set(key, { caller, until: now + this.#ttlMs });
+    return caller;
+  }
+}
