@@ -1,4 +1,5 @@
 /** @module Every request-level error in one shape: RFC 9457 problem details, with a code a client can switch on. */
+import { SECURITY_HEADERS } from "./security-headers.js";
 
 export interface Problem {
   type: string;
@@ -42,6 +43,6 @@ export function problem(
   };
   return new Response(JSON.stringify(body), {
     status,
-    headers: { "content-type": "application/problem+json", ...headers },
+    headers: { ...SECURITY_HEADERS, "content-type": "application/problem+json", ...headers },
   });
 }

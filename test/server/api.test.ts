@@ -13,6 +13,8 @@ describe("the registry server's API", () => {
   it("serves the manifest once per revision, with an ETag, gzip, and the old toolreg/2 shape", async () => {
     const first = await f.call("/manifest.json", { key: f.keys.agentA });
     const etag = first.headers.get("etag") as string;
+    expect(first.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(first.headers.get("x-frame-options")).toBe("DENY");
     const manifest = (await first.json()) as { schema: string; tools: Record<string, unknown>[] };
     expect(manifest.schema).toBe("toolreg/3");
     expect(manifest.tools.find((tool) => tool.name === "send_email")).toMatchObject({
