@@ -31,9 +31,12 @@ export function createServerApp(deps: ServerDeps, options: { consoleDir?: string
         problem(405, "method_not_allowed", `use ${allowed.join(" or ")}`, {}, { allow: allowed.join(", ") }),
     }),
   );
+  // Set before the handler, on the context: changing a finished response's headers would make the node
+  // adapter rebuild it, which costs more than most routes. Responses built outside the context (problems,
+  // console files, the manifest) carry the headers themselves.
   app.use(async (c, next) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
     await next();
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
   });
 
   app.get("/healthz", (c) => c.json({ ok: true }));
@@ -54,6 +57,7 @@ export function createServerApp(deps: ServerDeps, options: { consoleDir?: string
     if (!asset) return problem(404, "not_found", "no such console file");
     return new Response(asset.body, {
       headers: {
+        ...SECURITY_HEADERS,
         "content-type": asset.type,
         "cache-control": "no-cache",
         "content-security-policy":

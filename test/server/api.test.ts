@@ -92,6 +92,7 @@ describe("the registry server's API", () => {
       key: f.keys.agentA,
     });
     expect(read.status).toBe(200);
+    expect(read.headers.get("x-content-type-options")).toBe("nosniff");
     expect(await read.json()).toMatchObject({ ok: true, content: "42" });
     const invalid = await f.call("/api/v1/tools/calculate/invoke", {
       ...jsonBody({ expression: 7 }),
