@@ -311,5 +311,17 @@ describe("the catalogue a model sees, through the CLI", () => {
       name: string;
     }[];
     expect(hits[0]?.name).toBe("fetch_url");
+    // The meta-tools are how a model searches, never what it finds.
+    const meta = JSON.parse(
+      (await runToolreg(["find", "find tools search output", "--json", "--limit", "20"], cwd)).stdout,
+    ) as {
+      name: string;
+    }[];
+    expect(meta.map((hit) => hit.name)).not.toEqual(expect.arrayContaining(["find_tools"]));
+    expect(
+      meta.some((hit) =>
+        ["find_tools", "learn_tools", "execute_tool", "read_tool_output"].includes(hit.name),
+      ),
+    ).toBe(false);
   });
 });

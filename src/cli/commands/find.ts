@@ -2,6 +2,7 @@
 import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
 import { type AnyTool, ToolRegistry } from "../../registry/registry.js";
 import { silentLogger } from "../../seam/context.js";
+import { META_CATEGORY } from "../../tools/meta/meta-deps.js";
 import { toolSearchFor } from "../../tools/meta/search-cache.js";
 import { type CliIo, UsageError } from "../cli-io.js";
 import { ellipsis, formatJson, formatTable } from "../format.js";
@@ -17,7 +18,11 @@ export async function findCommand(
   if (!Number.isInteger(limit) || limit <= 0) throw new UsageError("--limit must be a positive whole number");
   const search = await toolSearchFor(new ToolRegistry(tools).view(), embeddings, silentLogger);
   const descriptions = new Map(tools.map((tool) => [tool.name, tool.description]));
-  const hits = await search.search(query, { limit });
+  // As find_tools: the meta-tools are how a model searches, never what it finds.
+  const catalogued = new Set(
+    tools.filter((tool) => tool.category !== META_CATEGORY).map((tool) => tool.name),
+  );
+  const hits = await search.search(query, { limit, filter: (document) => catalogued.has(document.name) });
   if (options.json) {
     io.stdout(formatJson(hits));
     return 0;
