@@ -114,8 +114,13 @@ describe("the published package", () => {
     expect((JSON.parse(output) as { name: string }[]).map((tool) => tool.name)).toContain("calculate");
   });
 
+  it("ships the web console the server serves", () => {
+    const shipped = readdirSync(join(project, "node_modules/toolreg/console"));
+    expect(shipped).toEqual(expect.arrayContaining(["index.html", "app.js", "style.css"]));
+  });
+
   it("keeps the root free of database drivers, HTTP and CLI frameworks", () => {
-    const forbidden = ["better-sqlite3", "commander", "pino"];
+    const forbidden = ["better-sqlite3", "commander", "pino", "hono", "@hono/node-server", "gpt-tokenizer"];
     const seen = new Set<string>();
     const imported = new Set<string>();
     const visit = (file: string) => {
