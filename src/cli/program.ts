@@ -21,6 +21,7 @@ import { describeTool } from "./commands/describe.js";
 import { docsCommand } from "./commands/docs.js";
 import { findCommand } from "./commands/find.js";
 import { listTools } from "./commands/list.js";
+import { mcpCommand } from "./commands/mcp.js";
 import { renderCommand } from "./commands/render.js";
 import { addServerCommands } from "./server-commands.js";
 
@@ -216,6 +217,11 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option("--tool <name>", "only this tool")
     .option("--json", "print JSON")
     .action((options) => withState((state) => auditCommand(state, options, io)));
+
+  program
+    .command("mcp")
+    .description("serve the tools as an MCP server over stdin and stdout, until stdin closes")
+    .action(() => withState((state) => mcpCommand(state)));
 
   program
     .command("render")

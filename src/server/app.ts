@@ -11,6 +11,7 @@ import { approvalsRoutes } from "./routes/approvals-routes.js";
 import { auditRoute } from "./routes/audit-route.js";
 import { eventsRoute } from "./routes/events-route.js";
 import { manifestRoute } from "./routes/manifest-route.js";
+import { mcpRoute } from "./routes/mcp-route.js";
 import { openApiRoute } from "./routes/openapi-route.js";
 import { loginRoute, sessionRoutes } from "./routes/session-routes.js";
 import { toolsRoutes } from "./routes/tools-routes.js";
@@ -75,6 +76,8 @@ export function createServerApp(deps: ServerDeps, options: { consoleDir?: string
   auditRoute(app, deps);
   eventsRoute(app, deps);
   sessionRoutes(app, deps);
+
+  mcpRoute(app, deps, authenticated);
 
   app.notFound((c) =>
     problem(404, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`),

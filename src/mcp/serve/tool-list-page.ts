@@ -1,0 +1,51 @@
+/** @module One page of an MCP `tools/list` answer: the rendered tools and an opaque cursor to the next page. */
+import {
+  ErrorCode,
+  type ListToolsResult,
+  McpError,
+  type Tool as McpListedTool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { type McpTool, renderMcpTools } from "../../catalog/mcp.js";
+import type { AnyTool } from "../../registry/registry.js";
+
+export const DEFAULT_PAGE_SIZE = 100;
+
+/**
+ * The page starting at `cursor`. The cursor is an offset, base64url-encoded so clients treat it as opaque;
+ * a list that changes between pages may shift by a tool, which `list_changed` tells the client to re-read.
+ */
+export function toolListPage(
+  tools: readonly AnyTool[],
+  cursor: string | undefined,
+  pageSize: number,
+): ListToolsResult {
+  const start = cursor === undefined ? 0 : offsetOf(cursor);
+  const slice = tools.slice(start, start + pageSize);
+  const page: ListToolsResult = {
+    tools: renderMcpTools(slice).map((rendered, index) => withOutputSchema(rendered, slice[index])),
+  };
+  const end = start + slice.length;
+  if (end < tools.length) page.nextCursor = Buffer.from(String(end)).toString("base64url");
+  return page;
+}
+
+function offsetOf(cursor: string): number {
+  const offset = Number(Buffer.from(cursor, "base64url").toString());
+  if (!Number.isSafeInteger(offset) || offset < 0) {
+    throw new McpError(ErrorCode.InvalidParams, "the cursor is not one this server gave out");
+  }
+  return offset;
+}
+
+/** MCP only takes an object schema as `outputSchema`; any other output shape is left unadvertised. */
+function withOutputSchema(rendered: McpTool, tool: AnyTool | undefined): McpListedTool {
+  // defineTool refuses an input schema that is not an object, so this one is.
+  const listed: McpListedTool = {
+    ...rendered,
+    inputSchema: rendered.inputSchema as McpListedTool["inputSchema"],
+  };
+  const schema = tool?.output?.jsonSchema;
+  if (schema?.type !== "object") return listed;
+  const { $schema: _dialect, ...outputSchema } = schema;
+  return { ...listed, outputSchema: structuredClone(outputSchema) as McpListedTool["outputSchema"] };
+}
