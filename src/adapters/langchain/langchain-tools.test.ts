@@ -3,9 +3,8 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langcha
 import type { ChatResult } from "@langchain/core/outputs";
 import { type DynamicStructuredTool, ToolInputParsingException } from "@langchain/core/tools";
 import { describe, expect, it } from "vitest";
+import { adapterTestHarness } from "../../../test/support/adapter-tools.js";
 import { approvalIdOf, type Envelope } from "../../seam/envelope.js";
-import { createScriptedTool } from "../../test/scripted-tool.js";
-import { createTestHarness } from "../../test/test-harness.js";
 import { calculateTool } from "../../tools/general/calculate.js";
 import type { SeamAdapterOptions } from "../seam-bridge.js";
 import { langChainTools } from "./langchain-tools.js";
@@ -75,18 +74,7 @@ function toolMessages(messages: BaseMessage[]): ToolMessage[] {
 }
 
 function setup() {
-  const send = createScriptedTool(["sent"], {
-    name: "send_email",
-    description: "Sends an email.",
-    effect: "external-write",
-  });
-  const wipe = createScriptedTool(["wiped"], {
-    name: "wipe_tenant",
-    description: "Deletes everything.",
-    effect: "destructive",
-    scopes: ["admin"],
-  });
-  const harness = createTestHarness([calculateTool, send, wipe]);
+  const { harness, send, wipe } = adapterTestHarness();
   // Read at every call, as a host reads the session's current rights.
   const caller = { scopes: [] as string[] };
   const options: SeamAdapterOptions = {

@@ -8,8 +8,7 @@ import {
   Usage,
 } from "@openai/agents-core";
 import { describe, expect, it } from "vitest";
-import { createScriptedTool } from "../../test/scripted-tool.js";
-import { createTestHarness } from "../../test/test-harness.js";
+import { adapterTestHarness } from "../../../test/support/adapter-tools.js";
 import { calculateTool } from "../../tools/general/calculate.js";
 import type { SeamAdapterOptions } from "../seam-bridge.js";
 import { openAIAgentsTools } from "./openai-agents-tools.js";
@@ -62,18 +61,7 @@ function reply(text: string): AgentOutputItem {
 }
 
 function setup(overrides: Partial<SeamAdapterOptions> = {}) {
-  const send = createScriptedTool(["sent"], {
-    name: "send_email",
-    description: "Sends an email.",
-    effect: "external-write",
-  });
-  const wipe = createScriptedTool(["wiped"], {
-    name: "wipe_tenant",
-    description: "Deletes everything.",
-    effect: "destructive",
-    scopes: ["admin"],
-  });
-  const harness = createTestHarness([calculateTool, send, wipe]);
+  const { harness, send, wipe } = adapterTestHarness();
   const tools = openAIAgentsTools({
     seam: harness.seam,
     context: (toolCallId) => harness.context({ toolCallId }),
