@@ -3,7 +3,7 @@
  * becomes an HttpOnly, SameSite=Strict cookie; the page reads its CSRF token from `/api/v1/session`.
  */
 import type { Hono } from "hono";
-import { deleteCookie, setCookie } from "hono/cookie";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { SESSION_COOKIE } from "../authenticate.js";
 import { problem } from "../problem.js";
 import type { ServerDeps } from "../server-deps.js";
@@ -44,14 +44,14 @@ export function sessionRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
       mode: caller.mode,
     };
     if (c.get("viaSession")) {
-      const sessionId = c.req.header("cookie")?.match(new RegExp(`${SESSION_COOKIE}=([^;]+)`))?.[1];
+      const sessionId = getCookie(c, SESSION_COOKIE);
       body.csrfToken = sessionId ? deps.auth.session(sessionId)?.csrfToken : undefined;
     }
     return c.json(body);
   });
 
   app.post("/api/v1/logout", (c) => {
-    const sessionId = c.req.header("cookie")?.match(new RegExp(`${SESSION_COOKIE}=([^;]+)`))?.[1];
+    const sessionId = getCookie(c, SESSION_COOKIE);
     if (sessionId) deps.auth.endSession(sessionId);
     deleteCookie(c, SESSION_COOKIE, { path: "/" });
     return c.body(null, 204);
