@@ -78,20 +78,7 @@ export function recordCall(
 ): void | Promise<void> {
   const tool = trace.tool;
   const outcome = trace.replayed ? "replayed" : envelope.ok ? "ok" : envelope.error.code;
-  const span = settings.tracer.startSpan(kind === "tool-call" ? "toolreg.call" : "toolreg.resume", {
-    startTime: startedAt,
-  });
-  // Attributes only for a span that records: with no SDK installed they would be built to be dropped.
-  if (span.isRecording()) {
-    span.setAttributes({
-      "toolreg.tool": tool?.name ?? name,
-      "toolreg.effect": tool?.effect ?? "unknown",
-      "toolreg.outcome": outcome,
-      "toolreg.tenant": context.tenantId,
-    });
-    if (!envelope.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: envelope.error.code });
-  }
-  span.end();
+  recordSpan(settings, kind, context, tool?.name ?? name, tool?.effect, outcome, envelope, startedAt);
   return recordAudit(
     settings,
     callEvent(settings, kind, context, tool, name, {
@@ -104,4 +91,35 @@ export function recordCall(
     }),
     context.logger,
   );
+}
+
+/** The span of a call, made whole at its end; a failing tracer is the host's problem, never the call's. */
+function recordSpan(
+  settings: SeamSettings,
+  kind: "tool-call" | "approval-resume",
+  context: ExecutionContext,
+  toolName: string,
+  effect: string | undefined,
+  outcome: string,
+  envelope: Envelope,
+  startedAt: number,
+): void {
+  try {
+    const span = settings.tracer.startSpan(kind === "tool-call" ? "toolreg.call" : "toolreg.resume", {
+      startTime: startedAt,
+    });
+    // Attributes only for a span that records: with no SDK installed they would be built to be dropped.
+    if (span.isRecording()) {
+      span.setAttributes({
+        "toolreg.tool": toolName,
+        "toolreg.effect": effect ?? "unknown",
+        "toolreg.outcome": outcome,
+        "toolreg.tenant": context.tenantId,
+      });
+      if (!envelope.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: envelope.error.code });
+    }
+    span.end();
+  } catch (error) {
+    context.logger.error({ err: error, tool: toolName }, "tracer failed");
+  }
 }

@@ -14,8 +14,17 @@ import { createTestHarness } from "../test/test-harness.js";
 import type { Envelope, ErrorCode } from "./envelope.js";
 
 const exporter = new InMemorySpanExporter();
+/** A tracer that breaks on one tool's span: the host's tracing must never break a call. */
+const breaksOnTrippedTool = {
+  onStart: () => {},
+  onEnd: (span: { attributes: Record<string, unknown> }) => {
+    if (span.attributes["toolreg.tool"] === "trips_the_tracer") throw new Error("exporter exploded");
+  },
+  forceFlush: async () => {},
+  shutdown: async () => {},
+};
 trace.setGlobalTracerProvider(
-  new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+  new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter), breaksOnTrippedTool] }),
 );
 afterAll(() => trace.disable());
 
@@ -310,6 +319,13 @@ describe("seam: run and envelope", () => {
       ["tool-call", "nope", "unknown_tool"],
       ["tool-call", "look", "ok"],
     ]);
+  });
+
+  it("still answers, and still audits, when the tracer throws", async () => {
+    const { seam, context, stores } = createTestHarness([readTool("trips_the_tracer")]);
+    expect(await seam.call(context(), "trips_the_tracer", {})).toMatchObject({ ok: true });
+    const events = await stores.audit.list({ tenantId: "t1" });
+    expect(events.map((event) => [event.tool, event.outcome])).toEqual([["trips_the_tracer", "ok"]]);
   });
 
   it("never throws, even when a store does", async () => {

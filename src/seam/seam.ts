@@ -2,7 +2,7 @@
 import { type Approval, changesData } from "../declaration/effect.js";
 import type { AnyTool, RegistryView } from "../registry/registry.js";
 import { ApprovalDesk, type DecisionRequest, type DecisionResult } from "./approval-desk.js";
-import { isVisible, unmetPrecondition, validateInput } from "./call-checks.js";
+import { isVisible, unmetPrecondition, type Validated, validateInput } from "./call-checks.js";
 import { recordCall } from "./call-record.js";
 import { type CallTrace, newCallTrace } from "./call-trace.js";
 import type { ExecutionContext } from "./context.js";
@@ -86,8 +86,11 @@ export class Seam {
     return decision.decision === "ask";
   }
 
-  /** Calls a tool by name. Never throws: every outcome is an envelope. */
-  async call(
+  /**
+   * Calls a tool by name. Never throws: every outcome is an envelope. Not an async function: a call that
+   * needs no store and no host port until the tool runs takes no extra promise on its way.
+   */
+  call(
     context: ExecutionContext,
     name: string,
     input: unknown,
@@ -96,15 +99,28 @@ export class Seam {
     const startedAt = Date.now();
     const trace = newCallTrace();
     const printable = printableName(name);
-    let envelope: Envelope;
+    const finish = (envelope: Envelope): Envelope | Promise<Envelope> => {
+      const recorded = recordCall(
+        this.#settings,
+        "tool-call",
+        context,
+        printable,
+        trace,
+        envelope,
+        startedAt,
+      );
+      return recorded ? recorded.then(() => envelope) : envelope;
+    };
+    let result: Envelope | Promise<Envelope>;
     try {
-      envelope = await this.#call(context, name, input, options, trace);
+      result = this.#call(context, name, input, options, trace);
     } catch (error) {
-      envelope = crashed(context, printable, error);
+      result = crashed(context, printable, error);
     }
-    const recorded = recordCall(this.#settings, "tool-call", context, printable, trace, envelope, startedAt);
-    if (recorded) await recorded;
-    return envelope;
+    if (result instanceof Promise) {
+      return result.then(finish, (error: unknown) => finish(crashed(context, printable, error)));
+    }
+    return Promise.resolve(finish(result));
   }
 
   /** Runs an approved call, exactly once however often it is resumed; re-checks authorization first. */
@@ -141,14 +157,14 @@ export class Seam {
     return { purged, expired };
   }
 
-  /** Steps 1–7 of a call; the run itself is the keyed runner's. */
-  async #call(
+  /** Steps 1–3 of a call. Synchronous as long as every step is; a step that is not continues as a promise. */
+  #call(
     context: ExecutionContext,
     name: string,
     rawInput: unknown,
     options: CallOptions,
     trace: CallTrace,
-  ): Promise<Envelope> {
+  ): Envelope | Promise<Envelope> {
     const settings = this.#settings;
     if (context.mode === "disabled") {
       return failure("not_authorized", "this assistant is disabled and can call no tool");
@@ -160,16 +176,39 @@ export class Seam {
 
     // 3. Validate: all input is hostile.
     const raw = rawInput === undefined ? {} : rawInput;
-    let input = validateInput(tool, raw);
-    if (input instanceof Promise) input = await input;
-    if (!input.ok) return input.envelope;
-
-    // 4. Preconditions.
-    if (tool.requires.length > 0) {
-      const unmet = await unmetPrecondition(tool, context);
-      if (unmet) return unmet;
+    const input = validateInput(tool, raw);
+    if (input instanceof Promise) {
+      return input.then((settled) => this.#afterValidation(context, tool, raw, settled, options, trace));
     }
+    return this.#afterValidation(context, tool, raw, input, options, trace);
+  }
 
+  /** Step 4, preconditions, which are asynchronous when a tool has any. */
+  #afterValidation(
+    context: ExecutionContext,
+    tool: AnyTool,
+    raw: unknown,
+    input: Validated,
+    options: CallOptions,
+    trace: CallTrace,
+  ): Envelope | Promise<Envelope> {
+    if (!input.ok) return input.envelope;
+    if (tool.requires.length === 0) return this.#admit(context, tool, raw, input.value, options, trace);
+    return unmetPrecondition(tool, context).then(
+      (unmet) => unmet ?? this.#admit(context, tool, raw, input.value, options, trace),
+    );
+  }
+
+  /** Steps 5–7: ceilings, approval, then the keyed runner runs it. */
+  #admit(
+    context: ExecutionContext,
+    tool: AnyTool,
+    raw: unknown,
+    input: unknown,
+    options: CallOptions,
+    trace: CallTrace,
+  ): Envelope | Promise<Envelope> {
+    const settings = this.#settings;
     // 5. Ceilings, beside authorization, so a scheduled job is bound exactly as a chat is.
     if (settings.ceilings) {
       const ceiling = settings.ceilings.take({
@@ -189,28 +228,29 @@ export class Seam {
     const approval: Approval =
       context.mode === "gated" && changesData(tool.effect) ? "always" : tool.approval;
     trace.approval = approval;
+    if (approval === "always") return this.#desk.park(context, tool, raw, input, trace);
     if (approval === "policy") {
-      const decision = await settings.policy.decide({ context, tool, input: input.value });
-      trace.approval = `policy:${decision.decision}`;
-      if (decision.decision === "deny")
-        return failure("approval_denied", `policy refused ${tool.name}: ${decision.reason}`);
-      if (decision.decision === "ask") return this.#desk.park(context, tool, raw, input.value, trace);
-    } else if (approval === "always") {
-      return this.#desk.park(context, tool, raw, input.value, trace);
+      return Promise.resolve(settings.policy.decide({ context, tool, input })).then((decision) => {
+        trace.approval = `policy:${decision.decision}`;
+        if (decision.decision === "deny")
+          return failure("approval_denied", `policy refused ${tool.name}: ${decision.reason}`);
+        if (decision.decision === "ask") return this.#desk.park(context, tool, raw, input, trace);
+        return this.#run(context, tool, input, options, trace);
+      });
     }
+    return this.#run(context, tool, input, options, trace);
+  }
 
-    // 7–9. Idempotency, run, envelope.
-    if (!tool.idempotencyKey)
-      return await this.#runner.perform(context, tool, input.value, undefined, undefined);
-    return await this.#runner.run(
-      context,
-      tool,
-      input.value,
-      idempotencyKeyFor(context),
-      undefined,
-      options,
-      trace,
-    );
+  /** 7–9. Idempotency, run, envelope. */
+  #run(
+    context: ExecutionContext,
+    tool: AnyTool,
+    input: unknown,
+    options: CallOptions,
+    trace: CallTrace,
+  ): Envelope | Promise<Envelope> {
+    if (!tool.idempotencyKey) return this.#runner.perform(context, tool, input, undefined, undefined);
+    return this.#runner.run(context, tool, input, idempotencyKeyFor(context), undefined, options, trace);
   }
 
   #unknownTool(context: ExecutionContext, name: string): Envelope {

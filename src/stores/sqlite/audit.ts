@@ -49,24 +49,44 @@ const toEvent = (row: Row): AuditEvent => ({
   message: row.message ?? undefined,
 });
 
-const toParams = (event: AuditEvent) => ({
-  tenantId: event.tenantId,
-  id: event.id,
-  at: event.at,
-  kind: event.kind,
-  actor: event.actor,
-  runId: event.runId ?? null,
-  toolCallId: event.toolCallId ?? null,
-  tool: event.tool,
-  toolVersion: event.toolVersion ?? null,
-  effect: event.effect ?? null,
-  outcome: event.outcome,
-  durationMs: event.durationMs ?? null,
-  approvalId: event.approvalId ?? null,
-  idempotencyKey: event.idempotencyKey ?? null,
-  approval: event.approval ?? null,
-  message: event.message ?? null,
-});
+// Positional, in COLUMNS order: a named parameter is bound by a property lookup each, 16 per event.
+type Params = [
+  string,
+  string,
+  number,
+  AuditKind,
+  string,
+  string | null,
+  string | null,
+  string,
+  string | null,
+  Effect | null,
+  AuditEvent["outcome"],
+  number | null,
+  string | null,
+  string | null,
+  string | null,
+  string | null,
+];
+
+const toParams = (event: AuditEvent): Params => [
+  event.tenantId,
+  event.id,
+  event.at,
+  event.kind,
+  event.actor,
+  event.runId ?? null,
+  event.toolCallId ?? null,
+  event.tool,
+  event.toolVersion ?? null,
+  event.effect ?? null,
+  event.outcome,
+  event.durationMs ?? null,
+  event.approvalId ?? null,
+  event.idempotencyKey ?? null,
+  event.approval ?? null,
+  event.message ?? null,
+];
 
 export interface SqliteAuditOptions {
   /** How long an event may wait in the buffer; 0 inserts each event as it is recorded. Default 20 ms. */
@@ -94,10 +114,8 @@ export function createSqliteAuditStore(
 ): SqliteAuditStore {
   const flushIntervalMs = options.flushIntervalMs ?? 20;
   const maxBatch = options.maxBatch ?? 256;
-  const insert = db.prepare<[ReturnType<typeof toParams>]>(
-    `INSERT INTO audit (${COLUMNS})
-     VALUES (@tenantId, @id, @at, @kind, @actor, @runId, @toolCallId, @tool, @toolVersion, @effect, @outcome,
-             @durationMs, @approvalId, @idempotencyKey, @approval, @message)`,
+  const insert = db.prepare<Params>(
+    `INSERT INTO audit (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // NULL parameters switch a filter off, so one statement serves every combination; rowid orders events
   // recorded in the same millisecond the way they were recorded.
@@ -122,7 +140,7 @@ export function createSqliteAuditStore(
      ORDER BY at DESC, rowid DESC LIMIT @limit`,
   );
   const insertAll = db.transaction((events: AuditEvent[]) => {
-    for (const event of events) insert.run(toParams(event));
+    for (const event of events) insert.run(...toParams(event));
   });
 
   let buffer: AuditEvent[] = [];
@@ -144,7 +162,7 @@ export function createSqliteAuditStore(
   const store: SqliteAuditStore = {
     record(event) {
       if (flushIntervalMs === 0) {
-        insert.run(toParams(event));
+        insert.run(...toParams(event));
         return;
       }
       buffer.push(event);

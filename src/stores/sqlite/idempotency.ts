@@ -35,20 +35,44 @@ const toRecord = (row: Row): IdempotencyRecord => ({
   retainUntil: row.retain_until,
 });
 
-const toParams = (record: IdempotencyRecord) => ({
-  ...record,
-  envelope: record.envelope === undefined ? null : JSON.stringify(record.envelope),
-});
+type Params = [
+  string,
+  string,
+  string,
+  string,
+  IdempotencyStatus,
+  string,
+  string | null,
+  number,
+  number,
+  number,
+  number,
+];
+
+// Positional, in COLUMNS order: better-sqlite3 binds a named parameter by a property lookup each, which
+// measured at a quarter of the cost of a claim.
+const toParams = (record: IdempotencyRecord): Params => [
+  record.tenantId,
+  record.key,
+  record.fingerprint,
+  record.toolName,
+  record.status,
+  record.claimId,
+  record.envelope === undefined ? null : JSON.stringify(record.envelope),
+  record.leaseUntil,
+  record.createdAt,
+  record.updatedAt,
+  record.retainUntil,
+];
+const PLACEHOLDERS = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
 
 export function createSqliteIdempotencyStore(db: Database.Database): IdempotencyStore {
   const select = db.prepare<[string, string], Row>(
     `SELECT ${COLUMNS} FROM idempotency WHERE tenant_id = ? AND key = ?`,
   );
   // One statement for both a fresh claim and a takeover, so the hot path is one SELECT and one write.
-  const write = db.prepare<[ReturnType<typeof toParams>]>(
-    `INSERT INTO idempotency (${COLUMNS})
-     VALUES (@tenantId, @key, @fingerprint, @toolName, @status, @claimId, @envelope,
-             @leaseUntil, @createdAt, @updatedAt, @retainUntil)
+  const write = db.prepare<Params>(
+    `INSERT INTO idempotency (${COLUMNS}) VALUES (${PLACEHOLDERS})
      ON CONFLICT (tenant_id, key) DO UPDATE SET
        fingerprint = excluded.fingerprint, tool_name = excluded.tool_name, status = excluded.status,
        claim_id = excluded.claim_id, envelope = excluded.envelope, lease_until = excluded.lease_until,
@@ -66,31 +90,27 @@ export function createSqliteIdempotencyStore(db: Database.Database): Idempotency
 
   // A fresh key is the common case: one autocommit INSERT claims it, with no transaction around a SELECT.
   // The insert is exactly claimTransition's "no record" branch; anything else takes the locked path below.
-  const insertFresh = db.prepare<[ReturnType<typeof toParams>]>(
-    `INSERT INTO idempotency (${COLUMNS})
-     VALUES (@tenantId, @key, @fingerprint, @toolName, @status, @claimId, @envelope,
-             @leaseUntil, @createdAt, @updatedAt, @retainUntil)
+  const insertFresh = db.prepare<Params>(
+    `INSERT INTO idempotency (${COLUMNS}) VALUES (${PLACEHOLDERS})
      ON CONFLICT (tenant_id, key) DO NOTHING`,
   );
   // Completion is one conditional UPDATE: only the holder of a live claim can store a result.
-  const completeClaim = db.prepare<
-    [{ tenantId: string; key: string; claimId: string; envelope: string; now: number; retainUntil: number }]
-  >(
-    `UPDATE idempotency SET status = 'completed', envelope = @envelope, updated_at = @now, retain_until = @retainUntil
-     WHERE tenant_id = @tenantId AND key = @key AND claim_id = @claimId AND status = 'in_progress'`,
+  const completeClaim = db.prepare<[string, number, number, string, string, string]>(
+    `UPDATE idempotency SET status = 'completed', envelope = ?, updated_at = ?, retain_until = ?
+     WHERE tenant_id = ? AND key = ? AND claim_id = ? AND status = 'in_progress'`,
   );
 
   // The row is read inside the write lock, so another connection cannot claim between the read and the write.
   const claim = db.transaction((input: ClaimInput) => {
     const row = select.get(input.tenantId, input.key);
     const { outcome, write: next } = claimTransition(row && toRecord(row), input);
-    if (next) write.run(toParams(next));
+    if (next) write.run(...toParams(next));
     return outcome;
   });
   return {
     async claim(input) {
       const fresh = claimTransition(undefined, input).write as IdempotencyRecord;
-      if (insertFresh.run(toParams(fresh)).changes === 1) return { kind: "claimed", reclaimed: false };
+      if (insertFresh.run(...toParams(fresh)).changes === 1) return { kind: "claimed", reclaimed: false };
       // A replay, a conflict or a live lease changes nothing, so an unlocked read decides it; only a
       // decision that writes (a takeover, or marking unknown) is made again under the write lock.
       const row = select.get(input.tenantId, input.key);
@@ -98,14 +118,14 @@ export function createSqliteIdempotencyStore(db: Database.Database): Idempotency
       return unlocked.write ? claim.immediate(input) : unlocked.outcome;
     },
     async complete(input) {
-      const result = completeClaim.run({
-        tenantId: input.tenantId,
-        key: input.key,
-        claimId: input.claimId,
-        envelope: JSON.stringify(input.envelope),
-        now: input.now,
-        retainUntil: input.now + input.retentionMs,
-      });
+      const result = completeClaim.run(
+        JSON.stringify(input.envelope),
+        input.now,
+        input.now + input.retentionMs,
+        input.tenantId,
+        input.key,
+        input.claimId,
+      );
       return result.changes === 1;
     },
     async get({ tenantId, key }) {
