@@ -1,6 +1,8 @@
 /** @module Anthropic Messages `tools`, with an optional prompt-cache breakpoint. */
+
 import type { JsonSchemaObject } from "../declaration/json-schema-validator.js";
 import type { AnyTool } from "../registry/registry.js";
+import { descriptionForModel } from "./model-description.js";
 import { parametersOf } from "./parameters.js";
 
 export interface AnthropicTool {
@@ -23,7 +25,7 @@ export function renderAnthropicTools(
   const last = tools.length - 1;
   return tools.map((tool, index) => ({
     name: tool.name,
-    description: tool.description,
+    description: descriptionForModel(tool),
     input_schema: parametersOf(tool),
     ...(options.cacheLastTool && index === last ? { cache_control: { type: "ephemeral" as const } } : {}),
   }));

@@ -1,7 +1,9 @@
 /** @module Gemini `functionDeclarations`, as JSON Schema or as the older OpenAPI-subset `parameters`. */
+
 import type { JsonSchemaObject } from "../declaration/json-schema-validator.js";
 import type { AnyTool } from "../registry/registry.js";
 import { type GeminiSchema, toGeminiSchema } from "./gemini-schema.js";
+import { descriptionForModel } from "./model-description.js";
 import { parametersOf } from "./parameters.js";
 
 export interface GeminiFunctionDeclaration {
@@ -25,7 +27,10 @@ export function renderGeminiTools(tools: readonly AnyTool[], options: GeminiOpti
   const openapi = options.form === "openapi";
   return {
     functionDeclarations: tools.map((tool) => {
-      const declaration: GeminiFunctionDeclaration = { name: tool.name, description: tool.description };
+      const declaration: GeminiFunctionDeclaration = {
+        name: tool.name,
+        description: descriptionForModel(tool),
+      };
       if (!openapi) {
         declaration.parametersJsonSchema = parametersOf(tool);
         return declaration;

@@ -1,6 +1,8 @@
 /** @module MCP `tools/list` items, with the behaviour hints derived from each tool's effect. */
+
 import type { JsonSchemaObject } from "../declaration/json-schema-validator.js";
 import type { AnyTool } from "../registry/registry.js";
+import { descriptionForModel } from "./model-description.js";
 import { parametersOf } from "./parameters.js";
 
 export interface McpToolAnnotations {
@@ -35,7 +37,7 @@ export function annotationsFor(tool: AnyTool): McpToolAnnotations {
 export function renderMcpTools(tools: readonly AnyTool[]): McpTool[] {
   return tools.map((tool) => ({
     name: tool.name,
-    description: tool.description,
+    description: descriptionForModel(tool),
     inputSchema: parametersOf(tool),
     annotations: annotationsFor(tool),
   }));

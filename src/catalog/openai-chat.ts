@@ -1,6 +1,8 @@
 /** @module OpenAI Chat Completions `tools`. */
+
 import type { JsonSchemaObject } from "../declaration/json-schema-validator.js";
 import type { AnyTool } from "../registry/registry.js";
+import { descriptionForModel } from "./model-description.js";
 import { parametersOf } from "./parameters.js";
 
 export interface OpenAIChatTool {
@@ -22,7 +24,7 @@ export function renderOpenAIChatTools(
     type: "function",
     function: {
       name: tool.name,
-      description: tool.description,
+      description: descriptionForModel(tool),
       parameters: parametersOf(tool),
       ...(options.strict === undefined ? {} : { strict: options.strict }),
     },

@@ -1,6 +1,8 @@
 /** @module OpenAI Responses API `tools`. */
+
 import type { JsonSchemaObject } from "../declaration/json-schema-validator.js";
 import type { AnyTool } from "../registry/registry.js";
+import { descriptionForModel } from "./model-description.js";
 import { parametersOf } from "./parameters.js";
 
 export interface OpenAIResponsesTool {
@@ -24,7 +26,7 @@ export function renderOpenAIResponsesTools(
   return tools.map((tool) => ({
     type: "function",
     name: tool.name,
-    description: tool.description,
+    description: descriptionForModel(tool),
     parameters: parametersOf(tool),
     strict: options.strict ?? false,
   }));

@@ -29,6 +29,7 @@ export interface GlobalOptions extends ToolFlags {
   db?: string;
   embeddings?: "universal-sentence-encoder";
   registry?: string;
+  mcpConfig?: string;
   tenant: string;
   mode: AssistantMode;
   principal: string;
@@ -37,6 +38,8 @@ export interface GlobalOptions extends ToolFlags {
 
 export interface CliState {
   seam: Seam;
+  /** The registry behind the seam: a long-running command installs what imported servers add. */
+  registry: ToolRegistry;
   stores: SqliteStores;
   /** A context for a fresh call by `principal` (the operator unless given). */
   context(init?: { principal?: string; idempotencyKey?: string; toolCallId?: string }): ExecutionContext;
@@ -70,12 +73,14 @@ export async function openCliState(
   const path = statePath(options, io);
   mkdirSync(dirname(path), { recursive: true });
   const stores = openSqliteStores(path);
-  const seam = new Seam({ registry: new ToolRegistry(tools).view(), stores, outputs });
+  const registry = new ToolRegistry(tools);
+  const seam = new Seam({ registry: registry.view(), stores, outputs });
   await seam.sweep();
   const logger = pino({ level: options.logLevel }, pino.destination(2));
   const runId = `cli-${randomUUID()}`;
   return {
     seam,
+    registry,
     stores,
     context: (init = {}) =>
       createExecutionContext({

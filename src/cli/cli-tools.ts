@@ -9,6 +9,7 @@ import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js"
 import { ADDRESS_CLASSES, type AddressClass } from "../egress/classify-address.js";
 import { createEgressClient } from "../egress/egress-client.js";
 import { DEFAULT_EGRESS_POLICY } from "../egress/egress-policy.js";
+import type { McpImport } from "../mcp/import/mcp-server.js";
 import type { AnyTool } from "../registry/registry.js";
 import type { OutputStore } from "../seam/output-store.js";
 import type { Seam } from "../seam/seam.js";
@@ -29,6 +30,8 @@ export interface ToolFlags {
 
 export interface ServedTools {
   tools: readonly AnyTool[];
+  /** MCP servers whose tools are among `tools`; a long-running command follows their changes. */
+  imports?: readonly McpImport[];
   /** Closes database connections the tools hold. */
   close(): Promise<void>;
 }

@@ -5,12 +5,17 @@ import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js"
 import type { Catalogue } from "../check/catalogue.js";
 import { loadCatalogue } from "../check/load-catalogue.js";
 import { loadUniversalSentenceEncoder } from "../embeddings/universal-sentence-encoder.js";
+import type { McpImport } from "../mcp/import/mcp-server.js";
+import type { PinStore } from "../mcp/import/pin-store.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
+import { openDatabase } from "../stores/sqlite/database.js";
+import { createSqlitePinStore } from "../stores/sqlite/mcp-pins.js";
 import { defaultCatalogue } from "../tools/catalogue.js";
 import { metaTools } from "../tools/meta/index.js";
 import { type CliIo, UsageError } from "./cli-io.js";
-import { type CliState, cliOutputStore, type GlobalOptions, openCliState } from "./cli-state.js";
+import { importMcpServers } from "./cli-mcp-imports.js";
+import { type CliState, cliOutputStore, type GlobalOptions, openCliState, statePath } from "./cli-state.js";
 import { type MetaHost, type ServedTools, serveTools } from "./cli-tools.js";
 import { answerCommand } from "./commands/answer.js";
 import { decideApproval, listApprovals } from "./commands/approvals.js";
@@ -22,6 +27,7 @@ import { docsCommand } from "./commands/docs.js";
 import { findCommand } from "./commands/find.js";
 import { listTools } from "./commands/list.js";
 import { mcpCommand } from "./commands/mcp.js";
+import { acceptPin, listPins } from "./commands/mcp-pins.js";
 import { renderCommand } from "./commands/render.js";
 import { addServerCommands } from "./server-commands.js";
 
@@ -55,6 +61,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     )
     .option("--db <path>", "the embedded SQLite state file (default .toolreg/toolreg.db, or $TOOLREG_DB)")
     .option("--registry <path>", "an ES module exporting `catalogue` to serve instead of the built-in one")
+    .option(
+      "--mcp-config <file>",
+      "also serve the tools of the MCP servers this JSON file lists (see docs/mcp.md)",
+    )
     .option("--artifacts-dir <dir>", "serve file_generate, keeping the files it makes in this directory")
     .option("--read-root <dir>", "serve fs_read, fs_list and fs_search confined to this directory")
     .option("--write-root <dir>", "serve fs_write confined to this directory (not inside the read root)")
@@ -130,42 +140,75 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
    * What the CLI serves: a catalogue module's tools, or the built-in toolkits wired from the flags; the
    * meta-tools beside either (a catalogue's own tool of the same name wins).
    */
+  /** The served tools plus those of the MCP servers --mcp-config lists, which close with them. */
+  const withImports = async (base: ServedTools): Promise<ServedTools> => {
+    const config = globals().mcpConfig;
+    if (!config) return base;
+    try {
+      const imported = await importMcpServers(config, statePath(globals(), io), io);
+      return {
+        tools: [...base.tools, ...imported.tools],
+        imports: imported.imports,
+        close: async () => {
+          await imported.close();
+          await base.close();
+        },
+      };
+    } catch (error) {
+      await base.close();
+      throw error;
+    }
+  };
   const served = async (): Promise<ServedTools> => {
-    if (!globals().registry) return serveTools(globals(), await meta());
+    if (!globals().registry) return withImports(await serveTools(globals(), await meta()));
     const tools = (await catalogue()).tools;
     const taken = new Set(tools.map((tool) => tool.name));
     const extra = metaTools(await meta()).filter((tool) => !taken.has(tool.name));
-    return { tools: [...tools, ...extra], close: async () => {} };
+    return withImports({ tools: [...tools, ...extra], close: async () => {} });
   };
   addServerCommands(program, {
     io,
     globals,
     served: async (extra) =>
-      globals().registry ? served() : serveTools({ ...globals(), ...extra }, await meta()),
+      globals().registry ? served() : withImports(await serveTools({ ...globals(), ...extra }, await meta())),
     linkSeam: (seam) => {
       openSeam = seam;
     },
     setExitCode,
   });
-  const withTools = async (body: (tools: readonly AnyTool[]) => Promise<number> | number): Promise<void> => {
-    const { tools, close } = await served();
+  const withTools = async (
+    body: (tools: readonly AnyTool[], imports: readonly McpImport[]) => Promise<number> | number,
+  ): Promise<void> => {
+    const { tools, imports, close } = await served();
     try {
-      setExitCode(await body(tools));
+      setExitCode(await body(tools, imports ?? []));
     } finally {
       await close();
     }
   };
-  const withState = (body: (state: CliState) => Promise<number>): Promise<void> =>
-    withTools(async (tools) => {
+  const withState = (
+    body: (state: CliState, imports: readonly McpImport[]) => Promise<number>,
+  ): Promise<void> =>
+    withTools(async (tools, imports) => {
       const state = await openCliState(tools, globals(), io, cliOutputStore(globals(), io));
       openSeam = state.seam;
       try {
-        return await body(state);
+        return await body(state, imports);
       } finally {
         openSeam = undefined;
         state.close();
       }
     });
+
+  /** The pins in the state file, without connecting to any server. */
+  const withPins = async (body: (pins: PinStore) => Promise<number>): Promise<void> => {
+    const database = openDatabase(statePath(globals(), io));
+    try {
+      setExitCode(await body(createSqlitePinStore(database)));
+    } finally {
+      database.close();
+    }
+  };
 
   program
     .command("list")
@@ -218,10 +261,26 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option("--json", "print JSON")
     .action((options) => withState((state) => auditCommand(state, options, io)));
 
-  program
+  const mcp = program
     .command("mcp")
     .description("serve the tools as an MCP server over stdin and stdout, until stdin closes")
-    .action(() => withState((state) => mcpCommand(state)));
+    .action(() => withState((state, imports) => mcpCommand(state, imports)));
+  mcp
+    .command("pins")
+    .description("the pinned definitions of imported MCP tools, and the changes waiting for acceptance")
+    .argument("[server]", "only this server's")
+    .option("--json", "print JSON")
+    .action((server: string | undefined, options: { json?: boolean }) =>
+      withPins((pins) => listPins(pins, server, options, io)),
+    );
+  mcp
+    .command("accept")
+    .description("accept an imported tool's changed definition, so it is served again")
+    .argument("<server>", "the MCP server's name in --mcp-config")
+    .argument("<tool>", "the tool's name on that server")
+    .action((server: string, tool: string) =>
+      withPins((pins) => acceptPin(pins, server, tool, globals().principal, io)),
+    );
 
   program
     .command("render")

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { pino } from "pino";
+import { syncRegistry } from "../mcp/import/sync-registry.js";
 import { ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
 import { openSqliteAuthStore } from "../server/auth/index.js";
@@ -52,9 +53,12 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       const storePath = statePath(host.globals(), io);
       mkdirSync(dirname(storePath), { recursive: true });
       const logger = pino({ level: host.globals().logLevel }, pino.destination(2));
-      const { tools, close } = await host.served({ demoDb: demoDatabasePath(storePath) });
+      const { tools, imports, close } = await host.served({ demoDb: demoDatabasePath(storePath) });
+      const registry = new ToolRegistry(tools);
+      // Imported servers' changes reach the registry, hence the console, tool.update and MCP clients.
+      const unsubscribe = (imports ?? []).map((imported) => syncRegistry(registry, imported));
       const server = openRegistryServer({
-        registry: new ToolRegistry(tools),
+        registry,
         storePath,
         logger,
         outputs: cliOutputStore(host.globals(), io),
@@ -65,6 +69,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
         host.setExitCode(await serveCommand(server, operator, options, io, logger, stopSignal()));
       } finally {
         host.linkSeam(undefined);
+        for (const stop of unsubscribe) stop();
         await close();
       }
     });

@@ -1,5 +1,7 @@
 /** @module The catalogue as an AI SDK tool set, every call through the seam. */
+
 import { dynamicTool, type JSONSchema7, jsonSchema, type ToolSet } from "ai";
+import { descriptionForModel } from "../../catalog/model-description.js";
 import { adaptedTools, FrameworkApprovals, type SeamAdapterOptions } from "../seam-bridge.js";
 import { envelopeModelOutput } from "./envelope-model-output.js";
 
@@ -16,7 +18,7 @@ export function aiSdkTools(options: SeamAdapterOptions): ToolSet {
   for (const tool of adaptedTools(options)) {
     const name = tool.name;
     tools[name] = dynamicTool({
-      description: tool.description,
+      description: descriptionForModel(tool),
       // No validator on purpose: the seam validates, and its refusal tells the model how to correct itself.
       inputSchema: jsonSchema(tool.inputJsonSchema as JSONSchema7),
       needsApproval: (input, { toolCallId }) => approvals.needsApproval(name, input, toolCallId),

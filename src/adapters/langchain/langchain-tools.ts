@@ -1,7 +1,9 @@
 /** @module The catalogue as LangChain structured tools, every call through the seam. */
+
 import { randomUUID } from "node:crypto";
 import { type DynamicStructuredTool, tool } from "@langchain/core/tools";
 import type { JSONSchema } from "@langchain/core/utils/json_schema";
+import { descriptionForModel } from "../../catalog/model-description.js";
 import { envelopeText } from "../../seam/envelope.js";
 import { adaptedTools, callThroughSeam, type SeamAdapterOptions } from "../seam-bridge.js";
 import { envelopeToolMessage } from "./envelope-tool-message.js";
@@ -24,7 +26,7 @@ export function langChainTools(options: SeamAdapterOptions): DynamicStructuredTo
           ? envelopeText(envelope)
           : envelopeToolMessage(envelope, toolCallId, name);
       },
-      { name, description: adapted.description, schema: adapted.inputJsonSchema as JSONSchema },
+      { name, description: descriptionForModel(adapted), schema: adapted.inputJsonSchema as JSONSchema },
     );
   });
 }

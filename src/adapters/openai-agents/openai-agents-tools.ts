@@ -1,7 +1,9 @@
 /** @module The catalogue as OpenAI Agents SDK function tools, every call through the seam. */
+
 import { randomUUID } from "node:crypto";
 import { type FunctionTool, tool } from "@openai/agents-core";
 import type { JsonObjectSchemaNonStrict, JsonSchemaDefinitionEntry } from "@openai/agents-core/types";
+import { descriptionForModel } from "../../catalog/model-description.js";
 import { envelopeText } from "../../seam/envelope.js";
 import { adaptedTools, FrameworkApprovals, type SeamAdapterOptions } from "../seam-bridge.js";
 
@@ -24,7 +26,7 @@ export function openAIAgentsTools(options: SeamAdapterOptions): SeamFunctionTool
     const name = adapted.name;
     return tool({
       name,
-      description: adapted.description,
+      description: descriptionForModel(adapted),
       // Non-strict: the schema goes to the model as declared, and the seam is the one that validates.
       parameters: adapted.inputJsonSchema as JsonParameters,
       strict: false,

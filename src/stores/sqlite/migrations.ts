@@ -83,6 +83,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_by_time ON audit (tenant_id, at);
     `,
   },
+  {
+    version: 2,
+    name: "mcp pins",
+    sql: `
+      CREATE TABLE mcp_pins (
+        server             TEXT    NOT NULL,
+        tool               TEXT    NOT NULL,
+        hash               TEXT    NOT NULL,
+        definition         TEXT    NOT NULL,
+        accepted_at        INTEGER NOT NULL,
+        accepted_by        TEXT    NOT NULL,
+        offered_hash       TEXT,
+        offered_definition TEXT,
+        offered_at         INTEGER,
+        PRIMARY KEY (server, tool)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**

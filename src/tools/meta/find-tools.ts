@@ -1,5 +1,7 @@
 /** @module `find_tools`: search what this caller may use, with the same filter discovery and calls use. */
+
 import { z } from "zod";
+import { descriptionForModel } from "../../catalog/model-description.js";
 import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
 import { CATEGORIES } from "../../declaration/categories.js";
 import { defineTool } from "../../declaration/define-tool.js";
@@ -56,7 +58,7 @@ export function createFindTools(seam: () => Seam, embeddings?: EmbeddingProvider
         if (!tool) continue;
         found.push({
           name: tool.name,
-          description: tool.description,
+          description: descriptionForModel(tool),
           category: tool.category,
           effect: tool.effect,
           approval: tool.approval,

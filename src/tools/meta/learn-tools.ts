@@ -1,5 +1,7 @@
 /** @module `learn_tools`: the full schemas of tools a model found, for exactly the tools this caller may use. */
+
 import { z } from "zod";
+import { descriptionForModel } from "../../catalog/model-description.js";
 import { parametersOf } from "../../catalog/parameters.js";
 import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
@@ -32,7 +34,7 @@ export function createLearnTools(seam: () => Seam) {
         }
         learned.push({
           name: tool.name,
-          description: tool.description,
+          description: descriptionForModel(tool),
           category: tool.category,
           effect: tool.effect,
           approval: tool.approval,

@@ -1,0 +1,102 @@
+/**
+ * @module `--mcp-config FILE`: the MCP servers whose tools the CLI imports. A JSON file:
+ * `{ "servers": [{ "name", "command", "args", … } | { "name", "url", … }] }`. A stdio server starts in
+ * the file's folder unless it names a `cwd`; credentials are `credentialRef`s (the CLI resolves `env:NAME`).
+ */
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { z } from "zod";
+import { CATEGORIES } from "../declaration/categories.js";
+import { EFFECTS } from "../declaration/effect.js";
+import { ADDRESS_CLASSES, type AddressClass } from "../egress/classify-address.js";
+import type { McpServerOptions } from "../mcp/import/mcp-server.js";
+import { UsageError } from "./cli-io.js";
+
+const common = {
+  name: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "letters, digits, . _ - (at most 64)"),
+  prefix: z.string().optional(),
+  category: z.enum(CATEGORIES).optional(),
+  scopes: z.array(z.string()).optional(),
+  effects: z.record(z.string(), z.enum(EFFECTS)).optional(),
+  onDrift: z.enum(["withhold", "report"]).optional(),
+  timeoutMs: z.number().int().positive().optional(),
+};
+
+const stdioServer = z.strictObject({
+  ...common,
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  envCredentials: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+});
+
+const httpServer = z.strictObject({
+  ...common,
+  url: z.url({ protocol: /^https?$/ }),
+  credential: z
+    .strictObject({ header: z.string(), credentialRef: z.string(), scheme: z.string().optional() })
+    .optional(),
+  /** Address classes or CIDRs beyond public ones, e.g. "loopback" for a server on this machine. */
+  egressAllow: z.array(z.string()).optional(),
+});
+
+const configFile = z.strictObject({ servers: z.array(z.union([stdioServer, httpServer])) });
+
+export type McpServerConfig = Omit<McpServerOptions, "pins" | "logger" | "credentials" | "onEvent">;
+
+/** Reads and checks the file; every problem is a usage error naming the file and the field. */
+export function loadMcpConfig(path: string): McpServerConfig[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new UsageError(`--mcp-config ${path}: ${(error as Error).message.split("\n")[0]}`);
+  }
+  const parsed = configFile.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`--mcp-config ${path}: ${issue?.path.join(".") || "the file"}: ${issue?.message}`);
+  }
+  const folder = dirname(path);
+  const names = new Set<string>();
+  return parsed.data.servers.map((server) => {
+    if (names.has(server.name))
+      throw new UsageError(`--mcp-config ${path}: server "${server.name}" is listed twice`);
+    names.add(server.name);
+    const { name, prefix, category, scopes, effects, onDrift, timeoutMs } = server;
+    const shared = { name, prefix, category, scopes, effects, onDrift, timeoutMs };
+    if ("command" in server) {
+      return {
+        ...shared,
+        transport: {
+          kind: "stdio" as const,
+          command: server.command,
+          args: server.args,
+          env: server.env,
+          envCredentials: server.envCredentials,
+          cwd: resolve(folder, server.cwd ?? "."),
+        },
+      };
+    }
+    const classes: AddressClass[] = ["public"];
+    const cidrs: string[] = [];
+    for (const entry of server.egressAllow ?? []) {
+      if ((ADDRESS_CLASSES as readonly string[]).includes(entry)) classes.push(entry as AddressClass);
+      else if (entry.includes("/")) cidrs.push(entry);
+      else
+        throw new UsageError(
+          `--mcp-config ${path}: egressAllow "${entry}" is not an address class or a CIDR`,
+        );
+    }
+    return {
+      ...shared,
+      transport: {
+        kind: "http" as const,
+        url: server.url,
+        egress: { allowAddressClasses: classes, allowCidrs: cidrs },
+        credential: server.credential,
+      },
+    };
+  });
+}

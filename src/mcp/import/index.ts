@@ -1,0 +1,14 @@
+/** @module Importing another MCP server's tools: the module, its pins, and keeping a registry in step. */
+export { type Classification, classifyEffect } from "./classify-effect.js";
+export { importedNames, snakeCase } from "./imported-name.js";
+export {
+  type ImportedToolReport,
+  type McpImport,
+  type McpImportEvent,
+  type McpServerOptions,
+  type McpTransportConfig,
+  mcpServer,
+} from "./mcp-server.js";
+export { createMemoryPinStore, type PinnedDefinition, type PinStore, type ToolPin } from "./pin-store.js";
+export { definitionHash, pinnedDefinitionOf } from "./pinned-definition.js";
+export { syncRegistry } from "./sync-registry.js";

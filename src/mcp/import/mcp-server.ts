@@ -1,0 +1,416 @@
+/**
+ * @module `mcpServer`: another MCP server's tools as toolreg tools. Each is named `<prefix>_<tool>`, comes
+ * from `mcp:<name>`, has the effect the deployment gave it or the safe reading of its hints, and requires
+ * the scopes the deployment set: nothing the upstream says widens what a caller may do. Each definition
+ * is pinned on first sight; one that changes afterwards is reported and, by default, withheld until a
+ * person accepts it (`toolreg mcp accept SERVER TOOL`).
+ */
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { Tool as UpstreamTool } from "@modelcontextprotocol/sdk/types.js";
+import type { Category } from "../../declaration/categories.js";
+import { defineTool, type ToolProvenance } from "../../declaration/define-tool.js";
+import type { Effect } from "../../declaration/effect.js";
+import { changesData } from "../../declaration/effect.js";
+import { createEgressClient, type EgressClient } from "../../egress/egress-client.js";
+import type { EgressPolicyInit, HostCredential } from "../../egress/egress-policy.js";
+import type { AnyTool } from "../../registry/registry.js";
+import { type CredentialResolver, type Logger, silentLogger } from "../../seam/context.js";
+import { type Classification, classifyEffect } from "./classify-effect.js";
+import { egressFetch } from "./egress-fetch.js";
+import { importedNames, type NameOutcome, snakeCase } from "./imported-name.js";
+import { neutralisedSchema } from "./imported-schema.js";
+import { createMemoryPinStore, type PinStore, type ToolPin } from "./pin-store.js";
+import { definitionHash, pinnedDefinitionOf } from "./pinned-definition.js";
+import { type ReconnectOptions, UpstreamConnection } from "./upstream-connection.js";
+import { toToolOutput } from "./upstream-result.js";
+
+export type McpTransportConfig =
+  | {
+      kind: "stdio";
+      command: string;
+      args?: readonly string[];
+      /** Added to the few variables the SDK passes on (PATH, HOME …); the host's environment is not. */
+      env?: Readonly<Record<string, string>>;
+      /** Variables whose values are credentials: name → credentialRef, resolved as the server starts. */
+      envCredentials?: Readonly<Record<string, string>>;
+      cwd?: string;
+    }
+  | {
+      kind: "http";
+      url: string;
+      /** The egress policy requests to this server go out under; the default reaches public addresses only. */
+      egress?: EgressPolicyInit;
+      /** The header carrying the deployment's credential for this server; a caller's own token never is. */
+      credential?: HostCredential;
+    };
+
+export interface McpServerOptions {
+  /** The server's name: provenance `mcp:<name>` and the key its pins are kept under. */
+  name: string;
+  /** Put before every tool name; the name in snake_case by default. */
+  prefix?: string;
+  transport: McpTransportConfig;
+  /** The category every imported tool gets (a tenant switches categories on and off). Default `general`. */
+  category?: Category;
+  /** Scopes a caller needs to see and call any of these tools. */
+  scopes?: readonly string[];
+  /** The deployment's classification of tools by their upstream name; it wins over any hint. */
+  effects?: Readonly<Record<string, Effect>>;
+  /** Where pins are kept; in memory (this process only) by default. */
+  pins?: PinStore;
+  /** What a changed definition does: withheld until accepted (default), or reported and served. */
+  onDrift?: "withhold" | "report";
+  /** Resolves `credentialRef`s for the connection itself. */
+  credentials?: CredentialResolver;
+  /** Each call's time limit. Default 30 s. */
+  timeoutMs?: number;
+  reconnect?: ReconnectOptions;
+  onEvent?: (event: McpImportEvent) => void;
+  logger?: Logger;
+  clock?: () => number;
+}
+
+export type McpImportEvent =
+  | {
+      type: "mcp.drift";
+      server: string;
+      tool: string;
+      name: string;
+      acceptedHash: string;
+      offeredHash: string;
+      withheld: boolean;
+    }
+  | { type: "mcp.withheld"; server: string; tool: string; reason: string }
+  | { type: "mcp.disconnected"; server: string; message: string }
+  | { type: "mcp.reconnect_failed"; server: string; message: string; nextDelayMs: number }
+  | { type: "mcp.listed"; server: string; available: number; withheld: number };
+
+/** What became of one upstream tool in the last listing. */
+export interface ImportedToolReport {
+  tool: string;
+  name: string | undefined;
+  effect: Effect | undefined;
+  basis: Classification["basis"] | undefined;
+  status: "available" | "drifted" | "withheld";
+  reason?: string;
+}
+
+export interface McpImport {
+  readonly name: string;
+  /** The tools available now; changes after a re-listing (see onChange). */
+  tools(): readonly AnyTool[];
+  report(): readonly ImportedToolReport[];
+  /** Lists again and checks every definition against its pin. */
+  refresh(): Promise<void>;
+  onChange(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+const NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Connects, lists and pins; throws when the first connection or listing fails. */
+export async function mcpServer(options: McpServerOptions): Promise<McpImport> {
+  if (!NAME.test(options.name)) {
+    throw new TypeError(
+      `mcpServer name "${options.name}": use letters, digits, ".", "_" or "-" (at most 64)`,
+    );
+  }
+  const prefix = options.prefix ?? snakeCase(options.name);
+  if (!/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/.test(prefix)) {
+    throw new TypeError(`mcpServer ${options.name}: prefix "${prefix}" is not snake_case`);
+  }
+  const imported = new ImportedServer(options, prefix);
+  try {
+    await imported.start();
+  } catch (error) {
+    await imported.close();
+    throw error;
+  }
+  return imported;
+}
+
+class ImportedServer implements McpImport {
+  readonly name: string;
+  readonly #options: McpServerOptions;
+  readonly #prefix: string;
+  readonly #pins: PinStore;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  readonly #connection: UpstreamConnection;
+  readonly #listeners = new Set<() => void>();
+  #tools: readonly AnyTool[] = [];
+  #report: readonly ImportedToolReport[] = [];
+  #refreshing: Promise<void> | undefined;
+  #again = false;
+  /** One egress client for every connection to an HTTP server, reconnections included. */
+  #egress: EgressClient | undefined;
+
+  constructor(options: McpServerOptions, prefix: string) {
+    this.name = options.name;
+    this.#options = options;
+    this.#prefix = prefix;
+    this.#pins = options.pins ?? createMemoryPinStore();
+    this.#logger = options.logger ?? silentLogger;
+    this.#now = options.clock ?? Date.now;
+    this.#connection = new UpstreamConnection(
+      options.name,
+      () => this.#openTransport(),
+      {
+        onToolsChanged: () => {
+          this.refresh().catch((error: unknown) =>
+            this.#logger.warn({ err: error, server: this.name }, "re-listing an MCP server failed"),
+          );
+        },
+        onDisconnected: (error) =>
+          this.#emit({ type: "mcp.disconnected", server: this.name, message: messageOf(error) }),
+        onReconnectFailed: (error, nextDelayMs) =>
+          this.#emit({
+            type: "mcp.reconnect_failed",
+            server: this.name,
+            message: messageOf(error),
+            nextDelayMs,
+          }),
+      },
+      options.reconnect,
+    );
+  }
+
+  async start(): Promise<void> {
+    await this.#connection.connect();
+    await this.refresh();
+  }
+
+  tools(): readonly AnyTool[] {
+    return this.#tools;
+  }
+
+  report(): readonly ImportedToolReport[] {
+    return this.#report;
+  }
+
+  /** One listing at a time; a change announced during one is listed again right after it. */
+  refresh(): Promise<void> {
+    if (this.#refreshing) {
+      this.#again = true;
+      return this.#refreshing;
+    }
+    this.#refreshing = (async () => {
+      try {
+        do {
+          this.#again = false;
+          await this.#list();
+        } while (this.#again);
+      } finally {
+        this.#refreshing = undefined;
+      }
+    })();
+    return this.#refreshing;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    await this.#connection.close();
+    await this.#egress?.close();
+  }
+
+  async #list(): Promise<void> {
+    const upstream = await this.#connection.listTools();
+    const pins = new Map((await this.#pins.list(this.name)).map((pin) => [pin.tool, pin]));
+    const names = importedNames(
+      this.#prefix,
+      upstream.map((tool) => tool.name),
+    );
+    const tools: AnyTool[] = [];
+    const report: ImportedToolReport[] = [];
+    for (const tool of upstream) {
+      const entry = await this.#admit(tool, names.get(tool.name), pins.get(tool.name));
+      report.push(entry.report);
+      if (entry.tool) tools.push(entry.tool);
+    }
+    this.#tools = tools;
+    this.#report = report;
+    this.#emit({
+      type: "mcp.listed",
+      server: this.name,
+      available: tools.length,
+      withheld: report.length - tools.length,
+    });
+    for (const listener of this.#listeners) listener();
+  }
+
+  /** One upstream tool: named, pinned or checked against its pin, classified and declared — or withheld. */
+  async #admit(
+    upstream: UpstreamTool,
+    named: NameOutcome | undefined,
+    pin: ToolPin | undefined,
+  ): Promise<{ tool?: AnyTool; report: ImportedToolReport }> {
+    const withheld = (reason: string, name?: string) => {
+      this.#emit({ type: "mcp.withheld", server: this.name, tool: upstream.name, reason });
+      return {
+        report: {
+          tool: upstream.name,
+          name,
+          effect: undefined,
+          basis: undefined,
+          status: "withheld" as const,
+          reason,
+        },
+      };
+    };
+    if (!named?.ok) return withheld(named?.reason ?? "no name");
+    const definition = pinnedDefinitionOf(upstream);
+    const hash = definitionHash(definition);
+    let drifted = false;
+    if (!pin) {
+      await this.#pins.put({
+        server: this.name,
+        tool: upstream.name,
+        hash,
+        definition,
+        acceptedAt: this.#now(),
+        acceptedBy: "first import",
+      });
+    } else if (pin.hash !== hash) {
+      drifted = true;
+      if (pin.offered?.hash !== hash) {
+        await this.#pins.offer(this.name, upstream.name, { hash, definition, seenAt: this.#now() });
+      }
+      const withhold = (this.#options.onDrift ?? "withhold") === "withhold";
+      this.#emit({
+        type: "mcp.drift",
+        server: this.name,
+        tool: upstream.name,
+        name: named.name,
+        acceptedHash: pin.hash,
+        offeredHash: hash,
+        withheld: withhold,
+      });
+      if (withhold) {
+        return {
+          report: {
+            tool: upstream.name,
+            name: named.name,
+            effect: undefined,
+            basis: undefined,
+            status: "drifted",
+            reason: `its definition changed since it was accepted; run toolreg mcp accept ${this.name} ${upstream.name}`,
+          },
+        };
+      }
+    } else if (pin.offered) {
+      // The upstream went back to what was accepted: nothing is waiting any more.
+      await this.#pins.offer(this.name, upstream.name, undefined);
+    }
+    const classification = classifyEffect(upstream.annotations, this.#options.effects?.[upstream.name]);
+    try {
+      const tool = this.#declare(upstream, named.name, classification.effect);
+      return {
+        tool,
+        report: {
+          tool: upstream.name,
+          name: named.name,
+          effect: classification.effect,
+          basis: classification.basis,
+          status: drifted ? "drifted" : "available",
+        },
+      };
+    } catch (error) {
+      return withheld(messageOf(error), named.name);
+    }
+  }
+
+  #declare(upstream: UpstreamTool, name: string, effect: Effect): AnyTool {
+    const source: ToolProvenance = `mcp:${this.name}`;
+    const connection = this.#connection;
+    const description = upstream.description?.trim() || `${upstream.name}, from the MCP server ${this.name}.`;
+    const timeoutMs = this.#options.timeoutMs ?? 30_000;
+    return defineTool({
+      name,
+      description,
+      category: this.#options.category ?? "general",
+      effect,
+      input: neutralisedSchema(
+        upstream.inputSchema,
+        definitionHash(pinnedDefinitionOf(upstream)).slice(0, 16),
+      ),
+      scopes: this.#options.scopes ?? [],
+      provenance: source,
+      limits: { timeoutMs },
+      run: async (input, context) =>
+        toToolOutput(
+          await connection.callTool(upstream.name, input, {
+            signal: context.signal,
+            // The seam aborts the signal at the call's deadline; this bounds the request on its own too.
+            timeoutMs,
+            mayHaveActed: changesData(effect),
+          }),
+          `${source}/${upstream.name}`,
+        ),
+    });
+  }
+
+  async #openTransport(): Promise<Transport> {
+    const transport = this.#options.transport;
+    if (transport.kind === "stdio") {
+      const env: Record<string, string> = { ...getDefaultEnvironment(), ...transport.env };
+      for (const [variable, ref] of Object.entries(transport.envCredentials ?? {})) {
+        env[variable] = await this.#resolve(ref);
+      }
+      const stdio = new StdioClientTransport({
+        command: transport.command,
+        args: [...(transport.args ?? [])],
+        env,
+        ...(transport.cwd ? { cwd: transport.cwd } : {}),
+        stderr: "pipe",
+      });
+      // Drained, so a chatty server never blocks on a full pipe; kept at debug level.
+      stdio.stderr?.on("data", (chunk: Buffer) =>
+        this.#logger.debug(
+          { server: this.name, stderr: chunk.toString("utf8").slice(0, 2_000) },
+          "MCP server stderr",
+        ),
+      );
+      return stdio;
+    }
+    const url = new URL(transport.url);
+    this.#egress ??= createEgressClient({
+      policy: {
+        ...transport.egress,
+        ...(transport.credential ? { credentials: { [url.hostname]: transport.credential } } : {}),
+      },
+    });
+    const caller = {
+      credentials: this.#options.credentials ?? { resolve: () => Promise.reject(new Error("no resolver")) },
+      tenantId: "deployment",
+      principalId: `mcp:${this.name}`,
+    };
+    return new StreamableHTTPClientTransport(url, { fetch: egressFetch(this.#egress, caller) });
+  }
+
+  async #resolve(ref: string): Promise<string> {
+    const resolver = this.#options.credentials;
+    if (!resolver)
+      throw new Error(`the MCP server ${this.name} needs the credential "${ref}" and no resolver was given`);
+    return resolver.resolve(ref, { tenantId: "deployment", principalId: `mcp:${this.name}` });
+  }
+
+  #emit(event: McpImportEvent): void {
+    if (event.type === "mcp.drift" || event.type === "mcp.withheld") this.#logger.warn(event, event.type);
+    else this.#logger.info(event, event.type);
+    try {
+      this.#options.onEvent?.(event);
+    } catch (error) {
+      this.#logger.error({ err: error, server: this.name }, "an MCP import event listener failed");
+    }
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,80 @@
+/**
+ * @module Pins of imported MCP tools: what a person accepted of each upstream tool, and what the upstream
+ * offers now when that differs. Pins belong to the deployment's catalogue, which every tenant shares, so
+ * they are keyed by server and tool, not by tenant.
+ */
+
+/** What a model or an approver relies on in an upstream tool: the parts a "rug pull" would change. */
+export interface PinnedDefinition {
+  description: string;
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+}
+
+export interface ToolPin {
+  server: string;
+  /** The tool's name on the upstream server. */
+  tool: string;
+  /** The accepted definition and its hash. */
+  hash: string;
+  definition: PinnedDefinition;
+  acceptedAt: number;
+  acceptedBy: string;
+  /** A different definition the upstream offered since, awaiting a person's acceptance. */
+  offered?: { hash: string; definition: PinnedDefinition; seenAt: number };
+}
+
+export interface PinStore {
+  /** One server's pins, or every server's; by server, then tool. */
+  list(server?: string): Promise<ToolPin[]>;
+  /** Records a first sight (the definition is accepted as it is) or replaces a pin wholesale. */
+  put(pin: ToolPin): Promise<void>;
+  /** Notes what the upstream offers instead of the accepted definition; `undefined` clears it. */
+  offer(server: string, tool: string, offered: ToolPin["offered"]): Promise<void>;
+  /** Makes the offered definition the accepted one; false when nothing is offered for that tool. */
+  accept(request: { server: string; tool: string; by: string; at: number }): Promise<boolean>;
+}
+
+/** The reference adapter. */
+export function createMemoryPinStore(): PinStore {
+  const pins = new Map<string, ToolPin>();
+  const id = (server: string, tool: string) => JSON.stringify([server, tool]);
+  return {
+    async list(server) {
+      return (
+        [...pins.values()]
+          .filter((pin) => server === undefined || pin.server === server)
+          // Code-unit order, as SQLite's default collation sorts.
+          .sort((a, b) => compare(a.server, b.server) || compare(a.tool, b.tool))
+          .map((pin) => structuredClone(pin))
+      );
+    },
+    async put(pin) {
+      pins.set(id(pin.server, pin.tool), structuredClone(pin));
+    },
+    async offer(server, tool, offered) {
+      const pin = pins.get(id(server, tool));
+      if (!pin) return;
+      if (offered) pin.offered = structuredClone(offered);
+      else delete pin.offered;
+    },
+    async accept({ server, tool, by, at }) {
+      const pin = pins.get(id(server, tool));
+      if (!pin?.offered) return false;
+      pins.set(id(server, tool), {
+        server,
+        tool,
+        hash: pin.offered.hash,
+        definition: pin.offered.definition,
+        acceptedAt: at,
+        acceptedBy: by,
+      });
+      return true;
+    },
+  };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
