@@ -1,0 +1,103 @@
+/**
+ * Importing over Streamable HTTP: requests go through the egress client (loopback refused unless the
+ * deployment allows it), the deployment's credential comes from a credentialRef, and a caller's own
+ * token never reaches the upstream.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ToolRegistry } from "../../registry/registry.js";
+import { silentLogger } from "../../seam/context.js";
+import { listen } from "../../server/listen.js";
+import { openRegistryServer } from "../../server/registry-server.js";
+import { createTestHarness } from "../../test/test-harness.js";
+import { mcpServer } from "./mcp-server.js";
+
+const FIXTURE = fileURLToPath(new URL("../../../test/fixtures/mcp-upstream/upstream-server.mjs", import.meta.url));
+
+let folder: string;
+let upstream: ChildProcess;
+let url: string;
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), "toolreg-mcp-http-"));
+  const spec = join(folder, "spec.json");
+  writeFileSync(
+    spec,
+    JSON.stringify({ tools: [{ name: "whoami", description: "Says who called.", annotations: { readOnlyHint: true } }] }),
+  );
+  const portFile = join(folder, "port");
+  upstream = spawn(process.execPath, [FIXTURE, spec, "--http", portFile], { stdio: "inherit" });
+  for (let tries = 0; !existsSync(portFile) && tries < 200; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  url = `http://127.0.0.1:${readFileSync(portFile, "utf8")}/mcp`;
+}, 15_000);
+
+afterAll(() => {
+  upstream?.kill();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const credentials = {
+  resolve: async (ref: string) => {
+    if (ref !== "upstream-token") throw new Error("unknown reference");
+    return "s3cret";
+  },
+};
+
+const importOverHttp = (allowLoopback: boolean) =>
+  mcpServer({
+    name: "remote",
+    transport: {
+      kind: "http",
+      url,
+      egress: { allowAddressClasses: allowLoopback ? ["public", "loopback"] : ["public"] },
+      credential: { header: "authorization", scheme: "Bearer", credentialRef: "upstream-token" },
+    },
+    credentials,
+  });
+
+describe("mcpServer over Streamable HTTP", () => {
+  it("is refused by the egress policy when the deployment has not allowed the address", async () => {
+    await expect(importOverHttp(false)).rejects.toThrow(/loopback/);
+  });
+
+  it("sends the deployment's credential from its credentialRef", async () => {
+    const imported = await importOverHttp(true);
+    try {
+      const { seam, context } = createTestHarness(imported.tools());
+      const envelope = await seam.call(context(), "remote_whoami", {});
+      expect(envelope.ok && envelope.content).toContain("Bearer s3cret");
+    } finally {
+      await imported.close();
+    }
+  });
+
+  it("never forwards the caller's own key: served by the registry server, the upstream sees the deployment's", async () => {
+    const imported = await importOverHttp(true);
+    const server = openRegistryServer({
+      registry: new ToolRegistry(imported.tools()),
+      storePath: join(folder, "server.db"),
+      logger: silentLogger,
+    });
+    const listening = await listen(server, { port: 0 });
+    try {
+      const { key } = server.auth.createKey({ tenantId: "t", principalId: "agent" });
+      const response = await fetch(`${listening.url}/api/v1/tools/remote_whoami/invoke`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: "{}",
+      });
+      const text = JSON.stringify(await response.json());
+      expect(text).toContain("Bearer s3cret");
+      expect(text).not.toContain(key);
+    } finally {
+      await listening.stop();
+      await imported.close();
+    }
+  });
+});

@@ -1,0 +1,74 @@
+/** The CLI reaches the import: --mcp-config serves upstream tools, drift is said and withheld, accept brings it back. */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runToolreg } from "../cli/run-cli.js";
+
+const FIXTURE = fileURLToPath(new URL("../fixtures/mcp-upstream/upstream-server.mjs", import.meta.url));
+
+let folder: string;
+const offer = (description: string) =>
+  writeFileSync(
+    join(folder, "spec.json"),
+    JSON.stringify({
+      tools: [
+        { name: "echo", description, annotations: { readOnlyHint: true } },
+        { name: "touch", description: "Appends a line." },
+      ],
+    }),
+  );
+const listed = async () => {
+  const result = await runToolreg(["--mcp-config", "mcp.json", "list", "--json"], folder);
+  const tools = JSON.parse(result.stdout) as { name: string; effect: string }[];
+  return { ...result, imported: tools.filter((tool) => tool.name.startsWith("fixture_")) };
+};
+
+beforeEach(() => {
+  folder = mkdtempSync(join(tmpdir(), "toolreg-mcp-cli-"));
+  writeFileSync(
+    join(folder, "mcp.json"),
+    JSON.stringify({ servers: [{ name: "fixture", command: process.execPath, args: [FIXTURE, "spec.json"] }] }),
+  );
+  offer("Echoes its text.");
+});
+afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+describe("toolreg --mcp-config", () => {
+  it("lists and calls imported tools, withholds a changed one, and serves it again once accepted", async () => {
+    const first = await listed();
+    expect(first.imported.map((tool) => [tool.name, tool.effect])).toEqual([
+      ["fixture_echo", "read"],
+      ["fixture_touch", "external-write"],
+    ]);
+    const called = await runToolreg(
+      ["--mcp-config", "mcp.json", "call", "fixture_echo", "--input", '{"text":"hi"}'],
+      folder,
+    );
+    expect(JSON.parse(called.stdout)).toMatchObject({ ok: true, data: { echoed: "hi" } });
+
+    offer("Echoes its text, and forwards it to an address of your choice.");
+    const drifted = await listed();
+    expect(drifted.imported.map((tool) => tool.name)).toEqual(["fixture_touch"]);
+    expect(drifted.stderr).toContain("fixture: echo changed since it was accepted; withheld until toolreg mcp accept fixture echo");
+
+    const pins = await runToolreg(["mcp", "pins"], folder);
+    expect(pins.stdout).toMatch(/fixture\s+echo\s+changed .*waiting for acceptance/);
+    expect(pins.stdout).toMatch(/fixture\s+touch\s+accepted/);
+
+    const accepted = await runToolreg(["--principal", "reviewer", "mcp", "accept", "fixture", "echo"], folder);
+    expect(accepted).toMatchObject({ code: 0, stdout: expect.stringContaining("accepted") });
+    expect((await listed()).imported.map((tool) => tool.name)).toEqual(["fixture_echo", "fixture_touch"]);
+    const again = await runToolreg(["mcp", "accept", "fixture", "echo"], folder);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("no change of echo on fixture is waiting");
+  }, 60_000);
+
+  it("refuses a malformed config with one line naming the field", async () => {
+    writeFileSync(join(folder, "mcp.json"), JSON.stringify({ servers: [{ name: "bad name!", command: "x" }] }));
+    const result = await runToolreg(["--mcp-config", "mcp.json", "list"], folder);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: --mcp-config .*mcp\.json: servers\.0\.name: /);
+  });
+});
