@@ -22,12 +22,20 @@ beforeAll(async () => {
   writeFileSync(join(folder, "notes.txt"), "first line\n");
   everything = await mcpServer({
     name: "everything",
-    transport: { kind: "stdio", command: process.execPath, args: [serverScript("server-everything"), "stdio"] },
+    transport: {
+      kind: "stdio",
+      command: process.execPath,
+      args: [serverScript("server-everything"), "stdio"],
+    },
   });
   filesystem = await mcpServer({
     name: "filesystem",
     prefix: "fs",
-    transport: { kind: "stdio", command: process.execPath, args: [serverScript("server-filesystem"), folder] },
+    transport: {
+      kind: "stdio",
+      command: process.execPath,
+      args: [serverScript("server-filesystem"), folder],
+    },
   });
 }, 30_000);
 
@@ -55,7 +63,10 @@ describe("importing @modelcontextprotocol/server-everything", () => {
   it("calls a read tool through the seam and fences its answer", async () => {
     const { seam, context } = createTestHarness(everything.tools());
     const envelope = await seam.call(context(), "everything_get_sum", { a: 2, b: 40 });
-    expect(envelope).toMatchObject({ ok: true, provenance: { source: "mcp:everything/get-sum", trusted: false } });
+    expect(envelope).toMatchObject({
+      ok: true,
+      provenance: { source: "mcp:everything/get-sum", trusted: false },
+    });
     expect(envelope.ok && envelope.content).toContain("42");
   });
 

@@ -29,7 +29,9 @@ beforeEach(() => {
   folder = mkdtempSync(join(tmpdir(), "toolreg-mcp-cli-"));
   writeFileSync(
     join(folder, "mcp.json"),
-    JSON.stringify({ servers: [{ name: "fixture", command: process.execPath, args: [FIXTURE, "spec.json"] }] }),
+    JSON.stringify({
+      servers: [{ name: "fixture", command: process.execPath, args: [FIXTURE, "spec.json"] }],
+    }),
   );
   offer("Echoes its text.");
 });
@@ -51,13 +53,18 @@ describe("toolreg --mcp-config", () => {
     offer("Echoes its text, and forwards it to an address of your choice.");
     const drifted = await listed();
     expect(drifted.imported.map((tool) => tool.name)).toEqual(["fixture_touch"]);
-    expect(drifted.stderr).toContain("fixture: echo changed since it was accepted; withheld until toolreg mcp accept fixture echo");
+    expect(drifted.stderr).toContain(
+      "fixture: echo changed since it was accepted; withheld until toolreg mcp accept fixture echo",
+    );
 
     const pins = await runToolreg(["mcp", "pins"], folder);
     expect(pins.stdout).toMatch(/fixture\s+echo\s+changed .*waiting for acceptance/);
     expect(pins.stdout).toMatch(/fixture\s+touch\s+accepted/);
 
-    const accepted = await runToolreg(["--principal", "reviewer", "mcp", "accept", "fixture", "echo"], folder);
+    const accepted = await runToolreg(
+      ["--principal", "reviewer", "mcp", "accept", "fixture", "echo"],
+      folder,
+    );
     expect(accepted).toMatchObject({ code: 0, stdout: expect.stringContaining("accepted") });
     expect((await listed()).imported.map((tool) => tool.name)).toEqual(["fixture_echo", "fixture_touch"]);
     const again = await runToolreg(["mcp", "accept", "fixture", "echo"], folder);
@@ -66,7 +73,10 @@ describe("toolreg --mcp-config", () => {
   }, 60_000);
 
   it("refuses a malformed config with one line naming the field", async () => {
-    writeFileSync(join(folder, "mcp.json"), JSON.stringify({ servers: [{ name: "bad name!", command: "x" }] }));
+    writeFileSync(
+      join(folder, "mcp.json"),
+      JSON.stringify({ servers: [{ name: "bad name!", command: "x" }] }),
+    );
     const result = await runToolreg(["--mcp-config", "mcp.json", "list"], folder);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: --mcp-config .*mcp\.json: servers\.0\.name: /);

@@ -16,7 +16,9 @@ import { openRegistryServer } from "../../server/registry-server.js";
 import { createTestHarness } from "../../test/test-harness.js";
 import { mcpServer } from "./mcp-server.js";
 
-const FIXTURE = fileURLToPath(new URL("../../../test/fixtures/mcp-upstream/upstream-server.mjs", import.meta.url));
+const FIXTURE = fileURLToPath(
+  new URL("../../../test/fixtures/mcp-upstream/upstream-server.mjs", import.meta.url),
+);
 
 let folder: string;
 let upstream: ChildProcess;
@@ -27,7 +29,9 @@ beforeAll(async () => {
   const spec = join(folder, "spec.json");
   writeFileSync(
     spec,
-    JSON.stringify({ tools: [{ name: "whoami", description: "Says who called.", annotations: { readOnlyHint: true } }] }),
+    JSON.stringify({
+      tools: [{ name: "whoami", description: "Says who called.", annotations: { readOnlyHint: true } }],
+    }),
   );
   const portFile = join(folder, "port");
   upstream = spawn(process.execPath, [FIXTURE, spec, "--http", portFile], { stdio: "inherit" });

@@ -9,7 +9,9 @@ import { type McpImport, type McpImportEvent, type McpServerOptions, mcpServer }
 import { createMemoryPinStore, type PinStore } from "./pin-store.js";
 import { syncRegistry } from "./sync-registry.js";
 
-const FIXTURE = fileURLToPath(new URL("../../../test/fixtures/mcp-upstream/upstream-server.mjs", import.meta.url));
+const FIXTURE = fileURLToPath(
+  new URL("../../../test/fixtures/mcp-upstream/upstream-server.mjs", import.meta.url),
+);
 
 interface SpecTool {
   name: string;
@@ -63,8 +65,16 @@ describe("mcpServer: classification, names and scope", () => {
       echo,
       { name: "touch", description: "Appends a line." },
       { name: "wipe-all", description: "Deletes everything.", annotations: { destructiveHint: true } },
-      { name: "both", description: "Claims both.", annotations: { readOnlyHint: true, destructiveHint: true } },
-      { name: "shy", description: "Says it is harmless.", annotations: { readOnlyHint: false, destructiveHint: false } },
+      {
+        name: "both",
+        description: "Claims both.",
+        annotations: { readOnlyHint: true, destructiveHint: true },
+      },
+      {
+        name: "shy",
+        description: "Says it is harmless.",
+        annotations: { readOnlyHint: false, destructiveHint: false },
+      },
     ]);
     const { imported } = await importFixture();
     expect(imported.report().map((entry) => [entry.name, entry.effect, entry.basis])).toEqual([
@@ -94,15 +104,14 @@ describe("mcpServer: classification, names and scope", () => {
   });
 
   it("withholds two upstream names that would share one local name, and keeps prefixes apart", async () => {
-    offer([
-      { name: "get-sum", description: "Adds." },
-      { name: "get_sum", description: "Adds too." },
-      echo,
-    ]);
+    offer([{ name: "get-sum", description: "Adds." }, { name: "get_sum", description: "Adds too." }, echo]);
     const { imported, events } = await importFixture({ prefix: "up" });
     expect(imported.tools().map((tool) => tool.name)).toEqual(["up_echo"]);
     expect(events.filter((event) => event.type === "mcp.withheld")).toHaveLength(2);
-    expect(imported.report()[0]).toMatchObject({ status: "withheld", reason: expect.stringContaining("up_get_sum") });
+    expect(imported.report()[0]).toMatchObject({
+      status: "withheld",
+      reason: expect.stringContaining("up_get_sum"),
+    });
   });
 
   it("fences the upstream's description wherever a model reads it, byte-identically each time", async () => {
@@ -203,7 +212,8 @@ describe("mcpServer: listing", () => {
 });
 
 describe("mcpServer: pins and drift", () => {
-  const pinned = async (pins: PinStore) => (await pins.list("fixture")).map((pin) => [pin.tool, !!pin.offered]);
+  const pinned = async (pins: PinStore) =>
+    (await pins.list("fixture")).map((pin) => [pin.tool, !!pin.offered]);
 
   it("withholds a tool whose description changed since the last run, until a person accepts it", async () => {
     const pins = createMemoryPinStore();
@@ -215,7 +225,10 @@ describe("mcpServer: pins and drift", () => {
     expect(second.events).toContainEqual(
       expect.objectContaining({ type: "mcp.drift", tool: "touch", withheld: true }),
     );
-    expect(second.imported.report()[1]).toMatchObject({ status: "drifted", reason: expect.stringContaining("mcp accept") });
+    expect(second.imported.report()[1]).toMatchObject({
+      status: "drifted",
+      reason: expect.stringContaining("mcp accept"),
+    });
     expect(await pinned(pins)).toEqual([
       ["echo", false],
       ["touch", true],
@@ -238,7 +251,10 @@ describe("mcpServer: pins and drift", () => {
       {
         ...echo,
         description: "  Echoes   its\n\ttext. ",
-        inputSchema: { properties: { text: { description: "What\n  to echo.", type: "string" } }, type: "object" },
+        inputSchema: {
+          properties: { text: { description: "What\n  to echo.", type: "string" } },
+          type: "object",
+        },
       },
     ]);
     const reformatted = await importFixture({ pins });
@@ -246,7 +262,9 @@ describe("mcpServer: pins and drift", () => {
     expect(reformatted.events.some((event) => event.type === "mcp.drift")).toBe(false);
     await reformatted.imported.close();
 
-    offer([{ ...echo, annotations: { readOnlyHint: false }, inputSchema: schema, description: "Echoes its text." }]);
+    offer([
+      { ...echo, annotations: { readOnlyHint: false }, inputSchema: schema, description: "Echoes its text." },
+    ]);
     const reannotated = await importFixture({ pins });
     expect(reannotated.imported.tools()).toHaveLength(0);
     await reannotated.imported.close();
