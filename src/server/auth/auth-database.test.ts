@@ -54,6 +54,7 @@ describe("openAuthDatabase", () => {
         "auth_login_tokens",
         "auth_sessions",
         "idempotency",
+        "mcp_pins",
       ]);
     }
   });
