@@ -50,6 +50,7 @@ describe("the published package", () => {
       "./adapters/openai-agents",
       "./adapters/langchain",
       "./embeddings",
+      "./mcp",
     ]);
     expect(Object.keys(manifest.exports).some((key) => key.includes("*"))).toBe(false);
   });
@@ -97,6 +98,15 @@ describe("the published package", () => {
     expect(loaded["./adapters/openai-agents"]).toEqual(["openAIAgentsTools"]);
     expect(loaded["./adapters/langchain"]).toEqual(["langChainTools", "resumeApproved"]);
     expect(loaded["./embeddings"]).toEqual(["loadUniversalSentenceEncoder"]);
+    expect(loaded["./mcp"]).toEqual(
+      expect.arrayContaining([
+        "createMcpServer",
+        "serveStdio",
+        "mcpServer",
+        "syncRegistry",
+        "createMemoryPinStore",
+      ]),
+    );
     expect(loaded["./test"]).toEqual(
       expect.arrayContaining(["createFakeClock", "createScriptedTool", "createMemoryStores"]),
     );

@@ -5,7 +5,7 @@ export {
   type ImportedToolReport,
   type McpImport,
   type McpImportEvent,
-  type McpServerOptions,
+  type McpImportOptions,
   type McpTransportConfig,
   mcpServer,
 } from "./mcp-server.js";

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderTools } from "../../catalog/render-catalog.js";
 import { createTestHarness } from "../../test/test-harness.js";
-import { type McpImport, type McpImportEvent, type McpServerOptions, mcpServer } from "./mcp-server.js";
+import { type McpImport, type McpImportEvent, type McpImportOptions, mcpServer } from "./mcp-server.js";
 import { createMemoryPinStore, type PinStore } from "./pin-store.js";
 import { syncRegistry } from "./sync-registry.js";
 
@@ -38,7 +38,7 @@ function offer(tools: SpecTool[], pageSize?: number): void {
 }
 
 async function importFixture(
-  options: Partial<McpServerOptions> = {},
+  options: Partial<McpImportOptions> = {},
 ): Promise<{ imported: McpImport; events: McpImportEvent[] }> {
   const events: McpImportEvent[] = [];
   const imported = await mcpServer({
@@ -152,7 +152,7 @@ describe("mcpServer: calls through the seam", () => {
     const log = join(folder, "touch.log");
     expect(() => readFileSync(log, "utf8")).toThrow();
     const approvalId = parked.ok ? "" : String(parked.error.details?.approvalId);
-    await seam.approve({ tenantId: "t1", approvalId, decidedBy: "p2" });
+    expect(await seam.approve({ tenantId: "t1", approvalId, by: "p2" })).toMatchObject({ ok: true });
     const [first, second] = await Promise.all([
       seam.resume(context(), approvalId),
       seam.resume(context(), approvalId),

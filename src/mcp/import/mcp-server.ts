@@ -46,7 +46,7 @@ export type McpTransportConfig =
       credential?: HostCredential;
     };
 
-export interface McpServerOptions {
+export interface McpImportOptions {
   /** The server's name: provenance `mcp:<name>` and the key its pins are kept under. */
   name: string;
   /** Put before every tool name; the name in snake_case by default. */
@@ -111,7 +111,7 @@ export interface McpImport {
 const NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Connects, lists and pins; throws when the first connection or listing fails. */
-export async function mcpServer(options: McpServerOptions): Promise<McpImport> {
+export async function mcpServer(options: McpImportOptions): Promise<McpImport> {
   if (!NAME.test(options.name)) {
     throw new TypeError(
       `mcpServer name "${options.name}": use letters, digits, ".", "_" or "-" (at most 64)`,
@@ -133,7 +133,7 @@ export async function mcpServer(options: McpServerOptions): Promise<McpImport> {
 
 class ImportedServer implements McpImport {
   readonly name: string;
-  readonly #options: McpServerOptions;
+  readonly #options: McpImportOptions;
   readonly #prefix: string;
   readonly #pins: PinStore;
   readonly #logger: Logger;
@@ -147,7 +147,7 @@ class ImportedServer implements McpImport {
   /** One egress client for every connection to an HTTP server, reconnections included. */
   #egress: EgressClient | undefined;
 
-  constructor(options: McpServerOptions, prefix: string) {
+  constructor(options: McpImportOptions, prefix: string) {
     this.name = options.name;
     this.#options = options;
     this.#prefix = prefix;
