@@ -9,7 +9,7 @@ import { z } from "zod";
 import { CATEGORIES } from "../declaration/categories.js";
 import { EFFECTS } from "../declaration/effect.js";
 import { ADDRESS_CLASSES, type AddressClass } from "../egress/classify-address.js";
-import type { McpServerOptions } from "../mcp/import/mcp-server.js";
+import type { McpImportOptions } from "../mcp/import/mcp-server.js";
 import { UsageError } from "./cli-io.js";
 
 const common = {
@@ -43,7 +43,7 @@ const httpServer = z.strictObject({
 
 const configFile = z.strictObject({ servers: z.array(z.union([stdioServer, httpServer])) });
 
-export type McpServerConfig = Omit<McpServerOptions, "pins" | "logger" | "credentials" | "onEvent">;
+export type McpServerConfig = Omit<McpImportOptions, "pins" | "logger" | "credentials" | "onEvent">;
 
 /** Reads and checks the file; every problem is a usage error naming the file and the field. */
 export function loadMcpConfig(path: string): McpServerConfig[] {
