@@ -1,5 +1,7 @@
 /** @module toolreg/mcp — the registry served as an MCP server, and other MCP servers' tools imported. */
 
 export * from "./import/index.js";
+export { MCP_CONTENT_KEY, mcpContent } from "./serve/call-tool-result.js";
+export { type CallIdentity, type McpClientChannel, mcpClientOf } from "./serve/client-channel.js";
 export { createMcpServer, type McpRequestInfo, type McpServerOptions } from "./serve/create-mcp-server.js";
 export { serveStdio } from "./serve/serve-stdio.js";

@@ -1,5 +1,9 @@
 /** @module A seam envelope as the `CallToolResult` of an MCP `tools/call`. */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  type ContentBlock,
+  ContentBlockSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { renderMcpToolResult } from "../../catalog/tool-calls/mcp.js";
 import { approvalIdOf, type Envelope } from "../../seam/envelope.js";
 
@@ -7,8 +11,27 @@ import { approvalIdOf, type Envelope } from "../../seam/envelope.js";
 export const APPROVAL_ID_META = "toolreg/approvalId";
 
 /**
+ * The key in a tool's data under which it hands an MCP client content blocks the envelope's text cannot
+ * carry: images, audio, embedded resources. The envelope's `content` stays the text a model reads; the
+ * blocks follow it in the result, and the rest of the data is the structured content. A tool uses this
+ * with `mcpContent`; any other data is left as it is.
+ */
+export const MCP_CONTENT_KEY = "toolreg/mcpContent";
+
+/** A tool's data carrying MCP content blocks beside the rest of its data. */
+export function mcpContent(
+  blocks: readonly ContentBlock[],
+  data: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return { ...data, [MCP_CONTENT_KEY]: blocks };
+}
+
+const ContentBlocksSchema = ContentBlockSchema.array();
+
+/**
  * The catalogue's MCP rendering (text, `structuredContent` unless untrusted, `isError`), plus the
- * approval id of a parked call as structured data, so a client can follow it up without parsing text.
+ * approval id of a parked call as structured data, so a client can follow it up without parsing text,
+ * and the content blocks a trusted tool put in its data.
  */
 export function callToolResult(toolCallId: string, name: string, envelope: Envelope): CallToolResult {
   const call = { ok: true as const, id: toolCallId, name, input: {} };
@@ -17,6 +40,20 @@ export function callToolResult(toolCallId: string, name: string, envelope: Envel
   if (approvalId !== undefined) {
     result.structuredContent = { approvalId };
     result._meta = { [APPROVAL_ID_META]: approvalId };
+  }
+  const structured = result.structuredContent;
+  // renderMcpToolResult leaves out untrusted data, so blocks from an untrusted source never get this far.
+  if (structured !== undefined && MCP_CONTENT_KEY in structured) {
+    const { [MCP_CONTENT_KEY]: declared, ...rest } = structured;
+    const blocks = ContentBlocksSchema.safeParse(declared);
+    if (blocks.success) {
+      result.content = [
+        ...result.content.filter((block) => block.type !== "text" || block.text),
+        ...blocks.data,
+      ];
+      if (Object.keys(rest).length > 0) result.structuredContent = rest;
+      else delete result.structuredContent;
+    }
   }
   return result;
 }

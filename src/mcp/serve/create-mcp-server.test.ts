@@ -1,13 +1,21 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  type ElicitResult,
+  LoggingMessageNotificationSchema,
+  type Progress,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createScriptedTool } from "../../test/scripted-tool.js";
 import { createTestHarness, type TestHarness } from "../../test/test-harness.js";
 import { calculateTool } from "../../tools/general/calculate.js";
-import { APPROVAL_ID_META } from "./call-tool-result.js";
-import { createMcpServer } from "./create-mcp-server.js";
+import { APPROVAL_ID_META, mcpContent } from "./call-tool-result.js";
+import { mcpClientOf } from "./client-channel.js";
+import { createMcpServer, type McpServerOptions } from "./create-mcp-server.js";
 
 const sendEmail = () =>
   createScriptedTool([{ content: "sent", data: { sent: true } }], {
@@ -22,15 +30,25 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function connect(harness: TestHarness, pageSize?: number): Promise<Client> {
+async function connect(
+  harness: TestHarness,
+  pageSize?: number,
+  options: { elicit?: (message: string) => ElicitResult } & Partial<McpServerOptions> = {},
+): Promise<Client> {
+  const { elicit, ...serverOptions } = options;
   const server = createMcpServer({
     seam: harness.seam,
     context: ({ toolCallId, signal }) => harness.context({ toolCallId, signal }),
     registry: harness.registry,
     ...(pageSize === undefined ? {} : { pageSize }),
+    ...serverOptions,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: "test", version: "0" });
+  const client = new Client(
+    { name: "test", version: "0" },
+    elicit ? { capabilities: { elicitation: {} } } : {},
+  );
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params.message));
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
   closers.push(async () => {
     await client.close();
@@ -149,5 +167,136 @@ describe("createMcpServer", () => {
     harness.registry.install(sendEmail());
     await changed;
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["calculate", "send_email"]);
+  });
+
+  it("lists an input schema with its $schema, an output schema without", async () => {
+    const report = createScriptedTool([{ data: { total: 3 } }], {
+      name: "count_rows",
+      output: z.object({ total: z.number() }),
+    });
+    const client = await connect(createTestHarness([report]));
+    const [listed] = (await client.listTools()).tools;
+    expect(listed?.inputSchema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+    expect(listed?.outputSchema).not.toHaveProperty("$schema");
+  });
+
+  it("carries a trusted tool's MCP content blocks after its text, the rest of its data as structured content", async () => {
+    const image = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" };
+    const chart = createScriptedTool([{ content: "a chart", data: mcpContent([image], { points: 3 }) }]);
+    const client = await connect(createTestHarness([chart]));
+    const result = await client.callTool({ name: "scripted_tool", arguments: {} });
+    expect(result.content).toEqual([{ type: "text", text: "a chart" }, image]);
+    expect(result.structuredContent).toEqual({ points: 3 });
+
+    const untrusted = createScriptedTool([
+      {
+        content: "page",
+        data: mcpContent([image]),
+        provenance: { source: "https://a.test", trusted: false },
+      },
+    ]);
+    const other = await connect(createTestHarness([untrusted]));
+    const fenced = await other.callTool({ name: "scripted_tool", arguments: {} });
+    expect((fenced.content as { type: string }[]).map((block) => block.type)).toEqual(["text"]);
+  });
+
+  it("gives a running tool the client: progress when asked for, log messages from the level set", async () => {
+    const chatty = createScriptedTool([
+      async (_input, context) => {
+        const client = mcpClientOf(context);
+        await client?.log("debug", "hidden below info");
+        await client?.log("warning", "shown");
+        await client?.progress(1, 2);
+        await client?.progress(2, 2, "done");
+        return "ok";
+      },
+    ]);
+    const client = await connect(createTestHarness([chatty]));
+    const logs: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (note) => {
+      logs.push(note.params.data);
+    });
+    await client.setLoggingLevel("info");
+    const progress: Progress[] = [];
+    await client.request(
+      { method: "tools/call", params: { name: "scripted_tool", arguments: {} } },
+      CallToolResultSchema,
+      { onprogress: (update) => progress.push(update) },
+    );
+    expect(logs).toEqual(["shown"]);
+    expect(progress).toEqual([
+      { progress: 1, total: 2 },
+      { progress: 2, total: 2, message: "done" },
+    ]);
+    expect(chatty.calls[0] && mcpClientOf(chatty.calls[0].context)).toBeUndefined();
+  });
+
+  describe("a call that needs approval, with a client that can be asked", () => {
+    it("runs it when the user accepts, approved by the caller, and returns its real result", async () => {
+      const tool = sendEmail();
+      const harness = createTestHarness([tool]);
+      const asked: string[] = [];
+      const client = await connect(harness, undefined, {
+        elicit: (message) => {
+          asked.push(message);
+          return { action: "accept", content: { note: "looks right" } };
+        },
+      });
+      const result = await client.callTool({ name: "send_email", arguments: { to: "a@b.test" } });
+      expect(result.isError).toBeUndefined();
+      expect(result.content).toEqual([{ type: "text", text: "sent" }]);
+      expect(tool.calls).toHaveLength(1);
+      expect(asked[0]).toMatch(
+        /^send_email v1\.0\.0 \(external-write\): .*"to":"a@b\.test".*Approve this call\?/s,
+      );
+      const [record] = await harness.stores.approvals.list({ tenantId: "t1", limit: 10 });
+      expect(record).toMatchObject({ status: "executed", decidedBy: "p1", note: "looks right" });
+    });
+
+    it("denies it when the user declines, and it does not run", async () => {
+      const tool = sendEmail();
+      const harness = createTestHarness([tool]);
+      const client = await connect(harness, undefined, { elicit: () => ({ action: "decline" }) });
+      const result = await client.callTool({ name: "send_email", arguments: { to: "a@b.test" } });
+      expect(result.isError).toBe(true);
+      expect(result.content).toEqual([
+        {
+          type: "text",
+          text: expect.stringMatching(/^error approval_denied: send_email was declined by p1/),
+        },
+      ]);
+      expect(tool.calls).toHaveLength(0);
+      const [record] = await harness.stores.approvals.list({ tenantId: "t1", limit: 10 });
+      expect(record).toMatchObject({ status: "denied", decidedBy: "p1" });
+    });
+
+    it("leaves it pending, with its approval id, when the user cancels", async () => {
+      const tool = sendEmail();
+      const harness = createTestHarness([tool]);
+      const client = await connect(harness, undefined, { elicit: () => ({ action: "cancel" }) });
+      const result = await client.callTool({ name: "send_email", arguments: { to: "a@b.test" } });
+      const { approvalId } = result.structuredContent as { approvalId: string };
+      expect(result._meta).toEqual({ [APPROVAL_ID_META]: approvalId });
+      expect(tool.calls).toHaveLength(0);
+      const pending = await harness.stores.approvals.list({ tenantId: "t1", status: "pending", limit: 10 });
+      expect(pending.map((record) => record.id)).toEqual([approvalId]);
+    });
+
+    it("does not ask when the host turned it off", async () => {
+      const tool = sendEmail();
+      const harness = createTestHarness([tool]);
+      let asked = false;
+      const client = await connect(harness, undefined, {
+        elicitApprovals: false,
+        elicit: () => {
+          asked = true;
+          return { action: "accept" };
+        },
+      });
+      const result = await client.callTool({ name: "send_email", arguments: { to: "a@b.test" } });
+      expect(asked).toBe(false);
+      expect(result.structuredContent).toEqual({ approvalId: expect.any(String) });
+      expect(tool.calls).toHaveLength(0);
+    });
   });
 });

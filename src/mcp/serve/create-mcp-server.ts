@@ -5,11 +5,23 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type LoggingLevel,
+  LoggingLevelSchema,
+  type ServerNotification,
+  type ServerRequest,
+  SetLevelRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { ToolRegistry } from "../../registry/registry.js";
 import type { ExecutionContext } from "../../seam/context.js";
+import { approvalIdOf } from "../../seam/envelope.js";
 import type { Seam } from "../../seam/seam.js";
+import { approveByElicitation, canElicit } from "./approve-by-elicitation.js";
 import { callToolResult } from "./call-tool-result.js";
+import { type McpClientChannel, withMcpClient } from "./client-channel.js";
 import { DEFAULT_PAGE_SIZE, toolListPage } from "./tool-list-page.js";
 
 /** What the host gets to build a request's context from: who is asking comes from the host's own state. */
@@ -25,7 +37,18 @@ export interface McpServerOptions {
   /** The registry behind the seam; when given, its changes are announced to the client. */
   registry?: Pick<ToolRegistry, "onUpdate">;
   pageSize?: number;
+  /**
+   * Whether a call that parks for approval is put to the client's user, when the client can show a form
+   * (`elicitation`): accepting approves it as the caller. On unless the host says otherwise; a host whose
+   * callers may not decide their own requests turns it off.
+   */
+  elicitApprovals?: boolean;
+  /** Runs each `tools/call`, so a host can count the calls in flight; called as is when not given. */
+  track?<T>(call: () => Promise<T>): Promise<T>;
 }
+
+/** Log levels from least to most severe, as MCP orders them. */
+const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options;
 
 /**
  * A low-level SDK server, since the tool list is not fixed: it is read from the seam on every request.
@@ -34,20 +57,40 @@ export interface McpServerOptions {
 export function createMcpServer(options: McpServerOptions): Server {
   const server = new Server(
     { name: "toolreg", version: packageVersion() },
-    { capabilities: { tools: { listChanged: true } } },
+    { capabilities: { tools: { listChanged: true }, logging: {} } },
   );
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  const elicitApprovals = options.elicitApprovals ?? true;
+  const track = options.track ?? (<T>(call: () => Promise<T>) => call());
   const contextFor = (signal: AbortSignal) => options.context({ toolCallId: randomUUID(), signal });
+
+  // One server per session (or per stateless request), so the level the client sets is simply this one.
+  let logLevel: LoggingLevel | undefined;
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    logLevel = request.params.level;
+    return {};
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
     toolListPage(options.seam.visibleTools(contextFor(extra.signal)), request.params?.cursor, pageSize),
   );
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const context = contextFor(extra.signal);
-    const { name, arguments: input } = request.params;
-    const envelope = await options.seam.call(context, name, input ?? {});
-    return callToolResult(context.toolCallId, name, envelope);
-  });
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    track(async () => {
+      const context = contextFor(extra.signal);
+      const { name, arguments: input = {} } = request.params;
+      const channel = clientChannel(server, extra, () => logLevel);
+      let envelope = await withMcpClient(context, channel, () => options.seam.call(context, name, input));
+      const approvalId = approvalIdOf(envelope);
+      if (approvalId !== undefined && elicitApprovals && canElicit(server)) {
+        const parked = { name, input, approvalId, envelope };
+        // The approved call runs as the first attempt did: with the client at hand.
+        envelope = await withMcpClient(context, channel, () =>
+          approveByElicitation(server, options.seam, context, parked, extra),
+        );
+      }
+      return callToolResult(context.toolCallId, name, envelope);
+    }),
+  );
 
   const unsubscribe = options.registry?.onUpdate(() => {
     // Before a client connects there is no one to tell; it reads the current list when it lists.
@@ -55,6 +98,35 @@ export function createMcpServer(options: McpServerOptions): Server {
   });
   server.onclose = () => unsubscribe?.();
   return server;
+}
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The client of one `tools/call`: what it sends goes on that request's stream, related to it. */
+function clientChannel(
+  server: Server,
+  extra: CallExtra,
+  logLevel: () => LoggingLevel | undefined,
+): McpClientChannel {
+  const progressToken = extra._meta?.progressToken;
+  const related = { relatedRequestId: extra.requestId, signal: extra.signal };
+  return {
+    capabilities: server.getClientCapabilities(),
+    async progress(progress, total, message) {
+      if (progressToken === undefined) return;
+      await extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken, progress, total, message },
+      });
+    },
+    async log(level, data) {
+      const threshold = logLevel();
+      if (threshold !== undefined && SEVERITY.indexOf(level) < SEVERITY.indexOf(threshold)) return;
+      await extra.sendNotification({ method: "notifications/message", params: { level, data } });
+    },
+    createMessage: (params) => server.createMessage(params, related),
+    elicitInput: (params) => server.elicitInput({ ...params, mode: "form" }, related),
+  };
 }
 
 let version: string | undefined;

@@ -22,7 +22,7 @@ export function toolListPage(
   const start = cursor === undefined ? 0 : offsetOf(cursor);
   const slice = tools.slice(start, start + pageSize);
   const page: ListToolsResult = {
-    tools: renderMcpTools(slice).map((rendered, index) => withOutputSchema(rendered, slice[index])),
+    tools: renderMcpTools(slice).map((rendered, index) => listedTool(rendered, slice[index])),
   };
   const end = start + slice.length;
   if (end < tools.length) page.nextCursor = Buffer.from(String(end)).toString("base64url");
@@ -37,15 +37,24 @@ function offsetOf(cursor: string): number {
   return offset;
 }
 
-/** MCP only takes an object schema as `outputSchema`; any other output shape is left unadvertised. */
-function withOutputSchema(rendered: McpTool, tool: AnyTool | undefined): McpListedTool {
+/**
+ * The input schema as declared, `$schema` included: MCP (2025-11-25) takes JSON Schema 2020-12 and lets a
+ * schema name its dialect, which the provider renderings drop. MCP only takes an object schema as
+ * `outputSchema`; any other output shape is left unadvertised.
+ */
+function listedTool(rendered: McpTool, tool: AnyTool | undefined): McpListedTool {
+  const dialect = tool?.inputJsonSchema.$schema;
   // defineTool refuses an input schema that is not an object, so this one is.
   const listed: McpListedTool = {
     ...rendered,
-    inputSchema: rendered.inputSchema as McpListedTool["inputSchema"],
+    inputSchema: (typeof dialect === "string"
+      ? { $schema: dialect, ...rendered.inputSchema }
+      : rendered.inputSchema) as McpListedTool["inputSchema"],
   };
   const schema = tool?.output?.jsonSchema;
   if (schema?.type !== "object") return listed;
+  // Without its `$schema`: clients check structured content against it, and the SDK's validator knows
+  // draft-07 only, where a 2020-12 dialect fails to compile.
   const { $schema: _dialect, ...outputSchema } = schema;
   return { ...listed, outputSchema: structuredClone(outputSchema) as McpListedTool["outputSchema"] };
 }

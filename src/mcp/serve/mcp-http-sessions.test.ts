@@ -1,0 +1,159 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { createScriptedTool } from "../../test/scripted-tool.js";
+import { createTestHarness } from "../../test/test-harness.js";
+import { calculateTool } from "../../tools/general/calculate.js";
+import { mcpClientOf } from "./client-channel.js";
+import { createMcpServer } from "./create-mcp-server.js";
+import { McpHttpSessions, SESSION_HEADER } from "./mcp-http-sessions.js";
+
+const ENDPOINT = "http://127.0.0.1/mcp";
+const open: { sessions: McpHttpSessions[]; clients: Client[] } = { sessions: [], clients: [] };
+afterEach(async () => {
+  for (const client of open.clients.splice(0)) await client.close();
+  for (const sessions of open.sessions.splice(0)) await sessions.close();
+});
+
+function setup(options: ConstructorParameters<typeof McpHttpSessions>[0] = {}) {
+  const capabilities = createScriptedTool(
+    [async (_input, context) => JSON.stringify(mcpClientOf(context)?.capabilities ?? null)],
+    {
+      name: "client_capabilities",
+    },
+  );
+  const sendEmail = createScriptedTool([{ content: "sent" }], {
+    name: "send_email",
+    description: "Sends an email message to a recipient.",
+    category: "communication",
+    effect: "external-write",
+  });
+  const harness = createTestHarness([calculateTool, capabilities, sendEmail]);
+  const sessions = new McpHttpSessions(options);
+  open.sessions.push(sessions);
+  const server = () =>
+    createMcpServer({
+      seam: harness.seam,
+      context: ({ toolCallId, signal }) => harness.context({ toolCallId, signal }),
+    });
+  /** The endpoint as `owner` reaches it: a fetch straight into the sessions, the body parsed as the route does. */
+  const fetchAs =
+    (owner: string) =>
+    async (url: string | URL, init?: RequestInit): Promise<Response> => {
+      const request = new Request(url, init);
+      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
+      return sessions.answer({ request, body, owner, server });
+    };
+  const connect = async (owner: string) => {
+    const client = new Client({ name: "test", version: "0" }, { capabilities: { elicitation: {} } });
+    const transport = new StreamableHTTPClientTransport(new URL(ENDPOINT), { fetch: fetchAs(owner) });
+    await client.connect(transport);
+    open.clients.push(client);
+    return { client, sessionId: transport.sessionId as string };
+  };
+  const post = (owner: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetchAs(owner)(ENDPOINT, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    });
+  return { sessions, connect, post, fetchAs, sendEmail };
+}
+
+const listTools = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+
+describe("McpHttpSessions", () => {
+  it("opens a session on initialize, in which a call knows what the client can do", async () => {
+    const { sessions, connect } = setup();
+    const { client, sessionId } = await connect("key-a");
+    expect(sessionId).toEqual(expect.any(String));
+    expect(sessions.size).toBe(1);
+    const result = await client.callTool({ name: "client_capabilities", arguments: {} });
+    expect(JSON.parse((result.content as { text: string }[])[0]?.text ?? "")).toMatchObject({
+      elicitation: { form: {} },
+    });
+  });
+
+  it("asks the client mid-call within a session: an approval accepted at the client runs the call", async () => {
+    const { connect, sendEmail } = setup();
+    const { client } = await connect("key-a");
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: "accept" }));
+    const result = await client.callTool({ name: "send_email", arguments: { to: "a@b.test" } });
+    expect(result.content).toEqual([{ type: "text", text: "sent" }]);
+    expect(sendEmail.calls).toHaveLength(1);
+  });
+
+  it("answers a request without a session statelessly, as JSON, where the client is unknown", async () => {
+    const { sessions, post } = setup();
+    const listed = await post("key-a", listTools);
+    expect(listed.headers.get("content-type")).toContain("application/json");
+    expect(listed.headers.get(SESSION_HEADER)).toBeNull();
+    expect(((await listed.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(3);
+    const called = await post("key-a", {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "client_capabilities", arguments: {} },
+    });
+    expect(await called.json()).toMatchObject({ result: { content: [{ type: "text", text: "null" }] } });
+    expect(sessions.size).toBe(0);
+  });
+
+  it("answers a session only to the owner that opened it", async () => {
+    const { connect, post } = setup();
+    const { sessionId } = await connect("key-a");
+    const headers = { [SESSION_HEADER]: sessionId, "mcp-protocol-version": "2025-06-18" };
+    expect((await post("key-a", listTools, headers)).status).toBe(200);
+    const stranger = await post("key-b", listTools, headers);
+    expect(stranger.status).toBe(404);
+    expect(await stranger.json()).toMatchObject({ error: { code: -32001 } });
+  });
+
+  it("wants a session for GET and ends one on DELETE", async () => {
+    const { sessions, connect, fetchAs } = setup();
+    const get = await fetchAs("key-a")(ENDPOINT, { headers: { accept: "text/event-stream" } });
+    expect(get.status).toBe(400);
+    const { sessionId } = await connect("key-a");
+    const deleted = await fetchAs("key-a")(ENDPOINT, {
+      method: "DELETE",
+      headers: { [SESSION_HEADER]: sessionId, "mcp-protocol-version": "2025-06-18" },
+    });
+    expect(deleted.status).toBe(200);
+    expect(sessions.size).toBe(0);
+  });
+
+  it("keeps an owner to its limit by closing its least recently used session, and refuses past the total", async () => {
+    const { sessions, connect, post } = setup({ perOwner: 2, limit: 3 });
+    const first = await connect("key-a");
+    await connect("key-a");
+    await connect("key-a");
+    expect(sessions.size).toBe(2);
+    const headers = { [SESSION_HEADER]: first.sessionId, "mcp-protocol-version": "2025-06-18" };
+    expect((await post("key-a", listTools, headers)).status).toBe(404);
+    await connect("key-b");
+    await expect(connect("key-c")).rejects.toThrow(/503|too many/);
+  });
+
+  it("closes every session when the server stops, and opens no more", async () => {
+    const { sessions, connect } = setup();
+    await connect("key-a");
+    await sessions.close();
+    expect(sessions.size).toBe(0);
+    await expect(connect("key-a")).rejects.toThrow(/503|shutting down/);
+  });
+
+  it("tells answers and notifications, which a running call may wait for, from requests", () => {
+    const answer = { jsonrpc: "2.0", id: 0, result: { action: "accept" } };
+    const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };
+    expect(McpHttpSessions.onlyAnswers(answer)).toBe(true);
+    expect(McpHttpSessions.onlyAnswers([answer, cancelled])).toBe(true);
+    expect(McpHttpSessions.onlyAnswers([answer, listTools])).toBe(false);
+    expect(McpHttpSessions.onlyAnswers(undefined)).toBe(false);
+    expect(McpHttpSessions.onlyAnswers([])).toBe(false);
+  });
+});

@@ -1,0 +1,171 @@
+/**
+ * @module MCP over Streamable HTTP, with sessions for the clients that want them: an `initialize` opens
+ * one, kept in memory with its own server and answered over SSE, so a call in it can report progress,
+ * send log messages and ask the client (sampling, elicitation), and `list_changed` reaches a client that
+ * listens on GET. A request naming no session is answered statelessly, as before.
+ */
+import { randomUUID } from "node:crypto";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCResultResponse,
+} from "@modelcontextprotocol/sdk/types.js";
+import { answerMcpHttpRequest } from "./answer-http-request.js";
+
+export const SESSION_HEADER = "mcp-session-id";
+
+export interface McpHttpSessionsOptions {
+  /** A session no request has used for this long is closed; 30 minutes unless given. */
+  idleMs?: number;
+  /** Sessions one owner may hold; opening one more closes its least recently used. 32 unless given. */
+  perOwner?: number;
+  /** Sessions in all; past this a new one is refused until some close. 1,000 unless given. */
+  limit?: number;
+  now?: () => number;
+}
+
+export interface McpHttpRequest {
+  request: Request;
+  /** The parsed JSON body of a POST; undefined for GET and DELETE. */
+  body: unknown;
+  /** Who asks (an API key's id): a session answers only the owner that opened it. */
+  owner: string;
+  /** A server for a new session (given its id), or for one stateless request (no id). */
+  server(sessionId: string | undefined): Server;
+}
+
+interface Session {
+  owner: string;
+  server: Server;
+  transport: WebStandardStreamableHTTPServerTransport;
+  lastUsed: number;
+}
+
+export class McpHttpSessions {
+  readonly #sessions = new Map<string, Session>();
+  readonly #idleMs: number;
+  readonly #perOwner: number;
+  readonly #limit: number;
+  readonly #now: () => number;
+  readonly #sweeper: NodeJS.Timeout;
+  #closed = false;
+
+  constructor(options: McpHttpSessionsOptions = {}) {
+    this.#idleMs = options.idleMs ?? 30 * 60_000;
+    this.#perOwner = options.perOwner ?? 32;
+    this.#limit = options.limit ?? 1_000;
+    this.#now = options.now ?? Date.now;
+    this.#sweeper = setInterval(() => this.#closeIdle(), Math.min(this.#idleMs, 60_000));
+    this.#sweeper.unref();
+  }
+
+  /** Open sessions. */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /**
+   * Whether a body carries only answers to the server's own questions, and notifications: what a running
+   * call may be waiting for, unlike a request, which would start something new.
+   */
+  static onlyAnswers(body: unknown): boolean {
+    const messages = Array.isArray(body) ? body : [body];
+    return (
+      messages.length > 0 &&
+      messages.every(
+        (message) =>
+          isJSONRPCResultResponse(message) ||
+          isJSONRPCErrorResponse(message) ||
+          isJSONRPCNotification(message),
+      )
+    );
+  }
+
+  async answer(input: McpHttpRequest): Promise<Response> {
+    const id = input.request.headers.get(SESSION_HEADER);
+    if (id !== null) return this.#answerInSession(id, input);
+    const messages = Array.isArray(input.body) ? input.body : [input.body];
+    if (input.request.method === "POST" && messages.some((message) => isInitializeRequest(message))) {
+      return this.#open(input);
+    }
+    if (input.request.method !== "POST") {
+      return jsonRpcError(400, -32000, `${input.request.method} needs the Mcp-Session-Id an initialize gave`);
+    }
+    return answerMcpHttpRequest(input.request, input.server(undefined), input.body);
+  }
+
+  /** Closes every session: the server is stopping. Later requests naming one are told it is gone. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#sweeper);
+    const open = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.all(open.map((session) => session.server.close().catch(() => {})));
+  }
+
+  async #answerInSession(id: string, input: McpHttpRequest): Promise<Response> {
+    const session = this.#sessions.get(id);
+    // Someone else's session is as good as none: its existence is not theirs to learn.
+    if (!session || session.owner !== input.owner) return jsonRpcError(404, -32001, "Session not found");
+    session.lastUsed = this.#now();
+    return session.transport.handleRequest(
+      input.request,
+      input.body === undefined ? undefined : { parsedBody: input.body },
+    );
+  }
+
+  async #open(input: McpHttpRequest): Promise<Response> {
+    if (this.#closed) return jsonRpcError(503, -32000, "the server is shutting down");
+    this.#makeRoomFor(input.owner);
+    if (this.#sessions.size >= this.#limit) {
+      return jsonRpcError(503, -32000, "too many open MCP sessions; retry later or call without one");
+    }
+    const id = randomUUID();
+    const server = input.server(id);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      // A DELETE ends the session; the transport closes itself, and the server with it.
+      onsessionclosed: () => {
+        this.#sessions.delete(id);
+      },
+    });
+    await server.connect(transport);
+    const response = await transport.handleRequest(input.request, { parsedBody: input.body });
+    if (transport.sessionId === id) {
+      this.#sessions.set(id, { owner: input.owner, server, transport, lastUsed: this.#now() });
+    } else {
+      await server.close();
+    }
+    return response;
+  }
+
+  #makeRoomFor(owner: string): void {
+    if (this.#sessions.size >= this.#limit) this.#closeIdle();
+    const owned = [...this.#sessions].filter(([, session]) => session.owner === owner);
+    if (owned.length < this.#perOwner) return;
+    const [oldest] = owned.sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+    if (oldest) this.#end(oldest[0]);
+  }
+
+  #closeIdle(): void {
+    const cutoff = this.#now() - this.#idleMs;
+    for (const [id, session] of this.#sessions) if (session.lastUsed <= cutoff) this.#end(id);
+  }
+
+  #end(id: string): void {
+    const session = this.#sessions.get(id);
+    this.#sessions.delete(id);
+    session?.server.close().catch(() => {});
+  }
+}
+
+/** An error in the shape the SDK's transport answers with, so a client reads ours as it reads its. */
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}
