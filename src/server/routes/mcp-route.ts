@@ -1,12 +1,20 @@
 /**
- * @module `POST /mcp`: MCP over Streamable HTTP (stateless, JSON responses) with the same keys, callers and
- * seam as the API; one run per HTTP request, counted as in flight so a shutdown waits for it.
+ * @module `/mcp`: MCP over Streamable HTTP with the same keys, callers and seam as the API. An `initialize`
+ * opens a session (SSE answers, server-to-client requests, `list_changed` on GET) that only its key may
+ * use; a POST naming no session is answered statelessly as JSON. Every tool call counts as in flight, so
+ * a shutdown waits for it; the sessions close when the server stops.
  */
+
 import { randomUUID } from "node:crypto";
-import type { Hono, MiddlewareHandler } from "hono";
-import { answerMcpHttpRequest } from "../../mcp/serve/answer-http-request.js";
+import type { IncomingMessage } from "node:http";
+import type { Context, Hono, MiddlewareHandler } from "hono";
+import { createMcpServer } from "../../mcp/serve/create-mcp-server.js";
+import { McpHttpSessions, SESSION_HEADER } from "../../mcp/serve/mcp-http-sessions.js";
+import { isLoopbackAddress, rebindingRefusal } from "../../mcp/serve/rebinding-refusal.js";
 import { createExecutionContext } from "../../seam/context.js";
+import type { Caller } from "../auth/index.js";
 import { problem } from "../problem.js";
+import { readJsonBody } from "../read-json-body.js";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
 
@@ -15,9 +23,52 @@ export function mcpRoute(
   deps: ServerDeps,
   authenticated: MiddlewareHandler<ServerEnv>,
 ): void {
+  const sessions = new McpHttpSessions();
+  // The hub closes when the server stops, after the running calls drained: the sessions' streams end too.
+  deps.hub.subscribe(
+    () => {},
+    () => void sessions.close(),
+  );
+  const serverFor = (caller: Caller) => (sessionId: string | undefined) => {
+    const runId = `mcp-${sessionId ?? randomUUID()}`;
+    return createMcpServer({
+      seam: deps.seam,
+      context: ({ toolCallId, signal }) =>
+        createExecutionContext({
+          tenantId: caller.tenantId,
+          principalId: caller.principalId,
+          scopes: caller.scopes,
+          mode: caller.mode,
+          runId,
+          toolCallId,
+          signal,
+          logger: deps.logger,
+        }),
+      // A stateless server lives for one request: there is no one to tell of a change.
+      ...(sessionId === undefined ? {} : { registry: deps.registry }),
+      // Accepting at the client approves as the caller: a self-approval, which the deployment may forbid.
+      elicitApprovals: deps.allowSelfApproval,
+      track: (call) => deps.inflight.track(call),
+    });
+  };
+
+  // Ahead of authentication: a rebound request is refused for where it came from, whatever it carries.
+  app.use("/mcp", async (c, next) => {
+    const refusal = rebindingRefusal(c.req.raw.headers, fromLoopback(c));
+    if (refusal) return problem(403, "host_not_allowed", refusal);
+    return next();
+  });
   app.use("/mcp", authenticated);
-  app.post("/mcp", (c) => {
-    if (deps.inflight.closed) {
+  app.on(["GET", "POST", "DELETE"], "/mcp", async (c) => {
+    let body: unknown;
+    if (c.req.method === "POST") {
+      const read = await readJsonBody(c, { timeoutMs: deps.bodyTimeoutMs });
+      if (!read.ok) return read.response;
+      body = read.value;
+    }
+    // No new calls once stopping; a running call may still get the answer it asked its client for.
+    const answering = c.req.header(SESSION_HEADER) !== undefined && McpHttpSessions.onlyAnswers(body);
+    if (deps.inflight.closed && !answering) {
       return problem(
         503,
         "shutting_down",
@@ -27,18 +78,12 @@ export function mcpRoute(
       );
     }
     const caller = c.get("caller");
-    const runId = `mcp-${randomUUID()}`;
-    const context = ({ toolCallId, signal }: { toolCallId: string; signal: AbortSignal }) =>
-      createExecutionContext({
-        tenantId: caller.tenantId,
-        principalId: caller.principalId,
-        scopes: caller.scopes,
-        mode: caller.mode,
-        runId,
-        toolCallId,
-        signal,
-        logger: deps.logger,
-      });
-    return deps.inflight.track(() => answerMcpHttpRequest(c.req.raw, { seam: deps.seam, context }));
+    return sessions.answer({ request: c.req.raw, body, owner: caller.keyId, server: serverFor(caller) });
   });
+}
+
+/** Whether the request's peer is this machine, over loopback; unknown (no socket, as in tests) is not. */
+function fromLoopback(c: Context): boolean {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return isLoopbackAddress(incoming?.socket.remoteAddress);
 }
