@@ -226,6 +226,14 @@ describe("seam: run and envelope", () => {
       ok: false,
       error: { code: "timeout", details: { aborted: true } },
     });
+    // An abort in the turn the call started in, before any listener is attached, ends it all the same.
+    const early = new AbortController();
+    const started = seam.call(context({ signal: early.signal }), "hang", {});
+    queueMicrotask(() => early.abort());
+    expect(await started).toMatchObject({
+      ok: false,
+      error: { code: "timeout", details: { aborted: true } },
+    });
     expect(await seam.call(context({ deadline: Date.now() - 1 }), "hang", {})).toMatchObject({
       ok: false,
       error: { code: "timeout" },

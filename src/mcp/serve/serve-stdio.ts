@@ -5,9 +5,6 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CancelledNotificationSchema,
-  isJSONRPCErrorResponse,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
   type JSONRPCMessage,
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -73,15 +70,17 @@ class AnswerTrackingTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     await this.inner.send(message);
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+    // Plain property checks: the SDK's guards are zod parses, some µs a message.
+    if ("id" in message && ("result" in message || "error" in message)) {
       if (message.id !== undefined) this.unanswered.delete(message.id);
       this.onSettled();
     }
   }
 
   #received(message: JSONRPCMessage): void {
-    if (isJSONRPCRequest(message)) this.unanswered.add(message.id);
+    if ("method" in message && "id" in message) this.unanswered.add(message.id);
     // A cancelled request gets no answer at all.
+    if (!("method" in message) || message.method !== "notifications/cancelled") return;
     const cancelled = CancelledNotificationSchema.safeParse(message);
     if (cancelled.success && cancelled.data.params.requestId !== undefined) {
       this.unanswered.delete(cancelled.data.params.requestId);
