@@ -99,7 +99,10 @@ class PendingCall extends Watched {
     const signal = this.#context.signal;
     if (this.#settled || !signal) return;
     const name = this.#tool.name;
-    if (signal.aborted) return this.#finish(aborted(name), signal.reason ?? new Error("aborted"));
+    if (signal.aborted) {
+      this.#finish(aborted(name), signal.reason ?? new Error("aborted"));
+      return;
+    }
     this.#onHostAbort = () => this.#finish(aborted(name), signal.reason ?? new Error("aborted"));
     signal.addEventListener("abort", this.#onHostAbort, { once: true });
   }
