@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI } from "../cli/run-cli.js";
 
@@ -82,5 +83,35 @@ describe("toolreg serve", () => {
     const again = await serve([], /console: .*\n/);
     expect(again.stdout()).not.toContain("shown once");
     expect(again.stdout()).toContain("toolreg keys login");
+  });
+
+  it("serves the tools of the MCP servers --mcp-config lists, through the seam", async () => {
+    cwd = mkdtempSync(join(tmpdir(), "toolreg-serve-"));
+    const upstream = fileURLToPath(new URL("../fixtures/mcp-upstream/upstream-server.mjs", import.meta.url));
+    writeFileSync(
+      join(cwd, "spec.json"),
+      JSON.stringify({
+        tools: [{ name: "echo", description: "Echoes.", annotations: { readOnlyHint: true } }],
+      }),
+    );
+    writeFileSync(
+      join(cwd, "mcp.json"),
+      JSON.stringify({
+        servers: [{ name: "fixture", command: process.execPath, args: [upstream, "spec.json"] }],
+      }),
+    );
+    const output = (await serve(["--mcp-config", "mcp.json"], /console: .*\n/)).stdout();
+    const url = /toolreg registry on (http:\/\/[^ ]+)/.exec(output)?.[1] as string;
+    const key = /\(shown once\): (trk_\S+)/.exec(output)?.[1] as string;
+    const response = await fetch(`${url}/api/v1/tools/fixture_echo/invoke`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ text: "through the server" }),
+    });
+    expect(await response.json()).toMatchObject({
+      ok: true,
+      data: { echoed: "through the server" },
+      provenance: { source: "mcp:fixture/echo", trusted: false },
+    });
   });
 });
