@@ -59,4 +59,15 @@ describe("SQLite audit written behind", () => {
     expect((await reopened.audit.list({ tenantId: "t" })).map((e) => e.id)).toEqual(["e2"]);
     reopened.close();
   });
+
+  it("writes a batch whole and in the order recorded, many events a statement and the rest one by one", async () => {
+    const stores = openSqliteStores(join(directory, "batch.db"), { audit: { flushIntervalMs: 60_000 } });
+    const ids = Array.from({ length: 37 }, (_, i) => `e${i}`);
+    for (const id of ids)
+      stores.audit.record({ ...event(id), message: id === "e20" ? "a message" : undefined });
+    const listed = await stores.audit.list({ tenantId: "t", limit: 100 });
+    expect(listed.map((e) => e.id)).toEqual([...ids].reverse());
+    expect(listed.find((e) => e.id === "e20")).toEqual({ ...event("e20"), message: "a message" });
+    stores.close();
+  });
 });
