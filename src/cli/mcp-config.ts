@@ -9,6 +9,7 @@ import { z } from "zod";
 import { CATEGORIES } from "../declaration/categories.js";
 import { EFFECTS } from "../declaration/effect.js";
 import { ADDRESS_CLASSES, type AddressClass } from "../egress/classify-address.js";
+import { snakeCase } from "../mcp/import/imported-name.js";
 import type { McpImportOptions } from "../mcp/import/mcp-server.js";
 import { UsageError } from "./cli-io.js";
 
@@ -60,10 +61,19 @@ export function loadMcpConfig(path: string): McpServerConfig[] {
   }
   const folder = dirname(path);
   const names = new Set<string>();
+  const prefixes = new Map<string, string>();
   return parsed.data.servers.map((server) => {
     if (names.has(server.name))
       throw new UsageError(`--mcp-config ${path}: server "${server.name}" is listed twice`);
     names.add(server.name);
+    // Two servers under one prefix could offer one tool name: they are kept apart, never resolved by order.
+    const taken = prefixes.get(server.prefix ?? snakeCase(server.name));
+    if (taken !== undefined) {
+      throw new UsageError(
+        `--mcp-config ${path}: servers "${taken}" and "${server.name}" would share a prefix`,
+      );
+    }
+    prefixes.set(server.prefix ?? snakeCase(server.name), server.name);
     const { name, prefix, category, scopes, effects, onDrift, timeoutMs } = server;
     const shared = { name, prefix, category, scopes, effects, onDrift, timeoutMs };
     if ("command" in server) {

@@ -80,5 +80,17 @@ describe("toolreg --mcp-config", () => {
     const result = await runToolreg(["--mcp-config", "mcp.json", "list"], folder);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: --mcp-config .*mcp\.json: servers\.0\.name: /);
+    writeFileSync(
+      join(folder, "mcp.json"),
+      JSON.stringify({
+        servers: [
+          { name: "a-b", command: "x" },
+          { name: "a_b", command: "y" },
+        ],
+      }),
+    );
+    const shared = await runToolreg(["--mcp-config", "mcp.json", "list"], folder);
+    expect(shared.code).toBe(2);
+    expect(shared.stderr).toContain('servers "a-b" and "a_b" would share a prefix');
   });
 });
