@@ -1,5 +1,6 @@
 /** @module The embedding port, a hashed bag-of-words test double, and hybrid (BM25 + vector) search. */
 
+import { schemaText } from "./schema-text.js";
 import { splitIdentifier, tokenize } from "./tokenize.js";
 import {
   compareHits,
@@ -43,11 +44,16 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-/** The text a document is embedded as: its name in words, then what it does, as a sentence model reads best. */
+/**
+ * The text a document is embedded as: its name in words, then what it does, then its inputs (names,
+ * descriptions, enum values), as a sentence model reads best; the inputs come last, so a model that reads
+ * only the start of a long text still sees the description.
+ */
 export function embeddingText(document: SearchDocument): string {
   const name = splitIdentifier(document.name).trim();
   const category = document.category ? ` (${document.category})` : "";
-  return `${name}${category}: ${document.description}`.slice(0, 2_000);
+  const inputs = schemaText(document.parameters);
+  return `${name}${category}: ${document.description}${inputs ? ` Inputs: ${inputs}` : ""}`.slice(0, 2_000);
 }
 
 export interface HybridSearchOptions {

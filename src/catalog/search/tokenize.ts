@@ -61,11 +61,14 @@ function undouble(word: string): string {
 /** Longest input a tokenizer reads; beyond it a query is noise, and scanning it is a cost an attacker chooses. */
 export const MAX_TEXT_LENGTH = 100_000;
 
-/** Lowercases, splits identifiers and non-alphanumerics, drops stop words and stems. */
+// English clitics ("I'm", "that's", "we'll", "don't"): split at the apostrophe they would become stray
+// one- and two-letter terms ("m", "s", "ll") that match unrelated words, so they are dropped with it.
+const CLITIC = /(\p{L})['\u2019](?:s|m|d|ll|re|ve|t)(?![\p{L}\p{N}])/giu;
+
+/** Lowercases, drops English clitics, splits identifiers and non-alphanumerics, drops stop words and stems. */
 export function tokenize(text: string): string[] {
-  const words = splitIdentifier(text.length > MAX_TEXT_LENGTH ? text.slice(0, MAX_TEXT_LENGTH) : text)
-    .toLowerCase()
-    .split(" ");
+  const bounded = text.length > MAX_TEXT_LENGTH ? text.slice(0, MAX_TEXT_LENGTH) : text;
+  const words = splitIdentifier(bounded.replace(CLITIC, "$1")).toLowerCase().split(" ");
   const terms: string[] = [];
   for (const word of words) {
     if (word === "" || word.length > 64 || STOP_WORDS.has(word)) continue;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { HashedBagOfWordsEmbedding, HybridToolSearch } from "./embedding-provider.js";
+import { embeddingText, HashedBagOfWordsEmbedding, HybridToolSearch } from "./embedding-provider.js";
 import { toSearchDocument } from "./from-tool.js";
+import { schemaText } from "./schema-text.js";
 import { splitIdentifier, stem, tokenize } from "./tokenize.js";
 import { type SearchDocument, ToolSearchIndex } from "./tool-search-index.js";
 
@@ -11,7 +12,10 @@ const catalogue: SearchDocument[] = [
     category: "web",
     parameters: {
       type: "object",
-      properties: { url: { type: "string", description: "Address of the page." } },
+      properties: {
+        url: { type: "string", description: "Address of the page." },
+        format: { type: "string", enum: ["markdown", "text"] },
+      },
     },
   },
   { name: "web_search", description: "Search the internet and return result links.", category: "web" },
@@ -19,7 +23,10 @@ const catalogue: SearchDocument[] = [
     name: "sql_query",
     description: "Run a read-only SQL statement against the database.",
     category: "data",
-    parameters: { type: "object", properties: { statement: { type: "string" } } },
+    parameters: {
+      type: "object",
+      properties: { statement: { type: "string" }, dialect: { enum: ["postgres", "sqlite"] } },
+    },
   },
   { name: "send_email", description: "Send an email message to a recipient.", category: "communication" },
   { name: "getWeatherForecast", description: "Weather forecast for a city.", category: "general" },
@@ -39,6 +46,31 @@ describe("tokenize", () => {
     expect(stem("calculating")).toBe(stem("calculated"));
     expect(stem("calculation")).toBe(stem("calculate"));
   });
+
+  it("drops English clitics with their apostrophe instead of leaving stray letters", () => {
+    expect(tokenize("I'm sure that's the company's weather, we'll see; don't")).toEqual(
+      tokenize("I sure that the company weather, we see; don"),
+    );
+    expect(tokenize("It\u2019s Käärijä's song")).toEqual(["käärijä", "song"]);
+    expect(tokenize("user's_name o'clock")).toEqual(["user", "name", "o", "clock"]);
+  });
+});
+
+describe("schemaText", () => {
+  it("reads property names, descriptions and string enum values, a bounded number of them", () => {
+    const text = schemaText({
+      type: "object",
+      properties: {
+        event_type: { type: "string", description: "Kind of event.", enum: ["Music", "Theater", 3] },
+        country: { type: "string", enum: Array.from({ length: 80 }, (_, i) => `country${i}`) },
+      },
+    });
+    expect(text).toBe(
+      ["event_type", "Kind of event.", "Music", "Theater", "country"]
+        .concat(Array.from({ length: 50 }, (_, i) => `country${i}`))
+        .join(" "),
+    );
+  });
 });
 
 describe("ToolSearchIndex", () => {
@@ -55,9 +87,11 @@ describe("ToolSearchIndex", () => {
     expect(index.search("factorial of 5")[0]?.name).toBe("math.factorial");
   });
 
-  it("indexes parameter names and categories", () => {
+  it("indexes parameter names, enum values and categories", () => {
     expect(index.search("statement")[0]?.name).toBe("sql_query");
     expect(index.search("communication")[0]?.name).toBe("send_email");
+    expect(index.search("a markdown or plain text page")[0]?.name).toBe("fetch_url");
+    expect(index.search("postgres")[0]?.name).toBe("sql_query");
   });
 
   it("breaks ties by name", () => {
@@ -170,6 +204,16 @@ describe("HybridToolSearch", () => {
     expect(hybrid.remove("fetch_url")).toBe(true);
     expect((await hybrid.search("read a web page")).map((hit) => hit.name)).not.toContain("fetch_url");
     expect(await hybrid.search("")).toEqual([]);
+  });
+
+  it("embeds a document as its name in words, category, description and then its inputs", () => {
+    expect(embeddingText(catalogue[0]!)).toBe(
+      "fetch url (web): Download a web page over HTTP and return its content as Markdown. " +
+        "Inputs: url Address of the page. format markdown text",
+    );
+    expect(embeddingText(catalogue[1]!)).toBe(
+      "web search (web): Search the internet and return result links.",
+    );
   });
 
   it("the test double gives similar texts closer vectors", () => {
