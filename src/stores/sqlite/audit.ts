@@ -104,9 +104,6 @@ export interface SqliteAuditStore extends AuditStore {
   close(): void;
 }
 
-/** 16 columns × 16 rows stays far below SQLite's limit of 32,766 parameters a statement. */
-const ROWS_PER_INSERT = 16;
-
 /** Stores with unflushed events, drained synchronously if the process exits without closing them. */
 const open = new Set<SqliteAuditStore>();
 let exitHookInstalled = false;
@@ -117,11 +114,8 @@ export function createSqliteAuditStore(
 ): SqliteAuditStore {
   const flushIntervalMs = options.flushIntervalMs ?? 20;
   const maxBatch = options.maxBatch ?? 256;
-  const row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-  const insert = db.prepare<Params>(`INSERT INTO audit (${COLUMNS}) VALUES ${row}`);
-  // A batch goes in ROWS_PER_INSERT events a statement: one step and one bind call for many rows.
-  const insertMany = db.prepare<unknown[]>(
-    `INSERT INTO audit (${COLUMNS}) VALUES ${Array(ROWS_PER_INSERT).fill(row).join(", ")}`,
+  const insert = db.prepare<Params>(
+    `INSERT INTO audit (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // NULL parameters switch a filter off, so one statement serves every combination; rowid orders events
   // recorded in the same millisecond the way they were recorded.
@@ -146,11 +140,7 @@ export function createSqliteAuditStore(
      ORDER BY at DESC, rowid DESC LIMIT @limit`,
   );
   const insertAll = db.transaction((events: AuditEvent[]) => {
-    let next = 0;
-    for (; next + ROWS_PER_INSERT <= events.length; next += ROWS_PER_INSERT) {
-      insertMany.run(...events.slice(next, next + ROWS_PER_INSERT).flatMap(toParams));
-    }
-    for (; next < events.length; next++) insert.run(...toParams(events[next] as AuditEvent));
+    for (const event of events) insert.run(...toParams(event));
   });
 
   let buffer: AuditEvent[] = [];
