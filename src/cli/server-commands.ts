@@ -9,7 +9,7 @@ import type { Seam } from "../seam/seam.js";
 import { openSqliteAuthStore } from "../server/auth/index.js";
 import { DEFAULT_PORT } from "../server/listen.js";
 import { openRegistryServer } from "../server/registry-server.js";
-import type { CliIo } from "./cli-io.js";
+import { type CliIo, UsageError } from "./cli-io.js";
 import { cliOutputStore, type GlobalOptions, statePath } from "./cli-state.js";
 import type { ServedTools } from "./cli-tools.js";
 import { createKeyCommand, listKeysCommand, loginCommand, revokeKeyCommand } from "./commands/keys.js";
@@ -87,9 +87,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
   };
   keys
     .command("create")
-    .description("create a key; it is printed once")
-    .requiredOption("--tenant <id>", "the tenant the key acts for")
-    .requiredOption("--principal <id>", "who the key is")
+    .description("create a key for --tenant and --principal (both required); it is printed once")
     .option("--scopes <list>", "comma-separated scopes, e.g. finance:read,approvals:decide")
     .option(
       "--key-mode <mode>",
@@ -98,12 +96,35 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
     )
     .option("--operator", "may use the console and decide its tenant's approvals")
     .option("--label <text>", "a note for whoever lists keys later")
-    .action((options) => withAuth((auth) => createKeyCommand(auth, options, io)));
+    .action((options) =>
+      withAuth((auth) => {
+        // --tenant and --principal are the program's options (commander gives them to the program wherever
+        // they stand); a key is made only for ones typed, never for the defaults.
+        for (const flag of ["tenant", "principal"] as const) {
+          if (program.getOptionValueSource(flag) !== "cli") {
+            throw new UsageError(`keys create needs --${flag}: say whom the key is for`);
+          }
+        }
+        const { tenant, principal } = host.globals();
+        return createKeyCommand(auth, { ...options, tenant, principal }, io);
+      }),
+    );
   keys
     .command("list")
-    .option("--tenant <id>", "only this tenant's keys")
+    .description("list keys; only --tenant's when it is given")
     .option("--json", "print JSON")
-    .action((options) => withAuth((auth) => listKeysCommand(auth, options, io)));
+    .action((options: { json?: boolean }) =>
+      withAuth((auth) =>
+        listKeysCommand(
+          auth,
+          {
+            ...options,
+            ...(program.getOptionValueSource("tenant") === "cli" ? { tenant: host.globals().tenant } : {}),
+          },
+          io,
+        ),
+      ),
+    );
   keys
     .command("revoke")
     .argument("<id>", "the key id (the part after trk_ and before the next _)")

@@ -1,0 +1,42 @@
+/** `toolreg keys`: the tenant and principal a key is for are the program's --tenant and --principal, wherever typed. */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runToolreg } from "./run-cli.js";
+
+let cwd: string;
+beforeEach(() => {
+  cwd = mkdtempSync(join(tmpdir(), "toolreg-keys-"));
+});
+afterEach(() => rmSync(cwd, { recursive: true, force: true }));
+
+describe("toolreg keys", () => {
+  it("creates a key for the tenant and principal given after the command or before it, and lists by tenant", async () => {
+    const after = await runToolreg(
+      ["keys", "create", "--tenant", "acme", "--principal", "bot", "--scopes", "a:b"],
+      cwd,
+    );
+    expect(after.code).toBe(0);
+    expect(after.stdout).toMatch(/^trk_\S+\n$/);
+    expect(after.stderr).toContain("for acme/bot");
+    const before = await runToolreg(
+      ["--tenant", "other", "--principal", "ops", "keys", "create", "--operator"],
+      cwd,
+    );
+    expect(before.stderr).toContain("for other/ops");
+
+    const acme = JSON.parse((await runToolreg(["keys", "list", "--tenant", "acme", "--json"], cwd)).stdout);
+    expect(
+      acme.map((key: { tenantId: string; principalId: string }) => [key.tenantId, key.principalId]),
+    ).toEqual([["acme", "bot"]]);
+    const all = JSON.parse((await runToolreg(["keys", "list", "--json"], cwd)).stdout);
+    expect(all).toHaveLength(2);
+  });
+
+  it("refuses to make a key for the default tenant or principal nobody typed", async () => {
+    const result = await runToolreg(["keys", "create", "--principal", "bot"], cwd);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("error: keys create needs --tenant: say whom the key is for\n");
+  });
+});
