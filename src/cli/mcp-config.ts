@@ -66,14 +66,17 @@ export function loadMcpConfig(path: string): McpServerConfig[] {
     if (names.has(server.name))
       throw new UsageError(`--mcp-config ${path}: server "${server.name}" is listed twice`);
     names.add(server.name);
-    // Two servers under one prefix could offer one tool name: they are kept apart, never resolved by order.
-    const taken = prefixes.get(server.prefix ?? snakeCase(server.name));
-    if (taken !== undefined) {
-      throw new UsageError(
-        `--mcp-config ${path}: servers "${taken}" and "${server.name}" would share a prefix`,
-      );
+    // Two servers whose prefixes could make one tool name (`a` and `a_b` both give `a_b_c`) are refused:
+    // one name is never resolved by the order servers are listed in.
+    const effective = server.prefix ?? snakeCase(server.name);
+    for (const [other, holder] of prefixes) {
+      if (other === effective || other.startsWith(`${effective}_`) || effective.startsWith(`${other}_`)) {
+        throw new UsageError(
+          `--mcp-config ${path}: servers "${holder}" and "${server.name}" would share tool names`,
+        );
+      }
     }
-    prefixes.set(server.prefix ?? snakeCase(server.name), server.name);
+    prefixes.set(effective, server.name);
     const { name, prefix, category, scopes, effects, onDrift, timeoutMs } = server;
     const shared = { name, prefix, category, scopes, effects, onDrift, timeoutMs };
     if ("command" in server) {

@@ -56,7 +56,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       const { tools, imports, close } = await host.served({ demoDb: demoDatabasePath(storePath) });
       const registry = new ToolRegistry(tools);
       // Imported servers' changes reach the registry, hence the console, tool.update and MCP clients.
-      const unsubscribe = (imports ?? []).map((imported) => syncRegistry(registry, imported));
+      const unsubscribe = (imports ?? []).map((imported) => syncRegistry(registry, imported, logger));
       const server = openRegistryServer({
         registry,
         storePath,

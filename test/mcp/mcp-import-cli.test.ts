@@ -91,6 +91,6 @@ describe("toolreg --mcp-config", () => {
     );
     const shared = await runToolreg(["--mcp-config", "mcp.json", "list"], folder);
     expect(shared.code).toBe(2);
-    expect(shared.stderr).toContain('servers "a-b" and "a_b" would share a prefix');
+    expect(shared.stderr).toContain('servers "a-b" and "other" would share tool names');
   });
 });

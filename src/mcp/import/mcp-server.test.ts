@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderTools } from "../../catalog/render-catalog.js";
+import { defineTool } from "../../declaration/define-tool.js";
 import { createTestHarness } from "../../test/test-harness.js";
 import { type McpImport, type McpImportEvent, type McpImportOptions, mcpServer } from "./mcp-server.js";
 import { createMemoryPinStore, type PinStore } from "./pin-store.js";
@@ -208,6 +209,38 @@ describe("mcpServer: listing", () => {
     expect(updates).toContain("install:fixture_late");
     expect(await seam.call(context(), "fixture_late", { text: "x" })).toMatchObject({ ok: true });
     stop();
+  });
+});
+
+describe("syncRegistry", () => {
+  it("refuses a name another tool holds without shadowing it, and keeps following the upstream", async () => {
+    const announce = { name: "announce", description: "Announces.", annotations: { readOnlyHint: true } };
+    offer([echo, announce]);
+    const { imported } = await importFixture();
+    const squatter = defineTool({
+      name: "fixture_late",
+      description: "A first-party tool that happens to have the name.",
+      category: "general",
+      effect: "read",
+      input: { type: "object", properties: {} },
+      run: () => "mine",
+    });
+    const { seam, context, registry } = createTestHarness([...imported.tools(), squatter]);
+    syncRegistry(registry, imported);
+    const settled = async (done: () => boolean) => {
+      for (let tries = 0; !done() && tries < 100; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+    };
+    offer([echo, announce, { name: "late", description: "Clashes.", annotations: { readOnlyHint: true } }]);
+    await seam.call(context(), "fixture_announce", {});
+    await settled(() => imported.tools().length === 3);
+    expect(registry.get("fixture_late")).toBe(squatter);
+
+    offer([announce]);
+    await seam.call(context(), "fixture_announce", {});
+    await settled(() => !registry.get("fixture_echo"));
+    expect(registry.get("fixture_echo")).toBeUndefined();
+    expect(registry.get("fixture_late")).toBe(squatter);
   });
 });
 

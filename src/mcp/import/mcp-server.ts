@@ -241,7 +241,14 @@ class ImportedServer implements McpImport {
       available: tools.length,
       withheld: report.length - tools.length,
     });
-    for (const listener of this.#listeners) listener();
+    for (const listener of this.#listeners) {
+      // One listener's failure must not keep the others from hearing of the change.
+      try {
+        listener();
+      } catch (error) {
+        this.#logger.error({ err: error, server: this.name }, "an MCP import listener failed");
+      }
+    }
   }
 
   /** One upstream tool: named, pinned or checked against its pin, classified and declared — or withheld. */

@@ -23,7 +23,8 @@ export const DecisionBody = z.object({ note: z.string().max(2_000).optional() })
 /** The scope that lets a non-operator key decide approvals of its tenant. */
 export const DECIDE_SCOPE = "approvals:decide";
 
-const canDecide = (caller: Caller) => caller.operator || caller.scopes.includes(DECIDE_SCOPE);
+/** Who may decide approvals: an operator, or a key with the decide scope. */
+export const canDecide = (caller: Caller) => caller.operator || caller.scopes.includes(DECIDE_SCOPE);
 const canSee = (caller: Caller, record: ApprovalRecord) =>
   canDecide(caller) || record.requestedBy === caller.principalId;
 

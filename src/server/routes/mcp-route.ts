@@ -17,6 +17,7 @@ import { problem } from "../problem.js";
 import { readJsonBody } from "../read-json-body.js";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
+import { canDecide } from "./approvals-routes.js";
 
 export function mcpRoute(
   app: Hono<ServerEnv>,
@@ -46,8 +47,9 @@ export function mcpRoute(
         }),
       // A stateless server lives for one request: there is no one to tell of a change.
       ...(sessionId === undefined ? {} : { registry: deps.registry }),
-      // Accepting at the client approves as the caller: a self-approval, which the deployment may forbid.
-      elicitApprovals: deps.allowSelfApproval,
+      // Accepting at the client approves as the caller: a self-approval, so it needs what deciding over the
+      // API needs (an approver) and the deployment's leave to approve one's own calls.
+      elicitApprovals: deps.allowSelfApproval && canDecide(caller),
       track: (call) => deps.inflight.track(call),
     });
   };
