@@ -67,6 +67,24 @@ describe("seam: what tools and hosts hand back", () => {
     expect(await seam.call(context(), "look", {})).toMatchObject({ ok: false, error: { code: "internal" } });
   });
 
+  it("answers with an envelope, never a throw, when the host's logger and clock throw too", async () => {
+    const explode = () => {
+      throw new Error("host part exploded");
+    };
+    const logger = { debug: explode, info: explode, warn: explode, error: explode };
+    let clockCalls = 0;
+    const { seam, context } = createTestHarness([createScriptedTool(["x"], { name: "look" })], {
+      authorizer: { authorize: explode },
+    });
+    const crashed = seam.call(context({ logger }), "look", {});
+    await expect(crashed).resolves.toMatchObject({ ok: false, error: { code: "internal" } });
+    const timed = createTestHarness([createScriptedTool(["x"], { name: "look" })], {
+      // Fine while the call runs, broken when the call is recorded.
+      clock: () => (++clockCalls > 1 ? explode() : Date.now()),
+    });
+    await expect(timed.seam.call(timed.context({ logger }), "look", {})).resolves.toMatchObject({ ok: true });
+  });
+
   it("stores a result for every claimed call, so a keyed write never runs twice", async () => {
     const bigint = keyed([{ content: "posted", data: { id: 10n } }]);
     const { seam, context, clock } = createTestHarness([bigint], {

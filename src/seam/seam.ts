@@ -100,16 +100,26 @@ export class Seam {
     const trace = newCallTrace();
     const printable = printableName(name);
     const finish = (envelope: Envelope): Envelope | Promise<Envelope> => {
-      const recorded = recordCall(
-        this.#settings,
-        "tool-call",
-        context,
-        printable,
-        trace,
-        envelope,
-        startedAt,
-      );
-      return recorded ? recorded.then(() => envelope) : envelope;
+      // Recording runs the host's clock, tracer and logger: whatever they throw, the call has its answer.
+      try {
+        const recorded = recordCall(
+          this.#settings,
+          "tool-call",
+          context,
+          printable,
+          trace,
+          envelope,
+          startedAt,
+        );
+        return recorded
+          ? recorded.then(
+              () => envelope,
+              () => envelope,
+            )
+          : envelope;
+      } catch {
+        return envelope;
+      }
     };
     let result: Envelope | Promise<Envelope>;
     try {
@@ -266,7 +276,11 @@ export class Seam {
 }
 
 function crashed(context: ExecutionContext, name: string, error: unknown): Envelope {
-  context.logger.error({ err: error, tool: name }, "seam step failed");
+  try {
+    context.logger.error({ err: error, tool: name }, "seam step failed");
+  } catch {
+    // A host logger that throws loses the log line, not the answer.
+  }
   return failure("internal", `toolreg failed while handling ${name || "the call"}: ${describeThrown(error)}`);
 }
 

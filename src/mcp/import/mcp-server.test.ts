@@ -315,5 +315,16 @@ describe("mcpServer: pins and drift", () => {
     const { imported, events } = await importFixture({ pins, onDrift: "report" });
     expect(imported.tools()).toHaveLength(1);
     expect(events).toContainEqual(expect.objectContaining({ type: "mcp.drift", withheld: false }));
+    await imported.close();
+
+    // Served anyway, a changed tool keeps the more dangerous reading: new hints cannot make a write a read.
+    offer([{ name: "touch", description: "Appends a line." }]);
+    await (await importFixture({ pins })).imported.close();
+    offer([{ name: "touch", description: "Appends a line.", annotations: { readOnlyHint: true } }]);
+    const relabelled = await importFixture({ pins, onDrift: "report" });
+    expect(relabelled.imported.tools().find((tool) => tool.name === "fixture_touch")).toMatchObject({
+      effect: "external-write",
+      approval: "always",
+    });
   });
 });

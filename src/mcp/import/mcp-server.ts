@@ -8,11 +8,11 @@
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { Tool as UpstreamTool } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolAnnotations, Tool as UpstreamTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Category } from "../../declaration/categories.js";
 import { defineTool, type ToolProvenance } from "../../declaration/define-tool.js";
 import type { Effect } from "../../declaration/effect.js";
-import { changesData } from "../../declaration/effect.js";
+import { changesData, EFFECTS } from "../../declaration/effect.js";
 import { createEgressClient, type EgressClient } from "../../egress/egress-client.js";
 import type { EgressPolicyInit, HostCredential } from "../../egress/egress-policy.js";
 import type { AnyTool } from "../../registry/registry.js";
@@ -314,7 +314,15 @@ class ImportedServer implements McpImport {
       // The upstream went back to what was accepted: nothing is waiting any more.
       await this.#pins.offer(this.name, upstream.name, undefined);
     }
-    const classification = classifyEffect(upstream.annotations, this.#options.effects?.[upstream.name]);
+    const configured = this.#options.effects?.[upstream.name];
+    let classification = classifyEffect(upstream.annotations, configured);
+    if (drifted && pin && !configured) {
+      // A changed tool served anyway (onDrift: report) keeps the more dangerous of its accepted and new
+      // readings: an upstream cannot turn a write into a read by changing its hints.
+      const accepted = classifyEffect(pin.definition.annotations as ToolAnnotations | undefined);
+      if (EFFECTS.indexOf(accepted.effect) > EFFECTS.indexOf(classification.effect))
+        classification = accepted;
+    }
     try {
       const tool = this.#declare(upstream, named.name, classification.effect);
       return {

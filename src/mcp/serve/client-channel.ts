@@ -30,27 +30,36 @@ export interface McpClientChannel {
   elicitInput(params: Omit<ElicitRequestFormParams, "mode">): Promise<ElicitResult>;
 }
 
-/** Who a call is, as the tool's context says: enough to find its channel. */
+/** Who a call is, as the tool's context says: enough to find its channel, and only its own. */
 export interface CallIdentity {
   readonly tenantId: string;
+  readonly principalId: string;
+  readonly runId: string;
   readonly toolCallId: string;
 }
 
 const channels = new Map<string, McpClientChannel>();
-const keyOf = (call: CallIdentity) => `${call.tenantId}\u0000${call.toolCallId}`;
+// Every part of who is calling, not the tool-call id alone: a caller of the HTTP API chooses its own
+// tool-call id, and must not be able to name another principal's call and reach that call's client.
+const keyOf = (call: CallIdentity) =>
+  JSON.stringify([call.tenantId, call.principalId, call.runId, call.toolCallId]);
 
 /** The channel to the client of the MCP call `context` belongs to, or undefined outside one (an HTTP API call …). */
 export function mcpClientOf(context: CallIdentity): McpClientChannel | undefined {
   return channels.get(keyOf(context));
 }
 
-/** Runs `work` (the seam's call for `call`) with `channel` as that call's MCP client. */
+/**
+ * Runs `work` (the seam's call for `call`) with `channel` as that call's MCP client. A call whose identity
+ * is already registered runs without one rather than take or end another's.
+ */
 export async function withMcpClient<T>(
   call: CallIdentity,
   channel: McpClientChannel,
   work: () => Promise<T>,
 ): Promise<T> {
   const key = keyOf(call);
+  if (channels.has(key)) return work();
   channels.set(key, channel);
   try {
     return await work();
