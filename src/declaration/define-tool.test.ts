@@ -58,6 +58,23 @@ describe("defineTool", () => {
     });
   });
 
+  it("declares a plain JSON Schema with an $id again and again, as a re-listed import does", () => {
+    const schema = () => ({
+      $id: "https://upstream.example/schemas/search",
+      type: "object",
+      properties: { q: { type: "string" } },
+      required: ["q"],
+    });
+    for (let round = 0; round < 3; round++) {
+      const tool = defineTool({ ...base, input: schema() } as unknown as ToolDeclaration<
+        { q: string },
+        unknown
+      >);
+      expect(tool.input.validate({ q: "x" })).toEqual({ ok: true, value: { q: "x" } });
+      expect(tool.input.validate({})).toMatchObject({ ok: false });
+    }
+  });
+
   it("refuses, naming tool and field", () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ name: "LookupThing" }, "name", /snake_case/],

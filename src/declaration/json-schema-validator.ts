@@ -21,7 +21,12 @@ function ajvFor(schema: JsonSchemaObject): Ajv | Ajv2020 {
 
 /** Compiles once; throws when the schema itself is not valid JSON Schema. */
 export function compileJsonSchema(schema: JsonSchemaObject): (value: unknown) => ValidationIssue[] {
-  const validate: ValidateFunction = ajvFor(schema).compile(schema);
+  const ajv = ajvFor(schema);
+  const validate: ValidateFunction = ajv.compile(schema);
+  // Ajv keeps every compiled schema (and its $id) for the life of the process; imported tools are declared
+  // again at every re-listing, so that would grow without end and refuse a schema with an $id the second
+  // time. The compiled function does not need the cache entry.
+  ajv.removeSchema(schema);
   return (value) => {
     if (validate(value)) return [];
     return (validate.errors ?? []).map((error) => ({
