@@ -63,7 +63,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option("--registry <path>", "an ES module exporting `catalogue` to serve instead of the built-in one")
     .option(
       "--mcp-config <file>",
-      "also serve the tools of the MCP servers this JSON file lists (see docs/mcp.md)",
+      "also serve the tools of the MCP servers this JSON file lists (see docs/mcp-import.md)",
     )
     .option("--artifacts-dir <dir>", "serve file_generate, keeping the files it makes in this directory")
     .option("--read-root <dir>", "serve fs_read, fs_list and fs_search confined to this directory")
@@ -278,8 +278,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .description("accept an imported tool's changed definition, so it is served again")
     .argument("<server>", "the MCP server's name in --mcp-config")
     .argument("<tool>", "the tool's name on that server")
-    .action((server: string, tool: string) =>
-      withPins((pins) => acceptPin(pins, server, tool, globals().principal, io)),
+    .option(
+      "--hash <hash>",
+      "the offered definition's hash you reviewed (toolreg mcp pins), at least 12 characters",
+    )
+    .action((server: string, tool: string, options: { hash?: string }) =>
+      withPins((pins) => acceptPin(pins, server, tool, options.hash, globals().principal, io)),
     );
 
   program

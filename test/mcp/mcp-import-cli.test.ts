@@ -58,16 +58,25 @@ describe("toolreg --mcp-config", () => {
     );
 
     const pins = await runToolreg(["mcp", "pins"], folder);
-    expect(pins.stdout).toMatch(/fixture\s+echo\s+changed .*waiting for acceptance/);
-    expect(pins.stdout).toMatch(/fixture\s+touch\s+accepted/);
+    const offered = /fixture\s+echo\s+\w{12}\s+changed to (\w{12}) .*waiting for acceptance/.exec(
+      pins.stdout,
+    )?.[1];
+    expect(offered).toBeDefined();
+    expect(pins.stdout).toMatch(/fixture\s+touch\s+\w{12}\s+accepted/);
 
+    // Accepting names the reviewed definition by its hash: without it, or with another, nothing is accepted.
+    const unnamed = await runToolreg(["mcp", "accept", "fixture", "echo"], folder);
+    expect(unnamed.code).toBe(2);
+    expect(unnamed.stderr).toContain(`changed to ${offered}; review it`);
+    const wrong = await runToolreg(["mcp", "accept", "fixture", "echo", "--hash", "0123456789ab"], folder);
+    expect(wrong.code).toBe(1);
     const accepted = await runToolreg(
-      ["--principal", "reviewer", "mcp", "accept", "fixture", "echo"],
+      ["--principal", "reviewer", "mcp", "accept", "fixture", "echo", "--hash", offered as string],
       folder,
     );
-    expect(accepted).toMatchObject({ code: 0, stdout: expect.stringContaining("accepted") });
+    expect(accepted).toMatchObject({ code: 0, stdout: expect.stringContaining(`accepted ${offered}`) });
     expect((await listed()).imported.map((tool) => tool.name)).toEqual(["fixture_echo", "fixture_touch"]);
-    const again = await runToolreg(["mcp", "accept", "fixture", "echo"], folder);
+    const again = await runToolreg(["mcp", "accept", "fixture", "echo", "--hash", offered as string], folder);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("no change of echo on fixture is waiting");
   }, 60_000);
@@ -85,7 +94,7 @@ describe("toolreg --mcp-config", () => {
       JSON.stringify({
         servers: [
           { name: "a-b", command: "x" },
-          { name: "a_b", command: "y" },
+          { name: "other", prefix: "a", command: "y" },
         ],
       }),
     );

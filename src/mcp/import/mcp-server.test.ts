@@ -268,7 +268,10 @@ describe("mcpServer: pins and drift", () => {
     ]);
     await second.imported.close();
 
-    expect(await pins.accept({ server: "fixture", tool: "touch", by: "reviewer", at: 1 })).toBe(true);
+    const offered = (await pins.list("fixture")).find((entry) => entry.tool === "touch")?.offered?.hash ?? "";
+    expect(
+      await pins.accept({ server: "fixture", tool: "touch", hash: offered, by: "reviewer", at: 1 }),
+    ).toBe(true);
     const third = await importFixture({ pins });
     expect(third.imported.tools().map((tool) => tool.name)).toEqual(["fixture_echo", "fixture_touch"]);
     expect(third.events.some((event) => event.type === "mcp.drift")).toBe(false);

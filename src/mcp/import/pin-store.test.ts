@@ -42,7 +42,7 @@ describe.each(adapters)("%s pin store", (_name, create) => {
   it("keeps an offered change beside the accepted definition until it is accepted, once", async () => {
     const pins = create();
     await pins.put(pin("s", "t", "old"));
-    expect(await pins.accept({ server: "s", tool: "t", by: "op", at: 5 })).toBe(false);
+    expect(await pins.accept({ server: "s", tool: "t", hash: "h-new", by: "op", at: 5 })).toBe(false);
     const offered = {
       hash: "h-new",
       definition: { description: "new", inputSchema: { type: "object" } },
@@ -50,7 +50,9 @@ describe.each(adapters)("%s pin store", (_name, create) => {
     };
     await pins.offer("s", "t", offered);
     expect(await pins.list("s")).toEqual([{ ...pin("s", "t", "old"), offered }]);
-    expect(await pins.accept({ server: "s", tool: "t", by: "reviewer", at: 9 })).toBe(true);
+    // What the person reviewed must still be what is offered: a newer offer is not accepted unseen.
+    expect(await pins.accept({ server: "s", tool: "t", hash: "h-older", by: "reviewer", at: 8 })).toBe(false);
+    expect(await pins.accept({ server: "s", tool: "t", hash: "h-new", by: "reviewer", at: 9 })).toBe(true);
     expect(await pins.list("s")).toEqual([
       {
         server: "s",
@@ -61,7 +63,7 @@ describe.each(adapters)("%s pin store", (_name, create) => {
         acceptedBy: "reviewer",
       },
     ]);
-    expect(await pins.accept({ server: "s", tool: "t", by: "reviewer", at: 10 })).toBe(false);
+    expect(await pins.accept({ server: "s", tool: "t", hash: "h-new", by: "reviewer", at: 10 })).toBe(false);
   });
 
   it("clears an offer when the upstream goes back to what was accepted", async () => {
@@ -70,6 +72,6 @@ describe.each(adapters)("%s pin store", (_name, create) => {
     await pins.offer("s", "t", { hash: "h-x", definition: { description: "x", inputSchema: {} }, seenAt: 2 });
     await pins.offer("s", "t", undefined);
     expect((await pins.list("s"))[0]?.offered).toBeUndefined();
-    expect(await pins.accept({ server: "s", tool: "t", by: "op", at: 3 })).toBe(false);
+    expect(await pins.accept({ server: "s", tool: "t", hash: "h-x", by: "op", at: 3 })).toBe(false);
   });
 });

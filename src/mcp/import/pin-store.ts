@@ -32,8 +32,11 @@ export interface PinStore {
   put(pin: ToolPin): Promise<void>;
   /** Notes what the upstream offers instead of the accepted definition; `undefined` clears it. */
   offer(server: string, tool: string, offered: ToolPin["offered"]): Promise<void>;
-  /** Makes the offered definition the accepted one; false when nothing is offered for that tool. */
-  accept(request: { server: string; tool: string; by: string; at: number }): Promise<boolean>;
+  /**
+   * Makes the offered definition the accepted one, if it is still the one with `hash` (what the person
+   * reviewed: the upstream may have offered another since); false when it is not, or nothing is offered.
+   */
+  accept(request: { server: string; tool: string; hash: string; by: string; at: number }): Promise<boolean>;
 }
 
 /** The reference adapter. */
@@ -59,9 +62,9 @@ export function createMemoryPinStore(): PinStore {
       if (offered) pin.offered = structuredClone(offered);
       else delete pin.offered;
     },
-    async accept({ server, tool, by, at }) {
+    async accept({ server, tool, hash, by, at }) {
       const pin = pins.get(id(server, tool));
-      if (!pin?.offered) return false;
+      if (!pin?.offered || pin.offered.hash !== hash) return false;
       pins.set(id(server, tool), {
         server,
         tool,

@@ -48,10 +48,10 @@ export function createSqlitePinStore(db: Database.Database): PinStore {
     "UPDATE mcp_pins SET offered_hash = ?, offered_definition = ?, offered_at = ? WHERE server = ? AND tool = ?",
   );
   // One statement: two people accepting at once both see the offered definition become the pin.
-  const accept = db.prepare<[number, string, string, string]>(
+  const accept = db.prepare<[number, string, string, string, string]>(
     `UPDATE mcp_pins SET hash = offered_hash, definition = offered_definition, accepted_at = ?, accepted_by = ?,
        offered_hash = NULL, offered_definition = NULL, offered_at = NULL
-     WHERE server = ? AND tool = ? AND offered_hash IS NOT NULL`,
+     WHERE server = ? AND tool = ? AND offered_hash = ?`,
   );
   return {
     async list(server) {
@@ -79,8 +79,8 @@ export function createSqlitePinStore(db: Database.Database): PinStore {
         tool,
       );
     },
-    async accept({ server, tool, by, at }) {
-      return accept.run(at, by, server, tool).changes === 1;
+    async accept({ server, tool, hash, by, at }) {
+      return accept.run(at, by, server, tool, hash).changes === 1;
     },
   };
 }
