@@ -136,10 +136,6 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       ...(loaded ? { embeddings: loaded } : {}),
     };
   };
-  /**
-   * What the CLI serves: a catalogue module's tools, or the built-in toolkits wired from the flags; the
-   * meta-tools beside either (a catalogue's own tool of the same name wins).
-   */
   /** The served tools plus those of the MCP servers --mcp-config lists, which close with them. */
   const withImports = async (base: ServedTools): Promise<ServedTools> => {
     const config = globals().mcpConfig;
@@ -159,6 +155,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       throw error;
     }
   };
+  /**
+   * What the CLI serves: a catalogue module's tools, or the built-in toolkits wired from the flags; the
+   * meta-tools beside either (a catalogue's own tool of the same name wins); imported MCP tools after them.
+   */
   const served = async (): Promise<ServedTools> => {
     if (!globals().registry) return withImports(await serveTools(globals(), await meta()));
     const tools = (await catalogue()).tools;

@@ -33,10 +33,10 @@ export function importedNames(prefix: string, upstreamNames: readonly string[]):
         });
       } else if (snakeCase(upstream) === "") {
         outcomes.set(upstream, { ok: false, reason: `${JSON.stringify(upstream)} has no letters or digits` });
-      } else if (local.length > MAX_NAME_LENGTH || !/^[a-z]/.test(local)) {
+      } else if (local.length > MAX_NAME_LENGTH) {
         outcomes.set(upstream, {
           ok: false,
-          reason: `${local} is not a usable name (snake_case, starting with a letter, at most ${MAX_NAME_LENGTH} characters)`,
+          reason: `${local} is longer than ${MAX_NAME_LENGTH} characters`,
         });
       } else {
         outcomes.set(upstream, { ok: true, name: local });

@@ -104,7 +104,7 @@ describe("mcpServer: classification, names and scope", () => {
     expect(refused).toMatchObject({ ok: false, error: { code: "unknown_tool" } });
   });
 
-  it("withholds two upstream names that would share one local name, and keeps prefixes apart", async () => {
+  it("withholds two upstream names that would share one local name, under the prefix the deployment chose", async () => {
     offer([{ name: "get-sum", description: "Adds." }, { name: "get_sum", description: "Adds too." }, echo]);
     const { imported, events } = await importFixture({ prefix: "up" });
     expect(imported.tools().map((tool) => tool.name)).toEqual(["up_echo"]);

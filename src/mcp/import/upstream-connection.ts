@@ -55,10 +55,6 @@ export class UpstreamConnection {
     this.#maxDelayMs = reconnect.maxDelayMs ?? 30_000;
   }
 
-  get connected(): boolean {
-    return this.#client !== undefined;
-  }
-
   /** Connects once; the first connection's failure is the caller's to report. */
   async connect(): Promise<void> {
     const client = new Client({ name: "toolreg", version: "1" }, { capabilities: {} });

@@ -228,7 +228,8 @@ describe("createMcpServer", () => {
       { progress: 1, total: 2 },
       { progress: 2, total: 2, message: "done" },
     ]);
-    expect(chatty.calls[0] && mcpClientOf(chatty.calls[0].context)).toBeUndefined();
+    expect(chatty.calls).toHaveLength(1);
+    expect(mcpClientOf(chatty.calls[0]?.context as Parameters<typeof mcpClientOf>[0])).toBeUndefined();
   });
 
   describe("a call that needs approval, with a client that can be asked", () => {

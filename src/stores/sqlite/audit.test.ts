@@ -60,7 +60,7 @@ describe("SQLite audit written behind", () => {
     reopened.close();
   });
 
-  it("writes a batch whole and in the order recorded, many events a statement and the rest one by one", async () => {
+  it("writes a batch of events whole and in the order recorded", async () => {
     const stores = openSqliteStores(join(directory, "batch.db"), { audit: { flushIntervalMs: 60_000 } });
     const ids = Array.from({ length: 37 }, (_, i) => `e${i}`);
     for (const id of ids)
