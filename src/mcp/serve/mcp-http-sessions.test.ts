@@ -139,6 +139,15 @@ describe("McpHttpSessions", () => {
     await expect(connect("key-c")).rejects.toThrow(/503|too many/);
   });
 
+  it("holds the limits when many initializes arrive at once", async () => {
+    const { sessions, connect } = setup({ perOwner: 2, limit: 3 });
+    await Promise.allSettled(Array.from({ length: 10 }, () => connect("key-a")));
+    expect(sessions.size).toBe(2);
+    const others = await Promise.allSettled(Array.from({ length: 5 }, (_, i) => connect(`key-${i}`)));
+    expect(sessions.size).toBe(3);
+    expect(others.filter((outcome) => outcome.status === "rejected").length).toBeGreaterThan(0);
+  });
+
   it("closes every session when the server stops, and opens no more", async () => {
     const { sessions, connect } = setup();
     await connect("key-a");

@@ -132,14 +132,18 @@ export class McpHttpSessions {
         this.#sessions.delete(id);
       },
     });
-    await server.connect(transport);
-    const response = await transport.handleRequest(input.request, { parsedBody: input.body });
-    if (transport.sessionId === id) {
-      this.#sessions.set(id, { owner: input.owner, server, transport, lastUsed: this.#now() });
-    } else {
-      await server.close();
+    // Counted before the first await, so concurrent initializes cannot all pass the limits at once.
+    this.#sessions.set(id, { owner: input.owner, server, transport, lastUsed: this.#now() });
+    try {
+      await server.connect(transport);
+      const response = await transport.handleRequest(input.request, { parsedBody: input.body });
+      // A refused initialize makes no session; one that finished while the server stopped is closed too.
+      if (transport.sessionId !== id || this.#closed) this.#end(id);
+      return response;
+    } catch (error) {
+      this.#end(id);
+      throw error;
     }
-    return response;
   }
 
   #makeRoomFor(owner: string): void {
