@@ -4,6 +4,7 @@
  * hangs on a dead server: it fails when the transport closes, or when its deadline passes.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type CallToolResult,
@@ -79,7 +80,13 @@ export class UpstreamConnection {
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const listed = await client.listTools(cursor === undefined ? {} : { cursor });
+      let listed: Awaited<ReturnType<Client["listTools"]>>;
+      try {
+        listed = await client.listTools(cursor === undefined ? {} : { cursor });
+      } catch (error) {
+        this.#noticeForgottenSession(client, error);
+        throw error;
+      }
       tools.push(...listed.tools);
       cursor = listed.nextCursor;
       if (cursor === undefined) return tools;
@@ -103,6 +110,7 @@ export class UpstreamConnection {
         { signal: options.signal, timeout: Math.max(1, options.timeoutMs) },
       )) as CallToolResult;
     } catch (error) {
+      this.#noticeForgottenSession(client, error);
       throw this.#failure(name, error, options.mayHaveActed);
     }
   }
@@ -154,6 +162,16 @@ export class UpstreamConnection {
         cause: error,
       },
     );
+  }
+
+  /**
+   * An HTTP server that restarted no longer knows the session and answers 404; the SDK's client neither
+   * closes nor starts a new one, so the connection is treated as lost and made again.
+   */
+  #noticeForgottenSession(client: Client, error: unknown): void {
+    if (!(error instanceof StreamableHTTPError) || error.code !== 404) return;
+    this.#lost(client, error);
+    client.close().catch(() => {});
   }
 
   #lost(client: Client, error: unknown): void {
