@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Fixture, jsonBody, startFixture } from "../server/server-fixture.js";
 
@@ -62,5 +63,44 @@ describe("/mcp on the registry server", () => {
     expect(anonymous.headers.get("content-type")).toContain("application/problem+json");
     expect(anonymous.headers.get("www-authenticate")).toContain("Bearer");
     await expect(connect("trk_not-a-real-key")).rejects.toThrow(/401/);
+  });
+});
+
+describe("/mcp approval by elicitation", () => {
+  let selfApproving: Fixture;
+  beforeAll(async () => {
+    selfApproving = await startFixture({ allowSelfApproval: true });
+  });
+  afterAll(() => selfApproving.close());
+
+  /** A client whose user accepts whatever it is asked, in a session (initialize opens one). */
+  async function acceptingClient(key: string): Promise<{ client: Client; asked: string[] }> {
+    const asked: string[] = [];
+    const client = new Client({ name: "test", version: "0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params.message);
+      return { action: "accept", content: {} };
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(`${selfApproving.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    });
+    await client.connect(transport);
+    clients.push(client);
+    return { client, asked };
+  }
+
+  it("asks only a key that may decide approvals; any other key's call stays parked", async () => {
+    const before = selfApproving.sendEmail.calls.length;
+    const agent = await acceptingClient(selfApproving.keys.agentA);
+    const parked = await agent.client.callTool({ name: "send_email", arguments: { to: "x@y.test" } });
+    expect(parked.isError).toBe(true);
+    expect(agent.asked).toEqual([]);
+    expect(selfApproving.sendEmail.calls.length).toBe(before);
+
+    const operator = await acceptingClient(selfApproving.keys.aliceOperator);
+    const sent = await operator.client.callTool({ name: "send_email", arguments: { to: "x@y.test" } });
+    expect(sent.isError).toBeFalsy();
+    expect(operator.asked).toHaveLength(1);
+    expect(selfApproving.sendEmail.calls.length).toBe(before + 1);
   });
 });

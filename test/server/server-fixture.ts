@@ -24,7 +24,12 @@ export interface Fixture {
 }
 
 export async function startFixture(
-  options: { bodyTimeoutMs?: number; sweepIntervalMs?: number; approvalTtlMs?: number } = {},
+  options: {
+    bodyTimeoutMs?: number;
+    sweepIntervalMs?: number;
+    approvalTtlMs?: number;
+    allowSelfApproval?: boolean;
+  } = {},
 ): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), "toolreg-server-"));
   const sendEmail = createScriptedTool([(input) => ({ content: "sent", data: { sent: input } })], {
@@ -66,6 +71,7 @@ export async function startFixture(
     ...(options.bodyTimeoutMs ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
     ...(options.sweepIntervalMs ? { sweepIntervalMs: options.sweepIntervalMs } : {}),
     ...(options.approvalTtlMs ? { approvalTtlMs: options.approvalTtlMs } : {}),
+    ...(options.allowSelfApproval ? { allowSelfApproval: true } : {}),
   });
   const key = (tenantId: string, principalId: string, operator = false) =>
     server.auth.createKey({ tenantId, principalId, operator }).key;
