@@ -38,32 +38,44 @@ export interface CallIdentity {
   readonly toolCallId: string;
 }
 
-const channels = new Map<string, McpClientChannel>();
-// Every part of who is calling, not the tool-call id alone: a caller of the HTTP API chooses its own
-// tool-call id, and must not be able to name another principal's call and reach that call's client.
+/** A call's channel, made the first time its tool asks for it: most tools never do. */
+interface ChannelSlot {
+  make: () => McpClientChannel;
+  made: McpClientChannel | undefined;
+}
+
+const channels = new Map<string, ChannelSlot>();
+// All four are identifiers (createExecutionContext refuses anything else), so none holds a NUL.
 const keyOf = (call: CallIdentity) =>
-  JSON.stringify([call.tenantId, call.principalId, call.runId, call.toolCallId]);
+  `${call.tenantId}\u0000${call.principalId}\u0000${call.runId}\u0000${call.toolCallId}`;
 
 /** The channel to the client of the MCP call `context` belongs to, or undefined outside one (an HTTP API call …). */
 export function mcpClientOf(context: CallIdentity): McpClientChannel | undefined {
-  return channels.get(keyOf(context));
+  const slot = channels.get(keyOf(context));
+  if (!slot) return undefined;
+  slot.made ??= slot.make();
+  return slot.made;
 }
 
 /**
- * Runs `work` (the seam's call for `call`) with `channel` as that call's MCP client. A call whose identity
- * is already registered runs without one rather than take or end another's.
+ * Runs `work` (the seam's call for `call`) with the channel `makeChannel` makes as that call's MCP
+ * client. A call whose identity is already registered runs without one rather than take or end another's.
  */
-export async function withMcpClient<T>(
+export function withMcpClient<T>(
   call: CallIdentity,
-  channel: McpClientChannel,
+  makeChannel: () => McpClientChannel,
   work: () => Promise<T>,
 ): Promise<T> {
   const key = keyOf(call);
   if (channels.has(key)) return work();
-  channels.set(key, channel);
-  try {
-    return await work();
-  } finally {
+  channels.set(key, { make: makeChannel, made: undefined });
+  const release = () => {
     channels.delete(key);
+  };
+  try {
+    return work().finally(release);
+  } catch (error) {
+    release();
+    throw error;
   }
 }

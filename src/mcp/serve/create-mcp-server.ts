@@ -78,13 +78,18 @@ export function createMcpServer(options: McpServerOptions): Server {
     track(async () => {
       const context = contextFor(extra.signal);
       const { name, arguments: input = {} } = request.params;
-      const channel = clientChannel(server, extra, () => logLevel);
-      let envelope = await withMcpClient(context, channel, () => options.seam.call(context, name, input));
+      // Made only if the tool asks for the client, and then once for the call and its approval.
+      let channel: McpClientChannel | undefined;
+      const makeChannel = () => {
+        channel ??= clientChannel(server, extra, () => logLevel);
+        return channel;
+      };
+      let envelope = await withMcpClient(context, makeChannel, () => options.seam.call(context, name, input));
       const approvalId = approvalIdOf(envelope);
       if (approvalId !== undefined && elicitApprovals && canElicit(server)) {
         const parked = { name, input, approvalId, envelope };
         // The approved call runs as the first attempt did: with the client at hand.
-        envelope = await withMcpClient(context, channel, () =>
+        envelope = await withMcpClient(context, makeChannel, () =>
           approveByElicitation(server, options.seam, context, parked, extra),
         );
       }
