@@ -23,6 +23,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
+import { positiveInteger } from "./env-integer.js";
 import { bareStdio, toolregStdio } from "./mcp/connections.js";
 import { measureAlternating } from "./mcp/measure-alternating.js";
 import { inMemorySide, type Side, stdioSide } from "./mcp/sides.js";
@@ -32,15 +33,6 @@ const RATIO_TARGET = 0.8;
 const IN_MEMORY_BATCH = 500;
 const STDIO_BATCH = 200;
 const WARMUP_ROUNDS = 5;
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a positive whole number: "${raw}"`);
-  return value;
-}
 
 const concurrency = positiveInteger("TOOLREG_BENCH_MCP_CONCURRENCY", 1);
 const rounds = positiveInteger("TOOLREG_BENCH_MCP_ROUNDS", 31);

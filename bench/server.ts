@@ -10,6 +10,7 @@
  * TOOLREG_BENCH_CPU_PROF=<folder> makes each server write a V8 CPU profile there.
  */
 import { availableParallelism } from "node:os";
+import { positiveInteger } from "./env-integer.js";
 import type { BareOptions, BareReady } from "./server/bare-target.js";
 import { type LoadFigures, type LoadRequest, type LoadSettings, measureLoad } from "./server/measure-load.js";
 import { spawnTarget, type Target } from "./server/spawn-target.js";
@@ -22,15 +23,6 @@ const INVOKE_PATH = "/api/v1/tools/calculate/invoke";
 const INVOKE_BODY = JSON.stringify({ expression: "2*(3+4)" });
 // node:http sets these itself, per response, on both servers alike.
 const PER_RESPONSE_HEADERS = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1)
-    throw new Error(`${name} must be a positive whole number: "${raw}"`);
-  return value;
-}
 
 /** The manifest response as a client without gzip gets it: its bytes and the headers worth replaying. */
 async function captureManifest(url: string, key: string, tools: number): Promise<BareOptions> {
