@@ -92,13 +92,17 @@ try {
   const toolregStdioCps = cps("toolregStdio");
   const inmemoryRatio = ratio(toolregInMemoryCps, bareInMemoryCps);
   const stdioRatio = ratio(toolregStdioCps, bareStdioCps);
-  const figures = {
+  // Exactly the issue's keys, which `--json` prints; the table says the rest too.
+  const reported = {
     bare_inmemory_cps: bareInMemoryCps,
     toolreg_inmemory_cps: toolregInMemoryCps,
     bare_stdio_cps: bareStdioCps,
     toolreg_stdio_cps: toolregStdioCps,
     inmemory_ratio: inmemoryRatio,
     stdio_ratio: stdioRatio,
+  };
+  const figures = {
+    ...reported,
     inmemory_ratio_met: inmemoryRatio >= RATIO_TARGET,
     stdio_ratio_met: stdioRatio >= RATIO_TARGET,
     bare_inmemory_cpu_us: bareInMemoryCpu,
@@ -111,25 +115,7 @@ try {
   };
 
   if (process.argv.includes("--json")) {
-    // Exactly the issue's keys; the table says the rest.
-    const {
-      bare_inmemory_cps,
-      toolreg_inmemory_cps,
-      bare_stdio_cps,
-      toolreg_stdio_cps,
-      inmemory_ratio,
-      stdio_ratio,
-    } = figures;
-    console.log(
-      JSON.stringify({
-        bare_inmemory_cps,
-        toolreg_inmemory_cps,
-        bare_stdio_cps,
-        toolreg_stdio_cps,
-        inmemory_ratio,
-        stdio_ratio,
-      }),
-    );
+    console.log(JSON.stringify(reported));
   } else {
     const mark = (met: boolean) => (met ? "met" : "MISSED");
     console.log(
