@@ -324,7 +324,7 @@ class ImportedServer implements McpImport {
         classification = accepted;
     }
     try {
-      const tool = this.#declare(upstream, named.name, classification.effect);
+      const tool = this.#declare(upstream, named.name, classification.effect, hash);
       return {
         tool,
         report: {
@@ -340,7 +340,8 @@ class ImportedServer implements McpImport {
     }
   }
 
-  #declare(upstream: UpstreamTool, name: string, effect: Effect): AnyTool {
+  /** `hash` is the definition's pin hash, which also seeds the nonce its schema prose is neutralised with. */
+  #declare(upstream: UpstreamTool, name: string, effect: Effect, hash: string): AnyTool {
     const source: ToolProvenance = `mcp:${this.name}`;
     const connection = this.#connection;
     const description = upstream.description?.trim() || `${upstream.name}, from the MCP server ${this.name}.`;
@@ -350,10 +351,7 @@ class ImportedServer implements McpImport {
       description,
       category: this.#options.category ?? "general",
       effect,
-      input: neutralisedSchema(
-        upstream.inputSchema,
-        definitionHash(pinnedDefinitionOf(upstream)).slice(0, 16),
-      ),
+      input: neutralisedSchema(upstream.inputSchema, hash.slice(0, 16)),
       scopes: this.#options.scopes ?? [],
       provenance: source,
       limits: { timeoutMs },

@@ -6,8 +6,7 @@
 import type { Tool as UpstreamTool } from "@modelcontextprotocol/sdk/types.js";
 import { canonicalJson, sha256 } from "../../declaration/tool-hash.js";
 import type { PinnedDefinition } from "./pin-store.js";
-
-const PROSE_KEYS = new Set(["description", "title"]);
+import { mapSchemaProse } from "./schema-prose.js";
 
 export function pinnedDefinitionOf(tool: UpstreamTool): PinnedDefinition {
   return {
@@ -19,15 +18,5 @@ export function pinnedDefinitionOf(tool: UpstreamTool): PinnedDefinition {
 }
 
 export function definitionHash(definition: PinnedDefinition): string {
-  return sha256(canonicalJson(normaliseProse(definition, undefined)));
-}
-
-function normaliseProse(value: unknown, key: string | undefined): unknown {
-  if (typeof value === "string")
-    return key && PROSE_KEYS.has(key) ? value.replace(/\s+/g, " ").trim() : value;
-  if (Array.isArray(value)) return value.map((item) => normaliseProse(item, undefined));
-  if (value === null || typeof value !== "object") return value;
-  const normalised: Record<string, unknown> = Object.create(null);
-  for (const [inner, item] of Object.entries(value)) normalised[inner] = normaliseProse(item, inner);
-  return normalised;
+  return sha256(canonicalJson(mapSchemaProse(definition, (text) => text.replace(/\s+/g, " ").trim())));
 }
