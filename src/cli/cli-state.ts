@@ -42,7 +42,12 @@ export interface CliState {
   registry: ToolRegistry;
   stores: SqliteStores;
   /** A context for a fresh call by `principal` (the operator unless given). */
-  context(init?: { principal?: string; idempotencyKey?: string; toolCallId?: string }): ExecutionContext;
+  context(init?: {
+    principal?: string;
+    idempotencyKey?: string;
+    toolCallId?: string;
+    signal?: AbortSignal;
+  }): ExecutionContext;
   close(): void;
 }
 
@@ -91,6 +96,7 @@ export async function openCliState(
         mode: options.mode,
         logger,
         ...(init.idempotencyKey === undefined ? {} : { idempotencyKey: init.idempotencyKey }),
+        ...(init.signal === undefined ? {} : { signal: init.signal }),
       }),
     close: () => stores.close(),
   };

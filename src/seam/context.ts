@@ -66,6 +66,9 @@ const noCredentials: CredentialResolver = {
   },
 };
 
+/** Most hosts grant no scopes: one frozen empty list serves them all. */
+const NO_SCOPES: readonly string[] = Object.freeze([]);
+
 /** What a tenant, principal, run or tool-call id may look like. */
 export const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}$/;
 
@@ -81,7 +84,8 @@ export function createExecutionContext(init: ExecutionContextInit): ExecutionCon
     principalId: init.principalId,
     runId: init.runId,
     toolCallId: init.toolCallId,
-    scopes: Object.freeze([...(init.scopes ?? [])]),
+    scopes:
+      init.scopes === undefined || init.scopes.length === 0 ? NO_SCOPES : Object.freeze([...init.scopes]),
     mode: init.mode ?? "active",
     deadline,
     signal: init.signal,

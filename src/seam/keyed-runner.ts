@@ -98,6 +98,7 @@ export class KeyedRunner {
     input: unknown,
     key: string | undefined,
     approvalId: string | undefined,
+    now: number = this.#settings.now(),
   ): Envelope | Promise<Envelope> {
     const performed = perform({
       tool,
@@ -105,7 +106,8 @@ export class KeyedRunner {
       input,
       idempotencyKey: key,
       approvalId,
-      now: this.#settings.now(),
+      now,
+      realClock: this.#settings.realClock,
     });
     const { outputs, guardrails } = this.#settings;
     const kept = outputs ? spillCutOutput(outputs, context, tool, performed) : performed;

@@ -25,6 +25,8 @@ export interface PerformRequest {
   idempotencyKey: string | undefined;
   approvalId: string | undefined;
   now: number;
+  /** `now` is real time, so the deadline is too and the watchdog can take it as it is. */
+  realClock: boolean;
 }
 
 /** Runs the tool; every outcome, a throw, a timeout or an abort included, is an envelope. */
@@ -47,7 +49,9 @@ export function perform(request: PerformRequest): Envelope | Promise<Envelope> {
   }
   // A synchronous tool has already finished: nothing to time.
   if (!isPromiseLike(result)) return toEnvelope(tool, result);
-  return new PendingCall(tool, context, toolContext, timeoutMs, result).promise;
+  // The watchdog runs on real time, whatever clock the seam was given.
+  const watchUntil = request.realClock ? deadline : Date.now() + timeoutMs;
+  return new PendingCall(tool, context, toolContext, timeoutMs, watchUntil, result).promise;
 }
 
 /** An asynchronous tool call under the watchdog: settles once, on the tool's result, the deadline or an abort. */
@@ -67,6 +71,7 @@ class PendingCall extends Watched {
     context: ExecutionContext,
     toolContext: CallContext,
     timeoutMs: number,
+    deadline: number,
     pending: PromiseLike<ToolOutput<unknown>>,
   ) {
     super();
@@ -74,8 +79,7 @@ class PendingCall extends Watched {
     this.#context = context;
     this.#toolContext = toolContext;
     this.#timeoutMs = timeoutMs;
-    // The watchdog runs on real time, whatever clock the seam was given.
-    this.deadline = Date.now() + timeoutMs;
+    this.deadline = deadline;
     this.promise = new Promise<Envelope>((resolve) => {
       this.#resolve = resolve;
     });

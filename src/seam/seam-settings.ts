@@ -50,6 +50,8 @@ export interface SeamSettings {
   readonly guardrails: readonly OutputGuardrail[];
   readonly outputs: OutputStore | undefined;
   readonly now: () => number;
+  /** No clock was injected: `now()` is `Date.now()`, so one reading can serve both (some 30 ns each here). */
+  readonly realClock: boolean;
   readonly approvalTtlMs: number;
   readonly retentionMs: number;
   readonly leaseGraceMs: number;
@@ -70,6 +72,7 @@ export function resolveSettings(options: SeamOptions): SeamSettings {
     guardrails: options.guardrails ?? [],
     outputs: options.outputs,
     now: options.clock ?? Date.now,
+    realClock: options.clock === undefined,
     approvalTtlMs: options.approvalTtlMs ?? 7 * DAY,
     retentionMs: options.retentionMs ?? DAY,
     leaseGraceMs: options.leaseGraceMs ?? 30_000,

@@ -16,7 +16,7 @@ export async function mcpCommand(state: CliState, imports: readonly McpImport[] 
     seam: state.seam,
     registry: state.registry,
     // A client's cancellation reaches the tool through the request's signal.
-    context: ({ toolCallId, signal }) => Object.freeze({ ...state.context({ toolCallId }), signal }),
+    context: ({ toolCallId, signal }) => state.context({ toolCallId, signal }),
   });
   try {
     await serveStdio(server);
