@@ -54,6 +54,12 @@ export function perform(request: PerformRequest): Envelope | Promise<Envelope> {
   return new PendingCall(tool, context, toolContext, timeoutMs, watchUntil, result).promise;
 }
 
+// One executor for every call, instead of a closure per call: it hands its resolve function out here.
+let capturedResolve: (envelope: Envelope) => void = () => {};
+const captureResolve = (resolve: (envelope: Envelope) => void) => {
+  capturedResolve = resolve;
+};
+
 /** An asynchronous tool call under the watchdog: settles once, on the tool's result, the deadline or an abort. */
 class PendingCall extends Watched {
   readonly deadline: number;
@@ -62,7 +68,7 @@ class PendingCall extends Watched {
   readonly #context: ExecutionContext;
   readonly #toolContext: CallContext;
   readonly #timeoutMs: number;
-  #resolve: (envelope: Envelope) => void = () => {};
+  readonly #resolve: (envelope: Envelope) => void;
   #settled = false;
   #onHostAbort: (() => void) | undefined;
 
@@ -80,9 +86,8 @@ class PendingCall extends Watched {
     this.#toolContext = toolContext;
     this.#timeoutMs = timeoutMs;
     this.deadline = deadline;
-    this.promise = new Promise<Envelope>((resolve) => {
-      this.#resolve = resolve;
-    });
+    this.promise = new Promise<Envelope>(captureResolve);
+    this.#resolve = capturedResolve;
     // Most calls settle within the turn they start in: only those still running at the next turn get an
     // abort listener (an EventTarget's costs some 2-3 us to add and remove), all at once.
     if (context.signal && unlistened.push(this) === 1) setImmediate(listenForHostAborts);
