@@ -156,6 +156,46 @@ describe("McpHttpSessions", () => {
     await expect(connect("key-a")).rejects.toThrow(/503|shutting down/);
   });
 
+  it("closes a session left idle, but not one whose client listens on GET, until it stops listening", async () => {
+    let now = 0;
+    // The sweeper runs every idleMs of real time; the clock it reads is this test's.
+    const { sessions, post, fetchAs } = setup({ idleMs: 20, now: () => now });
+    /** A session opened by hand, so nothing listens on it unless the test does. */
+    const open = async () => {
+      const initialize = {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+      };
+      const opened = await post("key-a", initialize);
+      await opened.body?.cancel();
+      const sessionId = opened.headers.get(SESSION_HEADER) as string;
+      const headers = { [SESSION_HEADER]: sessionId, "mcp-protocol-version": "2025-06-18" };
+      await post("key-a", { jsonrpc: "2.0", method: "notifications/initialized" }, headers);
+      return headers;
+    };
+    const idle = await open();
+    const listening = await open();
+    const stream = await fetchAs("key-a")(ENDPOINT, {
+      headers: { accept: "text/event-stream", ...listening },
+    });
+    expect(stream.status).toBe(200);
+    expect(sessions.size).toBe(2);
+
+    now += 60_000;
+    await expect.poll(() => sessions.size, { timeout: 2_000 }).toBe(1);
+    expect((await post("key-a", listTools, idle)).status).toBe(404);
+    const listed = await post("key-a", listTools, listening);
+    expect(listed.status).toBe(200);
+    // Read to the end, as the HTTP server reads every answer it sends.
+    expect(await listed.text()).toContain("calculate");
+
+    await stream.body?.cancel();
+    now += 60_000;
+    await expect.poll(() => sessions.size, { timeout: 2_000 }).toBe(0);
+  });
+
   it("tells answers and notifications, which a running call may wait for, from requests", () => {
     const answer = { jsonrpc: "2.0", id: 0, result: { action: "accept" } };
     const cancelled = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };

@@ -18,7 +18,10 @@ import { answerMcpHttpRequest } from "./answer-http-request.js";
 export const SESSION_HEADER = "mcp-session-id";
 
 export interface McpHttpSessionsOptions {
-  /** A session no request has used for this long is closed; 30 minutes unless given. */
+  /**
+   * A session no request has used for this long, and with no stream open (a GET a client listens on, a
+   * call still answering), is closed; 30 minutes unless given.
+   */
   idleMs?: number;
   /** Sessions one owner may hold; opening one more closes its least recently used. 32 unless given. */
   perOwner?: number;
@@ -42,6 +45,8 @@ interface Session {
   server: Server;
   transport: WebStandardStreamableHTTPServerTransport;
   lastUsed: number;
+  /** Responses still streaming: a client listening on GET is not idle, however long it only listens. */
+  streaming: number;
 }
 
 export class McpHttpSessions {
@@ -111,10 +116,21 @@ export class McpHttpSessions {
     // Someone else's session is as good as none: its existence is not theirs to learn.
     if (!session || session.owner !== input.owner) return jsonRpcError(404, -32001, "Session not found");
     session.lastUsed = this.#now();
-    return session.transport.handleRequest(
-      input.request,
-      input.body === undefined ? undefined : { parsedBody: input.body },
-    );
+    session.streaming++;
+    const done = () => {
+      session.streaming--;
+      session.lastUsed = this.#now();
+    };
+    try {
+      const response = await session.transport.handleRequest(
+        input.request,
+        input.body === undefined ? undefined : { parsedBody: input.body },
+      );
+      return whenBodyEnds(response, done);
+    } catch (error) {
+      done();
+      throw error;
+    }
   }
 
   async #open(input: McpHttpRequest): Promise<Response> {
@@ -133,7 +149,7 @@ export class McpHttpSessions {
       },
     });
     // Counted before the first await, so concurrent initializes cannot all pass the limits at once.
-    this.#sessions.set(id, { owner: input.owner, server, transport, lastUsed: this.#now() });
+    this.#sessions.set(id, { owner: input.owner, server, transport, lastUsed: this.#now(), streaming: 0 });
     try {
       await server.connect(transport);
       const response = await transport.handleRequest(input.request, { parsedBody: input.body });
@@ -156,7 +172,9 @@ export class McpHttpSessions {
 
   #closeIdle(): void {
     const cutoff = this.#now() - this.#idleMs;
-    for (const [id, session] of this.#sessions) if (session.lastUsed <= cutoff) this.#end(id);
+    for (const [id, session] of this.#sessions) {
+      if (session.streaming === 0 && session.lastUsed <= cutoff) this.#end(id);
+    }
   }
 
   #end(id: string): void {
@@ -164,6 +182,47 @@ export class McpHttpSessions {
     this.#sessions.delete(id);
     session?.server.close().catch(() => {});
   }
+}
+
+/**
+ * The response, telling `ended` once its body has been read to the end or cancelled (a client that goes
+ * away cancels it), or at once when it has none.
+ */
+function whenBodyEnds(response: Response, ended: () => void): Response {
+  const source = response.body;
+  if (!source) {
+    ended();
+    return response;
+  }
+  let open = true;
+  const end = () => {
+    if (open) ended();
+    open = false;
+  };
+  const reader = source.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          end();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        end();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 /** An error in the shape the SDK's transport answers with, so a client reads ours as it reads its. */
