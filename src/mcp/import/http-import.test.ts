@@ -21,28 +21,31 @@ const FIXTURE = fileURLToPath(
 );
 
 let folder: string;
-let upstream: ChildProcess;
+let upstreams: ChildProcess[] = [];
 let url: string;
 
-beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), "toolreg-mcp-http-"));
-  const spec = join(folder, "spec.json");
-  writeFileSync(
-    spec,
-    JSON.stringify({
-      tools: [{ name: "whoami", description: "Says who called.", annotations: { readOnlyHint: true } }],
-    }),
-  );
-  const portFile = join(folder, "port");
-  upstream = spawn(process.execPath, [FIXTURE, spec, "--http", portFile], { stdio: "inherit" });
+/** The fixture upstream over HTTP, stateless or with sessions; resolves to its /mcp address. */
+async function startUpstream(mode: "--http" | "--http-sessions", tools: object[]): Promise<string> {
+  const spec = join(folder, `spec${mode}.json`);
+  writeFileSync(spec, JSON.stringify({ tools }));
+  const portFile = join(folder, `port${mode}`);
+  upstreams.push(spawn(process.execPath, [FIXTURE, spec, mode, portFile], { stdio: "inherit" }));
   for (let tries = 0; !existsSync(portFile) && tries < 200; tries++) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  url = `http://127.0.0.1:${readFileSync(portFile, "utf8")}/mcp`;
+  return `http://127.0.0.1:${readFileSync(portFile, "utf8")}/mcp`;
+}
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), "toolreg-mcp-http-"));
+  url = await startUpstream("--http", [
+    { name: "whoami", description: "Says who called.", annotations: { readOnlyHint: true } },
+  ]);
 }, 15_000);
 
 afterAll(() => {
-  upstream?.kill();
+  for (const upstream of upstreams) upstream.kill();
+  upstreams = [];
   rmSync(folder, { recursive: true, force: true });
 });
 
@@ -101,6 +104,38 @@ describe("mcpServer over Streamable HTTP", () => {
       expect(text).not.toContain(key);
     } finally {
       await listening.stop();
+      await imported.close();
+    }
+  });
+});
+
+describe("mcpServer over Streamable HTTP with sessions", () => {
+  it("treats a session the upstream forgot (404) as a lost connection: it reconnects and the next call works", async () => {
+    const sessionUrl = await startUpstream("--http-sessions", [
+      { name: "echo", description: "Echoes its text.", annotations: { readOnlyHint: true } },
+      { name: "forget", description: "Forgets every session.", annotations: { readOnlyHint: true } },
+    ]);
+    const events: string[] = [];
+    const imported = await mcpServer({
+      name: "remote",
+      transport: { kind: "http", url: sessionUrl, egress: { allowAddressClasses: ["loopback"] } },
+      reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+      onEvent: (event) => events.push(event.type),
+    });
+    try {
+      const { seam, context } = createTestHarness(imported.tools());
+      const echo = () => seam.call(context(), "remote_echo", { text: "hi" });
+      expect(await echo()).toMatchObject({ ok: true, content: expect.stringContaining("\nhi\n") });
+      expect(await seam.call(context(), "remote_forget", {})).toMatchObject({ ok: true });
+
+      // The upstream no longer knows the session: that call fails, as the connection it was made on did.
+      const refused = await echo();
+      expect(refused).toMatchObject({ ok: false, error: { code: "upstream_error" } });
+      expect(events).toContain("mcp.disconnected");
+      // A new session, made in the background: calls work again without anyone importing anew.
+      await expect.poll(async () => (await echo()).ok, { timeout: 5_000, interval: 50 }).toBe(true);
+      expect(await echo()).toMatchObject({ ok: true, content: expect.stringContaining("\nhi\n") });
+    } finally {
       await imported.close();
     }
   });
