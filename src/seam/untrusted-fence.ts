@@ -59,10 +59,24 @@ export function encloseUntrusted(
   ].join("\n");
 }
 
-/** The body of the fence: the same words, none of the structure. Exported for tests. */
+/** The body of the fence: the same words, none of the structure. */
 export function neutralise(text: string, nonce: string): string {
-  let body = fold(text).replaceAll(nonce, "[nonce]");
-  body = body.replace(
+  return defuse(fold(text).replaceAll(nonce, "[nonce]"));
+}
+
+/**
+ * Whether a text carries structure a prompt could read as instructions (chat-template markers, role
+ * lines, headings, fence tags, code-block fences), once invisible and look-alike characters are folded:
+ * for the strings that must stay exactly as they are, such as the allowed values of a parameter.
+ */
+export function readsAsInstructions(text: string): boolean {
+  const folded = fold(text);
+  return defuse(folded) !== folded;
+}
+
+/** Markers and structure taken out of folded text; its words stay. */
+function defuse(folded: string): string {
+  let body = folded.replace(
     new RegExp(`(<\\/?)(${FENCE_TAG})`, "gi"),
     (_match, _open: string, tag: string) => `‹${tag}`,
   );

@@ -1,12 +1,135 @@
 /**
- * @module An upstream input schema as toolreg declares it. Its prose (descriptions and titles, at any
- * depth) reaches a model beside the fenced tool description, so it loses what text can do to a prompt —
- * chat-template markers, role lines, headings, fence tags — and keeps what it says.
+ * @module An upstream input schema as toolreg declares it. Everything in it reaches a model beside the
+ * fenced tool description. Its prose (descriptions, titles, and whatever text sits in annotations that
+ * only inform a reader: examples, defaults, comments, unknown keywords) loses what text can do to a
+ * prompt — chat-template markers, role lines, headings, fence tags — and keeps what it says. The strings
+ * that must reach the upstream exactly as a model sends them (allowed values, property names) cannot be
+ * changed, so a schema whose exact strings read as instructions is refused, and the tool withheld.
  */
 import type { JsonSchemaObject } from "../../declaration/json-schema-validator.js";
-import { neutralise } from "../../seam/untrusted-fence.js";
-import { mapSchemaProse } from "./schema-prose.js";
+import { neutralise, readsAsInstructions } from "../../seam/untrusted-fence.js";
 
+/** Keywords whose value maps names to schemas: the names are data, each value a schema. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+/** Keywords whose value is a schema, or a list of schemas. */
+const SCHEMA_ELEMENTS = new Set([
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "prefixItems",
+  "items",
+  "additionalItems",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "propertyNames",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+]);
+/** Keywords whose strings must stay exactly as they are, since validation or the upstream reads them. */
+const EXACT = new Set(["enum", "const", "required"]);
+/** Keywords that shape validation or address a schema; copied as they are. */
+const STRUCTURAL = new Set([
+  "type",
+  "format",
+  "pattern",
+  "$ref",
+  "$dynamicRef",
+  "$id",
+  "$schema",
+  "$anchor",
+  "$dynamicAnchor",
+  "$vocabulary",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minContains",
+  "maxContains",
+  "minProperties",
+  "maxProperties",
+  "dependentRequired",
+  "contentEncoding",
+  "contentMediaType",
+  "readOnly",
+  "writeOnly",
+  "deprecated",
+]);
+
+/** The schema, its prose neutralised with `nonce`; throws naming what reads as instructions where text must stay. */
 export function neutralisedSchema(schema: unknown, nonce: string): JsonSchemaObject {
-  return mapSchemaProse(schema, (text) => neutralise(text, nonce)) as JsonSchemaObject;
+  return new SchemaNeutraliser(nonce).schema(schema, "the input schema") as JsonSchemaObject;
+}
+
+class SchemaNeutraliser {
+  readonly #nonce: string;
+
+  constructor(nonce: string) {
+    this.#nonce = nonce;
+  }
+
+  schema(value: unknown, where: string): unknown {
+    if (Array.isArray(value)) return value.map((item, index) => this.schema(item, `${where}[${index}]`));
+    if (!isObject(value)) return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([keyword, item]) => [keyword, this.#keyword(keyword, item, where)]),
+    );
+  }
+
+  #keyword(keyword: string, value: unknown, where: string): unknown {
+    if (SCHEMA_MAPS.has(keyword) && isObject(value)) {
+      return Object.fromEntries(
+        Object.entries(value).map(([name, schema]) => {
+          this.#exact(name, `a name in ${keyword} of ${where}`);
+          return [name, this.schema(schema, `${where}.${keyword}.${name}`)];
+        }),
+      );
+    }
+    if (SCHEMA_ELEMENTS.has(keyword)) return this.schema(value, `${where}.${keyword}`);
+    if (EXACT.has(keyword)) {
+      this.#exact(value, `${keyword} of ${where}`);
+      return value;
+    }
+    if (STRUCTURAL.has(keyword)) return value;
+    // description, title, examples, default, $comment and keywords nobody validates: text for a reader.
+    return this.#prose(value);
+  }
+
+  #prose(value: unknown): unknown {
+    if (typeof value === "string") return neutralise(value, this.#nonce);
+    if (Array.isArray(value)) return value.map((item) => this.#prose(item));
+    if (!isObject(value)) return value;
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.#prose(item)]));
+  }
+
+  #exact(value: unknown, where: string): void {
+    if (typeof value === "string") {
+      if (readsAsInstructions(value)) {
+        throw new Error(
+          `${where} holds text that reads as instructions to a model (${JSON.stringify(value.slice(0, 80))}), which toolreg cannot neutralise without changing what the upstream accepts`,
+        );
+      }
+      return;
+    }
+    if (Array.isArray(value)) value.forEach((item) => this.#exact(item, where));
+    else if (isObject(value)) {
+      for (const [key, item] of Object.entries(value)) {
+        this.#exact(key, where);
+        this.#exact(item, where);
+      }
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
