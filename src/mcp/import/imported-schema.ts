@@ -120,8 +120,9 @@ class SchemaNeutraliser {
       }
       return;
     }
-    if (Array.isArray(value)) value.forEach((item) => this.#exact(item, where));
-    else if (isObject(value)) {
+    if (Array.isArray(value)) {
+      for (const item of value) this.#exact(item, where);
+    } else if (isObject(value)) {
       for (const [key, item] of Object.entries(value)) {
         this.#exact(key, where);
         this.#exact(item, where);
