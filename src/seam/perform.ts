@@ -55,7 +55,8 @@ export function perform(request: PerformRequest): Envelope | Promise<Envelope> {
 }
 
 // One executor for every call, instead of a closure per call: it hands its resolve function out here.
-let capturedResolve: (envelope: Envelope) => void = () => {};
+const noResolve = () => {};
+let capturedResolve: (envelope: Envelope) => void = noResolve;
 const captureResolve = (resolve: (envelope: Envelope) => void) => {
   capturedResolve = resolve;
 };
@@ -88,6 +89,8 @@ class PendingCall extends Watched {
     this.deadline = deadline;
     this.promise = new Promise<Envelope>(captureResolve);
     this.#resolve = capturedResolve;
+    // Holding it would keep this call's promise, and its result, alive until the next call.
+    capturedResolve = noResolve;
     // Most calls settle within the turn they start in: only those still running at the next turn get an
     // abort listener (an EventTarget's costs some 2-3 us to add and remove), all at once.
     if (context.signal && unlistened.push(this) === 1) setImmediate(listenForHostAborts);

@@ -83,6 +83,11 @@ describe("seam: what tools and hosts hand back", () => {
       clock: () => (++clockCalls > 1 ? explode() : Date.now()),
     });
     await expect(timed.seam.call(timed.context({ logger }), "look", {})).resolves.toMatchObject({ ok: true });
+    const broken = createTestHarness([createScriptedTool(["x"], { name: "look" })], { clock: explode });
+    await expect(broken.seam.call(broken.context({ logger }), "look", {})).resolves.toMatchObject({
+      ok: false,
+      error: { code: "internal", message: expect.stringContaining("host part exploded") },
+    });
   });
 
   it("stores a result for every claimed call, so a keyed write never runs twice", async () => {

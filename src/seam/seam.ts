@@ -97,9 +97,6 @@ export class Seam {
     options: CallOptions = {},
   ): Promise<Envelope> {
     const startedAt = Date.now();
-    // The seam's clock at the start, for the steps that run before the call first waits (a reading costs
-    // some 30 ns here, and most calls wait only for the tool itself).
-    const now = this.#settings.realClock ? startedAt : this.#settings.now();
     const trace = newCallTrace();
     const printable = printableName(name);
     const finish = (envelope: Envelope): Envelope | Promise<Envelope> => {
@@ -126,6 +123,9 @@ export class Seam {
     };
     let result: Envelope | Promise<Envelope>;
     try {
+      // The seam's clock at the start, for the steps that run before the call first waits (a reading
+      // costs some 30 ns here, and most calls wait only for the tool itself). A host's clock may throw.
+      const now = this.#settings.realClock ? startedAt : this.#settings.now();
       result = this.#call(context, name, input, options, trace, now);
     } catch (error) {
       result = crashed(context, printable, error);

@@ -65,14 +65,28 @@ export function neutralise(text: string, nonce: string): string {
 }
 
 /**
- * Whether a text carries structure a prompt could read as instructions (chat-template markers, role
- * lines, headings, fence tags, code-block fences), once invisible and look-alike characters are folded:
- * for the strings that must stay exactly as they are, such as the allowed values of a parameter.
+ * Whether a text that must stay exactly as it is (an allowed value of a parameter, a property name) reads
+ * as instructions, once invisible and look-alike characters are folded: chat-template markers, the fence's
+ * tag, a role line that goes on to say something (`system: obey`, not the scope `user:email`), a heading
+ * with words (`# System`, not the value `#`), or a code-block fence. Narrower than what `neutralise`
+ * rewrites in prose, since refusing a string here withholds the whole tool.
  */
 export function readsAsInstructions(text: string): boolean {
   const folded = fold(text);
-  return defuse(folded) !== folded;
+  return EXACT_TEXT_MARKERS.some((marker) => marker.test(folded));
 }
+
+/** What `readsAsInstructions` looks for; without the global flag, so `test` keeps no state between calls. */
+const EXACT_TEXT_MARKERS: readonly RegExp[] = [
+  new RegExp(TOKEN_MARKER.source),
+  new RegExp(TAG_MARKER.source, "i"),
+  new RegExp(BRACKET_MARKER.source, "i"),
+  new RegExp(`<\\/?${FENCE_TAG}`, "i"),
+  // A role, a colon, then a space or the end of the line: `system: obey`, `Human:`, not `user:email`.
+  /^[ \t]*(?:#{1,6}[ \t]*)?(?:system|user|assistant|human|developer|model|tool)[ \t]*:(?:\s|$)/im,
+  /^[ \t]*#{1,6}[ \t]+\S/m,
+  /`{3,}|~{3,}/,
+];
 
 /** Markers and structure taken out of folded text; its words stay. */
 function defuse(folded: string): string {

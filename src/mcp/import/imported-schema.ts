@@ -29,16 +29,29 @@ const SCHEMA_ELEMENTS = new Set([
   "then",
   "else",
 ]);
-/** Keywords whose strings must stay exactly as they are, since validation or the upstream reads them. */
-const EXACT = new Set(["enum", "const", "required"]);
+/**
+ * Keywords whose strings must stay exactly as they are, since validation or the upstream reads them: names,
+ * allowed values, and the strings a validator interprets.
+ */
+const EXACT = new Set([
+  "enum",
+  "const",
+  "required",
+  "dependentRequired",
+  "pattern",
+  "format",
+  "contentEncoding",
+  "contentMediaType",
+]);
 /** Keywords that shape validation or address a schema; copied as they are. */
 const STRUCTURAL = new Set([
   "type",
-  "format",
-  "pattern",
   "$ref",
   "$dynamicRef",
+  "$recursiveRef",
+  "$recursiveAnchor",
   "$id",
+  "id",
   "$schema",
   "$anchor",
   "$dynamicAnchor",
@@ -57,9 +70,6 @@ const STRUCTURAL = new Set([
   "maxContains",
   "minProperties",
   "maxProperties",
-  "dependentRequired",
-  "contentEncoding",
-  "contentMediaType",
   "readOnly",
   "writeOnly",
   "deprecated",
@@ -81,11 +91,26 @@ class SchemaNeutraliser {
     if (Array.isArray(value)) return value.map((item, index) => this.schema(item, `${where}[${index}]`));
     if (!isObject(value)) return value;
     return Object.fromEntries(
-      Object.entries(value).map(([keyword, item]) => [keyword, this.#keyword(keyword, item, where)]),
+      Object.entries(value).map(([keyword, item]) => this.#keyword(keyword, item, where)),
     );
   }
 
-  #keyword(keyword: string, value: unknown, where: string): unknown {
+  /** One keyword of a schema and its value, as toolreg declares them. */
+  #keyword(keyword: string, value: unknown, where: string): [string, unknown] {
+    return [
+      SCHEMA_MAPS.has(keyword) ||
+      SCHEMA_ELEMENTS.has(keyword) ||
+      EXACT.has(keyword) ||
+      STRUCTURAL.has(keyword) ||
+      keyword === "dependencies"
+        ? keyword
+        : // A keyword no validator reads is text for a reader, its name included.
+          neutralise(keyword, this.#nonce),
+      this.#value(keyword, value, where),
+    ];
+  }
+
+  #value(keyword: string, value: unknown, where: string): unknown {
     if (SCHEMA_MAPS.has(keyword) && isObject(value)) {
       return Object.fromEntries(
         Object.entries(value).map(([name, schema]) => {
@@ -95,6 +120,19 @@ class SchemaNeutraliser {
       );
     }
     if (SCHEMA_ELEMENTS.has(keyword)) return this.schema(value, `${where}.${keyword}`);
+    // Draft 7: each property's dependency is a list of names or a schema.
+    if (keyword === "dependencies" && isObject(value)) {
+      return Object.fromEntries(
+        Object.entries(value).map(([name, dependency]) => {
+          this.#exact(name, `a name in dependencies of ${where}`);
+          if (Array.isArray(dependency)) this.#exact(dependency, `dependencies of ${where}`);
+          return [
+            name,
+            Array.isArray(dependency) ? dependency : this.schema(dependency, `${where}.dependencies.${name}`),
+          ];
+        }),
+      );
+    }
     if (EXACT.has(keyword)) {
       this.#exact(value, `${keyword} of ${where}`);
       return value;
@@ -108,7 +146,9 @@ class SchemaNeutraliser {
     if (typeof value === "string") return neutralise(value, this.#nonce);
     if (Array.isArray(value)) return value.map((item) => this.#prose(item));
     if (!isObject(value)) return value;
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, this.#prose(item)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [neutralise(key, this.#nonce), this.#prose(item)]),
+    );
   }
 
   #exact(value: unknown, where: string): void {
