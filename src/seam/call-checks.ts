@@ -51,7 +51,7 @@ function unknownArguments(tool: AnyTool, raw: unknown): Validated | undefined {
   const names = argumentsOf(tool);
   if (!names) return undefined;
   let unknown: string[] | undefined;
-  // Own keys by index: a for-in with a hasOwn check each measured half as fast again.
+  // Own keys by index: measured a third faster than a for-in with a hasOwn check per key.
   const keys = Object.keys(raw);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
