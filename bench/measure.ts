@@ -45,7 +45,6 @@ export async function measureInterleaved<Name extends string>(
       if (round >= warmupRounds) samples.get(name)?.push(elapsed / batch);
     }
   }
-    for (const [n, v] of samples) console.error(n, batches.get(n), v.map((x) => Math.round(x)).join(" "));
   const medians = {} as Record<Name, number>;
   for (const name of names) {
     const sorted = (samples.get(name) ?? []).sort((a, b) => a - b);
