@@ -6,9 +6,8 @@
  */
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
-import { ADDRESS_CLASSES, type AddressClass } from "../egress/classify-address.js";
+import { ADDRESS_CLASSES } from "../egress/classify-address.js";
 import { createEgressClient } from "../egress/egress-client.js";
-import { DEFAULT_EGRESS_POLICY } from "../egress/egress-policy.js";
 import type { McpImport } from "../mcp/import/mcp-server.js";
 import type { AnyTool } from "../registry/registry.js";
 import type { OutputStore } from "../seam/output-store.js";
@@ -16,6 +15,7 @@ import type { Seam } from "../seam/seam.js";
 import { createDefaultRegistry, detectSandbox } from "../tools/index.js";
 import type { SqlReader, SqlWriter } from "../tools/sql/index.js";
 import { UsageError } from "./cli-io.js";
+import { egressAllowing } from "./egress-allow.js";
 
 export interface ToolFlags {
   artifactsDir?: string;
@@ -44,20 +44,17 @@ export interface MetaHost {
 }
 
 export async function serveTools(flags: ToolFlags, meta: MetaHost): Promise<ServedTools> {
-  const classes: AddressClass[] = [...DEFAULT_EGRESS_POLICY.allowAddressClasses];
-  const cidrs: string[] = [];
-  for (const entry of flags.egressAllow ?? []) {
-    if ((ADDRESS_CLASSES as readonly string[]).includes(entry)) classes.push(entry as AddressClass);
-    else if (entry.includes("/")) cidrs.push(entry);
-    else
-      throw new UsageError(
+  const policy = egressAllowing(
+    flags.egressAllow ?? [],
+    (entry) =>
+      new UsageError(
         `--egress-allow ${entry}: not an address class (${ADDRESS_CLASSES.join(", ")}) or a CIDR`,
-      );
-  }
+      ),
+  );
   const sqlReader = flags.sqlRead ? await openDatabase(flags.sqlRead, "read") : undefined;
   const sqlWriter = flags.sqlWrite ? await openDatabase(flags.sqlWrite, "write") : undefined;
   try {
-    const egress = createEgressClient({ policy: { allowAddressClasses: classes, allowCidrs: cidrs } });
+    const egress = createEgressClient({ policy });
     const tools = createDefaultRegistry({
       egress,
       // shell_exec exists only where a real sandbox works; there is no unsandboxed fallback.

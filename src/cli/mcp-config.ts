@@ -8,10 +8,10 @@ import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import { CATEGORIES } from "../declaration/categories.js";
 import { EFFECTS } from "../declaration/effect.js";
-import { ADDRESS_CLASSES, type AddressClass } from "../egress/classify-address.js";
 import { snakeCase } from "../mcp/import/imported-name.js";
 import type { McpImportOptions } from "../mcp/import/mcp-server.js";
 import { UsageError } from "./cli-io.js";
+import { egressAllowing } from "./egress-allow.js";
 
 const common = {
   name: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "letters, digits, . _ - (at most 64)"),
@@ -92,22 +92,17 @@ export function loadMcpConfig(path: string): McpServerConfig[] {
         },
       };
     }
-    const classes: AddressClass[] = ["public"];
-    const cidrs: string[] = [];
-    for (const entry of server.egressAllow ?? []) {
-      if ((ADDRESS_CLASSES as readonly string[]).includes(entry)) classes.push(entry as AddressClass);
-      else if (entry.includes("/")) cidrs.push(entry);
-      else
-        throw new UsageError(
-          `--mcp-config ${path}: egressAllow "${entry}" is not an address class or a CIDR`,
-        );
-    }
+    const egress = egressAllowing(
+      server.egressAllow ?? [],
+      (entry) =>
+        new UsageError(`--mcp-config ${path}: egressAllow "${entry}" is not an address class or a CIDR`),
+    );
     return {
       ...shared,
       transport: {
         kind: "http" as const,
         url: server.url,
-        egress: { allowAddressClasses: classes, allowCidrs: cidrs },
+        egress,
         credential: server.credential,
       },
     };
