@@ -1,15 +1,11 @@
 /**
  * @module The parent side of a benchmark target: forks a target script (through tsx) into its own process,
  * so the server under load never shares a CPU with the load generator, and every target is measured alike.
- * With TOOLREG_BENCH_CPU_PROF set to a folder, each target writes a V8 CPU profile there as it exits
- * (Node refuses `--cpu-prof` in NODE_OPTIONS, so it has to be passed here).
  */
-import { type ChildProcess, fork } from "node:child_process";
-import { once } from "node:events";
+import { forkBenchChild, nextChildMessage, stopChild } from "../forked-child.js";
 import type { ChildMessage, ParentMessage } from "./target-messages.js";
 
 const REPLY_TIMEOUT_MS = 30_000;
-const STOP_TIMEOUT_MS = 5_000;
 
 export interface Target<Ready> {
   ready: Ready;
@@ -20,65 +16,28 @@ export interface Target<Ready> {
 }
 
 export async function spawnTarget<Ready>(script: URL, options: unknown = {}): Promise<Target<Ready>> {
-  const profileDir = process.env.TOOLREG_BENCH_CPU_PROF;
-  const child = fork(script, [], {
-    execArgv: [
-      "--import",
-      import.meta.resolve("tsx"),
-      ...(profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : []),
-    ],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+  const child = forkBenchChild(script);
   const send = (message: ParentMessage) => child.send(message);
+  const next = <Type extends ChildMessage["type"]>(type: Type) =>
+    nextChildMessage(
+      child,
+      (message): message is Extract<ChildMessage, { type: Type }> => (message as ChildMessage).type === type,
+      REPLY_TIMEOUT_MS,
+      `"${type}" from the target`,
+    );
   try {
     send({ type: "start", options });
-    const ready = await nextMessage(child, "ready", REPLY_TIMEOUT_MS);
+    const ready = await next("ready");
     return {
       ready: ready.ready as Ready,
       async cpuMicros() {
         send({ type: "cpu" });
-        return (await nextMessage(child, "cpu", REPLY_TIMEOUT_MS)).micros;
+        return (await next("cpu")).micros;
       },
-      stop: () => stopChild(child),
+      stop: () => stopChild(child, { type: "stop" } satisfies ParentMessage),
     };
   } catch (error) {
     child.kill("SIGKILL");
     throw error;
   }
-}
-
-function nextMessage<Type extends ChildMessage["type"]>(
-  child: ChildProcess,
-  type: Type,
-  timeoutMs: number,
-): Promise<Extract<ChildMessage, { type: Type }>> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => settle(new Error(`target sent no "${type}" within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-    const onMessage = (message: ChildMessage) => {
-      if (message.type === type) settle(undefined, message as Extract<ChildMessage, { type: Type }>);
-    };
-    const onExit = (code: number | null) =>
-      settle(new Error(`target exited (code ${code}) before "${type}"`));
-    const settle = (error?: Error, message?: Extract<ChildMessage, { type: Type }>) => {
-      clearTimeout(timer);
-      child.off("message", onMessage);
-      child.off("exit", onExit);
-      if (error) reject(error);
-      else resolve(message!);
-    };
-    child.on("message", onMessage);
-    child.once("exit", onExit);
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, "exit");
-  child.send({ type: "stop" } satisfies ParentMessage);
-  const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
-  await exited;
-  clearTimeout(timer);
 }
