@@ -1,4 +1,9 @@
-/** @module The prose in an upstream tool's definition: descriptions and titles, at any depth of a schema. */
+/**
+ * @module The prose in an upstream tool's definition for pinning: descriptions and titles, at any depth of
+ * a schema, whose re-wrapping is not drift. Narrower than what imported-schema.ts neutralises for a model
+ * (examples, defaults, unknown keywords too), and kept so: widening it would change the hash of every pin
+ * already accepted.
+ */
 
 const PROSE_KEYWORDS = new Set(["description", "title"]);
 
