@@ -9,13 +9,17 @@ import { fromThrown, toEnvelope } from "./to-envelope.js";
 
 const watchdog = new DeadlineWatchdog();
 
-/** Calls started this turn that have no abort listener yet. */
-let unlistened: PendingCall[] = [];
+/**
+ * Calls started this turn that have no abort listener yet. A call that settles first empties its slot:
+ * a turn made only of promise jobs (an in-memory transport, a host's loop of awaits) can run thousands
+ * of calls, and the batch must not keep every finished one, its input and its result alive until then.
+ */
+let unlistened: (PendingCall | undefined)[] = [];
 
 function listenForHostAborts(): void {
   const calls = unlistened;
   unlistened = [];
-  for (const call of calls) call.listen();
+  for (const call of calls) call?.listen();
 }
 
 export interface PerformRequest {
@@ -72,6 +76,9 @@ class PendingCall extends Watched {
   readonly #resolve: (envelope: Envelope) => void;
   #settled = false;
   #onHostAbort: (() => void) | undefined;
+  /** The batch this call waits in for its abort listener, and where; undefined once out of it. */
+  #batch: (PendingCall | undefined)[] | undefined;
+  #slot = 0;
 
   constructor(
     tool: AnyTool,
@@ -93,7 +100,11 @@ class PendingCall extends Watched {
     capturedResolve = noResolve;
     // Most calls settle within the turn they start in: only those still running at the next turn get an
     // abort listener (an EventTarget's costs some 2-3 us to add and remove), all at once.
-    if (context.signal && unlistened.push(this) === 1) setImmediate(listenForHostAborts);
+    if (context.signal) {
+      this.#batch = unlistened;
+      this.#slot = unlistened.push(this) - 1;
+      if (this.#slot === 0) setImmediate(listenForHostAborts);
+    }
     watchdog.watch(this);
     try {
       pending.then(
@@ -108,6 +119,7 @@ class PendingCall extends Watched {
 
   /** Listens for the host's abort, or settles at once if it came before. */
   listen(): void {
+    this.#batch = undefined;
     const signal = this.#context.signal;
     if (this.#settled || !signal) return;
     const name = this.#tool.name;
@@ -130,6 +142,10 @@ class PendingCall extends Watched {
     if (this.#settled) return;
     this.#settled = true;
     watchdog.unwatch(this);
+    if (this.#batch) {
+      this.#batch[this.#slot] = undefined;
+      this.#batch = undefined;
+    }
     if (this.#onHostAbort) this.#context.signal?.removeEventListener("abort", this.#onHostAbort);
     // Tell the tool to stop: it may still be running after a timeout or an abort.
     if (abortReason !== undefined) this.#toolContext.abort(abortReason);

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { trace } from "@opentelemetry/api";
 import {
   BasicTracerProvider,
@@ -238,6 +240,41 @@ describe("seam: run and envelope", () => {
       ok: false,
       error: { code: "timeout" },
     });
+  });
+
+  it("keeps no finished call alive while awaiting calls back to back in one turn", async () => {
+    // A turn of only promise jobs (an in-memory MCP transport, a host's loop of awaits) never reaches
+    // the point where calls still running get their abort listener; the finished ones must not wait there.
+    setFlagsFromString("--expose-gc");
+    const collectGarbage = runInNewContext("gc") as () => void;
+    let finalized = 0;
+    const registry = new FinalizationRegistry<void>(() => {
+      finalized++;
+    });
+    const echo = defineTool({
+      name: "echo",
+      description: "Answers with its text.",
+      category: "general",
+      effect: "read",
+      input: z.object({ text: z.string() }),
+      run: async ({ text }, toolContext) => {
+        registry.register(toolContext);
+        return { content: text };
+      },
+    });
+    const { seam, context } = createTestHarness([echo]);
+    const signal = new AbortController().signal;
+    const calls = 200;
+    let turns = 0;
+    setImmediate(() => turns++);
+    for (let n = 0; n < calls; n++) {
+      expect(await seam.call(context({ signal }), "echo", { text: "x" })).toMatchObject({ ok: true });
+    }
+    // Still the turn the calls ran in: the collection below is the only one that frees them.
+    expect(turns).toBe(0);
+    collectGarbage();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(finalized).toBeGreaterThanOrEqual(calls - 1);
   });
 
   it("refuses output that breaks the declared output schema", async () => {
