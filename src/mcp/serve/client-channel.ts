@@ -58,24 +58,18 @@ export function mcpClientOf(context: CallIdentity): McpClientChannel | undefined
 }
 
 /**
- * Runs `work` (the seam's call for `call`) with the channel `makeChannel` makes as that call's MCP
- * client. A call whose identity is already registered runs without one rather than take or end another's.
+ * Makes `makeChannel`'s channel the MCP client of `call` until the returned release runs; the caller
+ * releases it as the seam's call settles (in a `finally`, which costs no promise, unlike
+ * `Promise.prototype.finally`). A call whose identity is already registered gets no channel (the release
+ * does nothing) rather than take or end another's.
  */
-export function withMcpClient<T>(
-  call: CallIdentity,
-  makeChannel: () => McpClientChannel,
-  work: () => Promise<T>,
-): Promise<T> {
+export function openMcpClient(call: CallIdentity, makeChannel: () => McpClientChannel): () => void {
   const key = keyOf(call);
-  if (channels.has(key)) return work();
+  if (channels.has(key)) return keepOthers;
   channels.set(key, { make: makeChannel, made: undefined });
-  const release = () => {
+  return () => {
     channels.delete(key);
   };
-  try {
-    return work().finally(release);
-  } catch (error) {
-    release();
-    throw error;
-  }
 }
+
+const keepOthers = () => {};

@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
+  type CallToolResult,
   ListToolsRequestSchema,
   type LoggingLevel,
   LoggingLevelSchema,
@@ -17,11 +19,11 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolRegistry } from "../../registry/registry.js";
 import type { ExecutionContext } from "../../seam/context.js";
-import { approvalIdOf } from "../../seam/envelope.js";
+import { approvalIdOf, type Envelope } from "../../seam/envelope.js";
 import type { Seam } from "../../seam/seam.js";
 import { approveByElicitation, canElicit } from "./approve-by-elicitation.js";
 import { callToolResult } from "./call-tool-result.js";
-import { type McpClientChannel, withMcpClient } from "./client-channel.js";
+import { type McpClientChannel, openMcpClient } from "./client-channel.js";
 import { DEFAULT_PAGE_SIZE, toolListPage } from "./tool-list-page.js";
 
 /** What the host gets to build a request's context from: who is asking comes from the host's own state. */
@@ -61,7 +63,6 @@ export function createMcpServer(options: McpServerOptions): Server {
   );
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const elicitApprovals = options.elicitApprovals ?? true;
-  const track = options.track ?? (<T>(call: () => Promise<T>) => call());
   const contextFor = (signal: AbortSignal) => options.context({ toolCallId: randomUUID(), signal });
 
   // One server per session (or per stateless request), so the level the client sets is simply this one.
@@ -74,27 +75,39 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
     toolListPage(options.seam.visibleTools(contextFor(extra.signal)), request.params?.cursor, pageSize),
   );
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    track(async () => {
-      const context = contextFor(extra.signal);
-      const { name, arguments: input = {} } = request.params;
-      // Made only if the tool asks for the client, and then once for the call and its approval.
-      let channel: McpClientChannel | undefined;
-      const makeChannel = () => {
-        channel ??= clientChannel(server, extra, () => logLevel);
-        return channel;
-      };
-      let envelope = await withMcpClient(context, makeChannel, () => options.seam.call(context, name, input));
-      const approvalId = approvalIdOf(envelope);
-      if (approvalId !== undefined && elicitApprovals && canElicit(server)) {
-        const parked = { name, input, approvalId, envelope };
-        // The approved call runs as the first attempt did: with the client at hand.
-        envelope = await withMcpClient(context, makeChannel, () =>
-          approveByElicitation(server, options.seam, context, parked, extra),
-        );
+  const callTool = async (request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> => {
+    const context = contextFor(extra.signal);
+    const { name, arguments: input = {} } = request.params;
+    // Made only if the tool asks for the client, and then once for the call and its approval.
+    let channel: McpClientChannel | undefined;
+    const makeChannel = () => {
+      channel ??= clientChannel(server, extra, () => logLevel);
+      return channel;
+    };
+    let release = openMcpClient(context, makeChannel);
+    let envelope: Envelope;
+    try {
+      envelope = await options.seam.call(context, name, input);
+    } finally {
+      release();
+    }
+    const approvalId = approvalIdOf(envelope);
+    if (approvalId !== undefined && elicitApprovals && canElicit(server)) {
+      const parked = { name, input, approvalId, envelope };
+      // The approved call runs as the first attempt did: with the client at hand.
+      release = openMcpClient(context, makeChannel);
+      try {
+        envelope = await approveByElicitation(server, options.seam, context, parked, extra);
+      } finally {
+        release();
       }
-      return callToolResult(context.toolCallId, name, envelope);
-    }),
+    }
+    return callToolResult(context.toolCallId, name, envelope);
+  };
+  const track = options.track;
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    track ? (request, extra) => track(() => callTool(request, extra)) : callTool,
   );
 
   const unsubscribe = options.registry?.onUpdate(() => {
