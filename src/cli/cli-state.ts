@@ -95,8 +95,8 @@ export async function openCliState(
         toolCallId: init.toolCallId ?? randomUUID(),
         mode: options.mode,
         logger,
-        ...(init.idempotencyKey === undefined ? {} : { idempotencyKey: init.idempotencyKey }),
-        ...(init.signal === undefined ? {} : { signal: init.signal }),
+        idempotencyKey: init.idempotencyKey,
+        signal: init.signal,
       }),
     close: () => stores.close(),
   };

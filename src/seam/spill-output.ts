@@ -18,8 +18,18 @@ export function spillCutOutput(
   performed: Envelope | Promise<Envelope>,
 ): Envelope | Promise<Envelope> {
   if (performed instanceof Promise)
-    return performed.then((envelope) => spill(store, context, tool, envelope));
-  return overflowOf(performed) ? spill(store, context, tool, performed) : performed;
+    return performed.then((envelope) => spillIfCut(store, context, tool, envelope));
+  return spillIfCut(store, context, tool, performed);
+}
+
+/** Not async itself: an output that fitted takes no extra promise on its way back. */
+function spillIfCut(
+  store: OutputStore,
+  context: ExecutionContext,
+  tool: AnyTool,
+  envelope: Envelope,
+): Envelope | Promise<Envelope> {
+  return overflowOf(envelope) ? spill(store, context, tool, envelope) : envelope;
 }
 
 async function spill(
