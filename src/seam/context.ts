@@ -73,12 +73,14 @@ const NO_SCOPES: readonly string[] = Object.freeze([]);
 export const IDENTIFIER = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}$/;
 
 /**
- * Tenant, principal and run ids recur context after context (a host builds one per call), so each is
- * tested once rather than every time: four tests were some 0.4 µs of a call. Bounded, since ids come
- * and go; the tool-call id, new every time, is simply tested.
+ * Tenants and principals recur context after context (a host builds one per call), so each is tested
+ * once rather than every time; bounded, since they come and go. A run id recurs for a run's calls but an
+ * API request may start a run of its own, so only the last one seen is kept. The tool-call id, new every
+ * time, is simply tested. Together this took a context from about 0.5 to 0.3 µs here.
  */
 const recurringIdentifiers = new Set<string>();
 const RECURRING_IDENTIFIERS_KEPT = 4_096;
+let lastRunId: string | undefined;
 
 function checkIdentifier(field: string, value: string, recurs: boolean): void {
   if (recurs && recurringIdentifiers.has(value)) return;
@@ -93,7 +95,10 @@ function checkIdentifier(field: string, value: string, recurs: boolean): void {
 export function createExecutionContext(init: ExecutionContextInit): ExecutionContext {
   checkIdentifier("tenantId", init.tenantId, true);
   checkIdentifier("principalId", init.principalId, true);
-  checkIdentifier("runId", init.runId, true);
+  if (init.runId !== lastRunId) {
+    checkIdentifier("runId", init.runId, false);
+    lastRunId = init.runId;
+  }
   checkIdentifier("toolCallId", init.toolCallId, false);
   const deadline = init.deadline ?? (init.timeoutMs !== undefined ? Date.now() + init.timeoutMs : undefined);
   return Object.freeze({

@@ -12,7 +12,8 @@ const watchdog = new DeadlineWatchdog();
 /**
  * Calls started this turn that have no abort listener yet. A call that settles first empties its slot:
  * a turn made only of promise jobs (an in-memory transport, a host's loop of awaits) can run thousands
- * of calls, and the batch must not keep every finished one, its input and its result alive until then.
+ * of calls, and the batch must not keep every finished one, its input and its result alive until the
+ * next turn.
  */
 let unlistened: (PendingCall | undefined)[] = [];
 
