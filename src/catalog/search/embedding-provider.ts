@@ -3,10 +3,10 @@
 import { schemaText } from "./schema-text.js";
 import { splitIdentifier, tokenize } from "./tokenize.js";
 import {
-  compareHits,
   type SearchDocument,
   type SearchHit,
   type SearchOptions,
+  selectTop,
   type ToolSearchIndex,
 } from "./tool-search-index.js";
 
@@ -62,20 +62,20 @@ export interface HybridSearchOptions {
    * measured on the bench-data sets as a whole with the Universal Sentence Encoder (see bench/search.ts).
    */
   semanticWeight?: number;
-  /** How deep the lexical ranking is read before fusing. */
-  depth?: number;
 }
 
 /**
- * Fuses the lexical ranking of a `ToolSearchIndex` with cosine similarity from an `EmbeddingProvider`:
- * each score scaled to 0..1 over this query's candidates (BM25 by its best, cosine between its worst and
- * best), then mixed by `semanticWeight`. A convex mix of scores keeps how far apart two tools are, which
- * rank fusion throws away, and measured better (bench/search.ts). Documents are embedded when added.
+ * Fuses the lexical ranking of a `ToolSearchIndex` with cosine similarity from an `EmbeddingProvider`.
+ * Each score is standardised over this query's candidates (every document the filter lets through, a
+ * lexical miss counting 0): how far a tool stands above the crowd, in that ranking's own spread. The
+ * standardised scores are mixed by `semanticWeight`. A fused score is relative to its query: higher is
+ * better, and it may be negative. Standardising measured better than scaling each ranking by its best
+ * (min-max) and than rank fusion, on both bench-data sets (bench/search.ts): a ranking whose top is
+ * close to the rest moves the mix less than one with a clear winner. Documents are embedded when added.
  */
 export class HybridToolSearch {
   readonly #vectors = new Map<string, { document: SearchDocument; vector: number[] }>();
   readonly #semanticWeight: number;
-  readonly #depth: number;
 
   constructor(
     readonly index: ToolSearchIndex,
@@ -83,7 +83,6 @@ export class HybridToolSearch {
     options: HybridSearchOptions = {},
   ) {
     this.#semanticWeight = Math.min(1, Math.max(0, options.semanticWeight ?? 0.7));
-    this.#depth = options.depth ?? 50;
   }
 
   /** Indexes documents in the lexical index and embeds them. */
@@ -105,35 +104,39 @@ export class HybridToolSearch {
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const limit = Math.max(0, Math.floor(options.limit ?? 10));
     if (limit === 0 || query.trim() === "") return [];
-    const lexical = this.index.search(query, {
-      limit: this.#depth,
-      ...(options.filter && { filter: options.filter }),
-    });
+    const filter = options.filter;
+    const lexical = new Map(
+      this.index
+        .search(query, { limit: this.index.size, ...(filter && { filter }) })
+        .map((hit) => [hit.name, hit.score]),
+    );
     const [queryVector = []] = await this.provider.embed([query]);
-    const semantic: SearchHit[] = [];
+    const names: string[] = [];
+    const semanticScores: number[] = [];
+    const lexicalScores: number[] = [];
     for (const { document, vector } of this.#vectors.values()) {
-      if (options.filter && !options.filter(document)) continue;
-      semantic.push({ name: document.name, score: cosine(queryVector, vector) });
+      if (filter && !filter(document)) continue;
+      names.push(document.name);
+      semanticScores.push(cosine(queryVector, vector));
+      lexicalScores.push(lexical.get(document.name) ?? 0);
     }
+    const semantic = standardise(semanticScores);
+    const lexicalStandard = standardise(lexicalScores);
     const weight = this.#semanticWeight;
-    const fused = new Map<string, number>();
-    let best = Number.NEGATIVE_INFINITY;
-    let worst = Number.POSITIVE_INFINITY;
-    for (const hit of semantic) {
-      best = Math.max(best, hit.score);
-      worst = Math.min(worst, hit.score);
-    }
-    const spread = best - worst || 1;
-    for (const hit of semantic) fused.set(hit.name, (weight * (hit.score - worst)) / spread);
-    const top = lexical[0]?.score || 1;
-    for (const hit of lexical)
-      fused.set(hit.name, (fused.get(hit.name) ?? 0) + ((1 - weight) * hit.score) / top);
-    return [...fused]
-      .map(([name, score]) => ({ name, score }))
-      .filter((hit) => hit.score > 0)
-      .sort(compareHits)
-      .slice(0, limit);
+    const fused = names.map((name, i) => ({
+      name,
+      score: weight * semantic[i]! + (1 - weight) * lexicalStandard[i]!,
+    }));
+    return selectTop(fused, limit);
   }
+}
+
+/** Each value's distance from the mean in standard deviations; all zeros when the values do not spread. */
+function standardise(values: readonly number[]): number[] {
+  const mean = values.reduce((sum, value) => sum + value, 0) / (values.length || 1);
+  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length || 1);
+  const deviation = Math.sqrt(variance);
+  return values.map((value) => (deviation > 0 ? (value - mean) / deviation : 0));
 }
 
 function cosine(left: readonly number[], right: readonly number[]): number {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { embeddingText, HashedBagOfWordsEmbedding, HybridToolSearch } from "./embedding-provider.js";
+import {
+  type EmbeddingProvider,
+  embeddingText,
+  HashedBagOfWordsEmbedding,
+  HybridToolSearch,
+} from "./embedding-provider.js";
 import { toSearchDocument } from "./from-tool.js";
 import { schemaText } from "./schema-text.js";
 import { splitIdentifier, stem, tokenize } from "./tokenize.js";
@@ -204,6 +209,40 @@ describe("HybridToolSearch", () => {
     expect(hybrid.remove("fetch_url")).toBe(true);
     expect((await hybrid.search("read a web page")).map((hit) => hit.name)).not.toContain("fetch_url");
     expect(await hybrid.search("")).toEqual([]);
+  });
+
+  it("standardises each ranking: weight 0 keeps the lexical order, weight 1 the embedding's", async () => {
+    // Vectors by topic, so the embedding's ranking is known and differs from the words'.
+    const topics: [string, number[]][] = [
+      ["vehicle", [1, 0, 0]],
+      ["car", [1, 0, 0]],
+      ["email", [0, 1, 0]],
+    ];
+    const byTopic: EmbeddingProvider = {
+      embed: (texts) =>
+        texts.map((text) => topics.find(([word]) => text.includes(word))?.[1] ?? [0.1, 0.1, 1]),
+    };
+    const documents: SearchDocument[] = [
+      { name: "rent_vehicle", description: "Rent a vehicle for a trip." },
+      { name: "send_email", description: "Send an email message about a trip." },
+      { name: "book_trip", description: "Book a trip, a trip plan and trip tickets." },
+    ];
+    const search = async (semanticWeight: number, query: string) => {
+      const hybrid = new HybridToolSearch(new ToolSearchIndex(), byTopic, { semanticWeight });
+      await hybrid.add(documents);
+      return (await hybrid.search(query)).map((hit) => hit.name);
+    };
+    const lexicalOrder = new ToolSearchIndex(documents).search("plan a trip").map((hit) => hit.name);
+    expect(await search(0, "plan a trip")).toEqual(lexicalOrder);
+    // "car" is in no document, so only the embedding can rank rent_vehicle first; the words favour book_trip.
+    expect(new ToolSearchIndex(documents).search("a car trip")[0]?.name).toBe("book_trip");
+    expect(await search(1, "a car trip")).toEqual(["rent_vehicle", "book_trip", "send_email"]);
+    expect(await search(0.7, "a car trip")).toEqual(["rent_vehicle", "book_trip", "send_email"]);
+    const hybrid = new HybridToolSearch(new ToolSearchIndex(), byTopic);
+    await hybrid.add(documents);
+    const hits = await hybrid.search("a car trip", { limit: 2 });
+    expect(hits).toHaveLength(2);
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
   });
 
   it("embeds a document as its name in words, category, description and then its inputs", () => {

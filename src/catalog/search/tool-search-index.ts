@@ -242,8 +242,8 @@ export function compareHits(left: SearchHit, right: SearchHit): number {
   return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
 }
 
-// A full sort of thousands of candidates costs more than the scoring; keep a sorted window of `limit`.
-function selectTop(hits: SearchHit[], limit: number): SearchHit[] {
+/** The best `limit` hits, in order. A full sort of thousands costs more than their scoring; this keeps a window. */
+export function selectTop(hits: SearchHit[], limit: number): SearchHit[] {
   if (hits.length <= limit * 4) return hits.sort(compareHits).slice(0, limit);
   const top: SearchHit[] = [];
   for (const hit of hits) {
