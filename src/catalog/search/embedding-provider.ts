@@ -105,10 +105,9 @@ export class HybridToolSearch {
     const limit = Math.max(0, Math.floor(options.limit ?? 10));
     if (limit === 0 || query.trim() === "") return [];
     const filter = options.filter;
+    // Unfiltered here: the loop below asks the filter once per document, and skips a lexical hit it refuses.
     const lexical = new Map(
-      this.index
-        .search(query, { limit: this.index.size, ...(filter && { filter }) })
-        .map((hit) => [hit.name, hit.score]),
+      this.index.search(query, { limit: this.index.size }).map((hit) => [hit.name, hit.score]),
     );
     const [queryVector = []] = await this.provider.embed([query]);
     const names: string[] = [];
