@@ -46,6 +46,15 @@ describe("the Universal Sentence Encoder provider", () => {
     expect(await encoder.embed([])).toEqual([]);
   });
 
+  it("gives a blank text a vector of its own, alone, inside a batch and at its end", async () => {
+    const [hello = [], world = []] = await encoder.embed(["hello", "world"]);
+    const vectors = await encoder.embed(["hello", "", "world", " "]);
+    expect(vectors).toHaveLength(4);
+    expect(cosine(vectors[0]!, hello)).toBeCloseTo(1, 5);
+    expect(cosine(vectors[2]!, world)).toBeCloseTo(1, 5);
+    expect(await encoder.embed([""])).toHaveLength(1);
+  });
+
   it("finds by meaning what shares no word with the query, where BM25 alone finds nothing", async () => {
     const lexical = new ToolSearchIndex(catalogue);
     const query = "How many Canadian dollars will I get for 500 US dollars?";

@@ -18,9 +18,15 @@ export async function loadUniversalSentenceEncoder(): Promise<EmbeddingProvider>
   const model = await initModel(modelSource);
   return {
     async embed(texts) {
+      // The model throws on an empty text alone and silently drops one at the end of a batch, which would
+      // shift every later vector onto the wrong text; a blank text is embedded as one space instead.
+      const given = texts.map((text) => (text.trim() === "" ? " " : text));
       const vectors: number[][] = [];
-      for (let start = 0; start < texts.length; start += BATCH) {
-        vectors.push(...(await model.embed(texts.slice(start, start + BATCH))));
+      for (let start = 0; start < given.length; start += BATCH) {
+        vectors.push(...(await model.embed(given.slice(start, start + BATCH))));
+      }
+      if (vectors.length !== texts.length) {
+        throw new Error(`the sentence encoder gave ${vectors.length} vectors for ${texts.length} texts`);
       }
       return vectors;
     },

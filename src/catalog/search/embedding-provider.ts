@@ -85,9 +85,12 @@ export class HybridToolSearch {
     this.#semanticWeight = Math.min(1, Math.max(0, options.semanticWeight ?? 0.7));
   }
 
-  /** Indexes documents in the lexical index and embeds them. */
+  /** Embeds documents and indexes them in both rankings; a provider's miscount indexes none of them. */
   async add(documents: readonly SearchDocument[]): Promise<void> {
     const vectors = await this.provider.embed(documents.map(embeddingText));
+    if (vectors.length !== documents.length) {
+      throw new Error(`the embedding provider gave ${vectors.length} vectors for ${documents.length} texts`);
+    }
     documents.forEach((document, i) => {
       this.index.add(document);
       this.#vectors.set(document.name, { document, vector: vectors[i] ?? [] });

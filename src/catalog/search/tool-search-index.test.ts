@@ -245,6 +245,16 @@ describe("HybridToolSearch", () => {
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
   });
 
+  it("indexes nothing when the provider gives a vector too few", async () => {
+    const short: EmbeddingProvider = { embed: (texts) => texts.slice(1).map(() => [1, 0]) };
+    const hybrid = new HybridToolSearch(new ToolSearchIndex(), short);
+    await expect(hybrid.add(catalogue)).rejects.toThrow(
+      `gave ${catalogue.length - 1} vectors for ${catalogue.length} texts`,
+    );
+    expect(hybrid.index.size).toBe(0);
+    expect(await hybrid.search("read a web page")).toEqual([]);
+  });
+
   it("embeds a document as its name in words, category, description and then its inputs", () => {
     expect(embeddingText(catalogue[0]!)).toBe(
       "fetch url (web): Download a web page over HTTP and return its content as Markdown. " +
