@@ -10,7 +10,7 @@ import {
   ToolSearchIndex,
   type ToolSearchIndexOptions,
 } from "../src/catalog/search/tool-search-index.js";
-import { loadUniversalSentenceEncoder } from "../src/embeddings/universal-sentence-encoder.js";
+import { EMBEDDING_MODELS, type EmbeddingModel, loadCliEmbeddings } from "../src/cli/cli-embeddings.js";
 
 interface BenchCase {
   query: string;
@@ -107,8 +107,9 @@ async function quality(
 }
 
 /**
- * BM25 fused with the in-process Universal Sentence Encoder (`--hybrid`). Embedding a query takes about
- * 10 ms on one core, so the large metatool set is read one case in five (a fixed, spread sample).
+ * BM25 fused with an embedding model (`--hybrid`: the in-process Universal Sentence Encoder, about 10 ms a
+ * query on one core; `--hybrid=openai`: an OpenAI-compatible endpoint). The large metatool set is read one
+ * case in five (a fixed, spread sample).
  */
 async function hybridReport(tools: SearchDocument[], cases: BenchCase[], encoder: EmbeddingProvider) {
   const sample = cases.length > 4_000 ? cases.filter((_, index) => index % 5 === 0) : cases;
@@ -157,7 +158,14 @@ function synthetic(tools: SearchDocument[], count: number): SearchDocument[] {
 
 async function main(): Promise<void> {
   const asJson = process.argv.includes("--json");
-  const encoder = process.argv.includes("--hybrid") ? await loadUniversalSentenceEncoder() : undefined;
+  // `--hybrid` fuses with the in-process encoder; `--hybrid=openai` with the endpoint the CLI would use.
+  const hybrid = process.argv.find((argument) => argument === "--hybrid" || argument.startsWith("--hybrid="));
+  const model = hybrid?.split("=")[1] ?? "universal-sentence-encoder";
+  if (!(EMBEDDING_MODELS as readonly string[]).includes(model)) {
+    console.error(`--hybrid=${model}: one of ${EMBEDDING_MODELS.join(", ")}`);
+    process.exit(1);
+  }
+  const encoder = hybrid ? await loadCliEmbeddings(model as EmbeddingModel, process.env) : undefined;
   const directory = benchDataDirectory();
   const options: ToolSearchIndexOptions = process.env.TOOLREG_SEARCH_OPTIONS
     ? (JSON.parse(process.env.TOOLREG_SEARCH_OPTIONS) as ToolSearchIndexOptions)

@@ -20,6 +20,7 @@ import {
 import type { OutputStore } from "../seam/output-store.js";
 import { Seam } from "../seam/seam.js";
 import { openSqliteStores, type SqliteStores } from "../stores/sqlite/index.js";
+import type { EmbeddingModel } from "./cli-embeddings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import type { ToolFlags } from "./cli-tools.js";
 
@@ -27,7 +28,7 @@ export const DEFAULT_DB = ".toolreg/toolreg.db";
 
 export interface GlobalOptions extends ToolFlags {
   db?: string;
-  embeddings?: "universal-sentence-encoder";
+  embeddings?: EmbeddingModel;
   registry?: string;
   mcpConfig?: string;
   tenant: string;

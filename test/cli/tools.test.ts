@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startFakeOpenAIEmbeddings, TEST_API_KEY } from "../support/openai-embeddings-server.js";
 import { DEFAULT_SERVED, runToolreg } from "./run-cli.js";
 
 let cwd: string;
@@ -286,6 +287,31 @@ describe("the catalogue a model sees, through the CLI", () => {
       cwd,
     );
     expect(JSON.parse(found.stdout)).toMatchObject({ ok: true, data: { tools: [{ name: "calculate" }] } });
+  });
+
+  it("finds through an OpenAI-compatible embeddings endpoint, and stops at once on a wrong key", async () => {
+    const api = await startFakeOpenAIEmbeddings();
+    try {
+      const env = { TOOLREG_EMBEDDINGS_URL: api.baseUrl, TOOLREG_EMBEDDINGS_API_KEY: TEST_API_KEY };
+      const query = "evaluate an arithmetic expression";
+      const found = await runToolreg(["--embeddings", "openai", "find", query, "--json"], cwd, env);
+      expect(found.code).toBe(0);
+      expect(JSON.parse(found.stdout)[0]).toMatchObject({ name: "calculate" });
+      // The probe, the catalogue, the query: each went to the endpoint with the key and the default model.
+      expect(api.requests.length).toBeGreaterThanOrEqual(3);
+      expect(api.requests.every((request) => request.authorization === `Bearer ${TEST_API_KEY}`)).toBe(true);
+      expect(api.requests[0]?.body.model).toBe("text-embedding-3-small");
+      const wrongKey = await runToolreg(["--embeddings", "openai", "find", query], cwd, {
+        ...env,
+        TOOLREG_EMBEDDINGS_API_KEY: "sk-wrong",
+      });
+      expect(wrongKey.code).toBe(2);
+      expect(wrongKey.stderr).toContain("--embeddings openai");
+      expect(wrongKey.stderr).toContain("HTTP 401: Incorrect API key provided.");
+      expect(wrongKey.stderr).not.toContain("sk-wrong");
+    } finally {
+      await api.close();
+    }
   });
 
   it("renders compact entries, and within a token budget reports every dropped tool on stderr", async () => {

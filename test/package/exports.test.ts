@@ -97,7 +97,12 @@ describe("the published package", () => {
     expect(loaded["./adapters/ai-sdk"]).toEqual(["aiSdkTools"]);
     expect(loaded["./adapters/openai-agents"]).toEqual(["openAIAgentsTools"]);
     expect(loaded["./adapters/langchain"]).toEqual(["langChainTools", "resumeApproved"]);
-    expect(loaded["./embeddings"]).toEqual(["loadUniversalSentenceEncoder"]);
+    expect(loaded["./embeddings"]).toEqual([
+      "EmbeddingsRequestError",
+      "EmbeddingsResponseError",
+      "loadUniversalSentenceEncoder",
+      "openAICompatibleEmbeddings",
+    ]);
     expect(loaded["./mcp"]).toEqual(
       expect.arrayContaining([
         "createMcpServer",
