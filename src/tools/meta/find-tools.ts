@@ -3,12 +3,13 @@
 import { z } from "zod";
 import { descriptionForModel } from "../../catalog/model-description.js";
 import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
+import type { SearchHit, SearchOptions } from "../../catalog/search/tool-search-index.js";
 import { CATEGORIES } from "../../declaration/categories.js";
 import { defineTool } from "../../declaration/define-tool.js";
 import type { Seam } from "../../seam/seam.js";
 import { argumentSummary } from "./argument-summary.js";
 import { META_CATEGORY } from "./meta-deps.js";
-import { toolSearchFor } from "./search-cache.js";
+import { searchIndexFor, toolSearchFor } from "./search-cache.js";
 
 export interface FoundTool {
   name: string;
@@ -40,7 +41,7 @@ export function createFindTools(seam: () => Seam, embeddings?: EmbeddingProvider
       const registry = served.registry;
       const search = await toolSearchFor(registry, embeddings, context.logger);
       // Authorization is asked about the best-ranked hits only: a 10,000-tool catalogue is not listed per query.
-      const hits = await search.search(query, {
+      const options: SearchOptions = {
         limit,
         filter: (document) => {
           const tool = registry.get(document.name);
@@ -51,7 +52,18 @@ export function createFindTools(seam: () => Seam, embeddings?: EmbeddingProvider
             served.mayUse(context, tool)
           );
         },
-      });
+      };
+      const lexical = searchIndexFor(registry);
+      let hits: SearchHit[];
+      try {
+        hits = await search.search(query, options);
+      } catch (error) {
+        // An embedding service that fails on this query (a 5xx, a timeout) costs the model its meaning
+        // match, not its answer: the words still rank.
+        if (search === lexical) throw error;
+        context.logger.warn({ err: error }, "embedding the query failed; find_tools searched lexically");
+        hits = lexical.search(query, options);
+      }
       const found: FoundTool[] = [];
       for (const hit of hits) {
         const tool = registry.get(hit.name);

@@ -1,7 +1,8 @@
 /**
  * @module One search per registry revision, shared by every caller: authorization filters the hits, not
  * the index. Lexical (BM25F) unless the host gives an embedding provider; then hybrid, embedded once per
- * revision, and lexical again if the provider fails, so search degrades rather than breaks.
+ * revision, and lexical again if the provider fails, so search degrades rather than breaks (find_tools does
+ * the same for one query the provider fails on).
  */
 import { type EmbeddingProvider, HybridToolSearch } from "../../catalog/search/embedding-provider.js";
 import { toSearchDocument } from "../../catalog/search/from-tool.js";
