@@ -42,6 +42,7 @@ export {
 } from "./render-catalog.js";
 export {
   type EmbeddingProvider,
+  EmbeddingProviderError,
   HashedBagOfWordsEmbedding,
   type HybridSearchOptions,
   HybridToolSearch,

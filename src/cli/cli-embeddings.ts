@@ -27,24 +27,32 @@ export async function loadCliEmbeddings(
       );
     }
   }
-  const dimensions = env.TOOLREG_EMBEDDINGS_DIMENSIONS;
+  const dimensions = env.TOOLREG_EMBEDDINGS_DIMENSIONS || undefined;
   if (dimensions !== undefined && !/^[1-9][0-9]{0,5}$/.test(dimensions)) {
     throw new UsageError(
       `TOOLREG_EMBEDDINGS_DIMENSIONS must be a positive whole number, not "${dimensions}"`,
     );
   }
   const baseUrl = env.TOOLREG_EMBEDDINGS_URL || DEFAULT_OPENAI_URL;
+  let origin: string;
+  try {
+    origin = new URL(baseUrl).origin;
+  } catch {
+    throw new UsageError(`TOOLREG_EMBEDDINGS_URL is not a URL: "${baseUrl}"`);
+  }
+  // OPENAI_API_KEY is a key to OpenAI: it goes to OpenAI's API and to no other endpoint.
+  const openAIKey = origin === new URL(DEFAULT_OPENAI_URL).origin ? env.OPENAI_API_KEY : undefined;
   const provider = openAICompatibleEmbeddings({
     baseUrl,
     model: env.TOOLREG_EMBEDDINGS_MODEL || DEFAULT_OPENAI_MODEL,
-    apiKey: env.TOOLREG_EMBEDDINGS_API_KEY || env.OPENAI_API_KEY,
+    apiKey: env.TOOLREG_EMBEDDINGS_API_KEY || openAIKey,
     dimensions: dimensions === undefined ? undefined : Number(dimensions),
   });
   try {
     await provider.embed(["toolreg"]);
   } catch (error) {
     throw new UsageError(
-      `--embeddings openai (${baseUrl}; set TOOLREG_EMBEDDINGS_URL, TOOLREG_EMBEDDINGS_MODEL and TOOLREG_EMBEDDINGS_API_KEY): ${(error as Error).message}`,
+      `--embeddings openai (set TOOLREG_EMBEDDINGS_URL, TOOLREG_EMBEDDINGS_MODEL and TOOLREG_EMBEDDINGS_API_KEY): ${(error as Error).message}`,
     );
   }
   return provider;

@@ -66,7 +66,7 @@ describe("openAICompatibleEmbeddings", () => {
   it("refuses at once, with the API's own message, what retrying cannot mend", async () => {
     const wrongKey = provider({ apiKey: "sk-wrong" }).embed(["hello"]);
     await expect(wrongKey).rejects.toThrow(EmbeddingsRequestError);
-    await expect(wrongKey).rejects.toThrow("HTTP 401: Incorrect API key provided.");
+    await expect(wrongKey).rejects.toThrow("HTTP 401: Incorrect API key provided: sk-*rong.");
     api.inject({ status: 400, body: { error: { message: "'$.input' is invalid." } } });
     await expect(provider().embed(["hello"])).rejects.toThrow("HTTP 400: '$.input' is invalid.");
     expect(api.requests).toHaveLength(2);
@@ -88,8 +88,11 @@ describe("openAICompatibleEmbeddings", () => {
     const [vector] = await provider({ maxRetries: 3 }).embed(["hello"]);
     expect(vector).toHaveLength(64);
     expect(api.requests).toHaveLength(4);
-    // 500 ms of back-off after the dropped connection, 30 as the 429 asked, none after the 503.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(520);
+    // 500 ms of back-off after the dropped connection, 30 as the 429 asked, none after the 503; had the
+    // headers been ignored, 500 + 1,000 + 2,000.
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(520);
+    expect(elapsed).toBeLessThan(1_500);
   });
 
   it("gives up after its retries with the last refusal, and does not wait out a retry-after it will not honour", async () => {
@@ -112,16 +115,35 @@ describe("openAICompatibleEmbeddings", () => {
     api.inject({ status: 429, headers: { "retry-after": "3600" }, body: { error: { message: "quota" } } });
     const started = Date.now();
     await expect(provider().embed(["hello"])).rejects.toThrow(
-      "HTTP 429: quota (asked to retry after 3600 s, longer than toolreg waits)",
+      "HTTP 429: quota (a retry in 3600 s would pass the 30 s deadline)",
     );
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
-  it("times a request out rather than hang, and says where it was going", async () => {
+  it("times a request out rather than hang, says where it was going, and keeps to its deadline", async () => {
     api.inject({ hang: true });
     await expect(provider({ timeoutMs: 200, maxRetries: 0 }).embed(["hello"])).rejects.toThrow(
       `embeddings request to ${api.baseUrl}/embeddings failed`,
     );
+    api.inject({ hang: true }, { hang: true }, { hang: true });
+    const started = Date.now();
+    const late = provider({ timeoutMs: 5_000, deadlineMs: 400 }).embed(["hello"]);
+    await expect(late).rejects.toThrow("would pass the 0.4 s deadline");
+    expect(Date.now() - started).toBeLessThan(1_500);
+  });
+
+  it("keeps the base URL's query on every request and names no credentials or query in its errors", async () => {
+    const url = new URL(api.baseUrl);
+    url.username = "user";
+    url.password = "secret";
+    url.search = "?api-version=2024-10-21";
+    const [vector] = await provider({ baseUrl: url.href }).embed(["hello"]);
+    expect(vector).toHaveLength(64);
+    expect(api.requests.at(-1)?.url).toBe("/v1/embeddings?api-version=2024-10-21");
+    api.inject({ drop: true });
+    const failed = provider({ baseUrl: url.href, maxRetries: 0 }).embed(["hello"]);
+    await expect(failed).rejects.toThrow(`embeddings request to ${api.baseUrl}/embeddings failed`);
+    await expect(failed).rejects.not.toThrow(/secret|api-version/);
   });
 
   it("refuses a 200 it cannot read: not JSON, a vector missing or repeated, lengths that differ", async () => {

@@ -10,7 +10,10 @@ import { z } from "zod";
 import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
 
 export interface OpenAICompatibleEmbeddingsOptions {
-  /** The API's base, up to and including its version: `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1`. */
+  /**
+   * The API's base, up to and including its version: `https://api.openai.com/v1`, `http://127.0.0.1:11434/v1`.
+   * A query string (Azure's `?api-version=`) is kept on every request.
+   */
   baseUrl: string;
   model: string;
   /** Sent as a bearer token; a local server may need none. */
@@ -19,16 +22,19 @@ export interface OpenAICompatibleEmbeddingsOptions {
   dimensions?: number | undefined;
   /** Texts per request: OpenAI takes at most 2,048 inputs in one. 256 unless given. */
   batchSize?: number;
-  /** Per request, connection included; 30 s unless given. */
+  /** One request, connection included; 10 s unless given. */
   timeoutMs?: number;
   /** Further tries after a 429, a 5xx or a lost connection; 3 unless given. */
   maxRetries?: number;
+  /**
+   * The most one batch may take, its retries and their waits included; 30 s unless given. A search that
+   * waits on its query's vector waits no longer, and then ranks by words (find_tools does).
+   */
+  deadlineMs?: number;
 }
 
 /** OpenAI documents 2,048 inputs as the most one request may carry. */
 const MAX_BATCH = 2_048;
-/** A `retry-after` longer than this is not waited out: the search falls back rather than hangs. */
-const MAX_RETRY_WAIT_MS = 20_000;
 
 const embeddingsResponse = z.object({
   data: z.array(z.object({ index: z.number().int().nonnegative(), embedding: z.array(z.number()) })),
@@ -42,10 +48,14 @@ const errorBody = z.union([
 ]);
 
 export function openAICompatibleEmbeddings(options: OpenAICompatibleEmbeddingsOptions): EmbeddingProvider {
-  const endpoint = `${options.baseUrl.replace(/\/+$/, "")}/embeddings`;
+  const endpoint = new URL(options.baseUrl);
+  endpoint.pathname = `${endpoint.pathname.replace(/\/+$/, "")}/embeddings`;
+  // Errors name where the request went, never its credentials or query.
+  const shown = `${endpoint.origin}${endpoint.pathname}`;
   const batchSize = Math.min(MAX_BATCH, Math.max(1, Math.floor(options.batchSize ?? 256)));
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const maxRetries = Math.max(0, Math.floor(options.maxRetries ?? 3));
+  const deadlineMs = options.deadlineMs ?? 30_000;
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
 
@@ -56,32 +66,32 @@ export function openAICompatibleEmbeddings(options: OpenAICompatibleEmbeddingsOp
       encoding_format: "float",
       ...(options.dimensions === undefined ? {} : { dimensions: options.dimensions }),
     });
+    const deadline = Date.now() + deadlineMs;
     for (let attempt = 0; ; attempt++) {
+      let failure: Error;
       let retryAfterMs: number | undefined;
-      let refused: EmbeddingsRequestError | undefined;
       try {
         const response = await request(endpoint, {
           method: "POST",
           headers,
           body,
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: AbortSignal.timeout(Math.max(1, Math.min(timeoutMs, deadline - Date.now()))),
         });
         const text = await response.body.text();
         if (response.statusCode >= 200 && response.statusCode < 300) return vectorsOf(text, input.length);
-        refused = new EmbeddingsRequestError(response.statusCode, messageOf(text));
-        if (!retryable(response.statusCode) || attempt >= maxRetries) throw refused;
+        failure = new EmbeddingsRequestError(response.statusCode, messageOf(text));
+        if (!retryable(response.statusCode)) throw failure;
         retryAfterMs = retryAfter(response.headers);
       } catch (error) {
         if (error instanceof EmbeddingsRequestError || error instanceof EmbeddingsResponseError) throw error;
-        if (attempt >= maxRetries) {
-          throw new Error(`embeddings request to ${endpoint} failed: ${(error as Error).message}`);
-        }
+        failure = new Error(`embeddings request to ${shown} failed: ${(error as Error).message}`);
       }
       const wait = retryAfterMs ?? 500 * 2 ** attempt;
-      if (refused && wait > MAX_RETRY_WAIT_MS) {
-        throw new EmbeddingsRequestError(
-          refused.status,
-          `${refused.detail} (asked to retry after ${Math.ceil(wait / 1000)} s, longer than toolreg waits)`,
+      if (attempt >= maxRetries) throw failure;
+      if (Date.now() + wait >= deadline) {
+        throw new Error(
+          `${failure.message} (a retry in ${Math.ceil(wait / 1000)} s would pass the ${deadlineMs / 1000} s deadline)`,
+          { cause: failure },
         );
       }
       await sleep(wait);
@@ -99,6 +109,9 @@ export function openAICompatibleEmbeddings(options: OpenAICompatibleEmbeddingsOp
         vectors.push(...(await post(batch)));
       }
       const length = vectors[0]?.length ?? 0;
+      if (vectors.some((vector) => vector.length !== length)) {
+        throw new EmbeddingsResponseError("vectors of different lengths from one batch to the next");
+      }
       const all = texts.map(() => new Array<number>(length).fill(0));
       sent.forEach((index, i) => {
         all[index] = vectors[i] as number[];
@@ -111,7 +124,7 @@ export function openAICompatibleEmbeddings(options: OpenAICompatibleEmbeddingsOp
 export class EmbeddingsRequestError extends Error {
   constructor(
     readonly status: number,
-    readonly detail: string,
+    detail: string,
   ) {
     super(`embeddings request refused with HTTP ${status}: ${detail}`);
     this.name = "EmbeddingsRequestError";

@@ -303,12 +303,20 @@ describe("the catalogue a model sees, through the CLI", () => {
       expect(api.requests[0]?.body.model).toBe("text-embedding-3-small");
       const wrongKey = await runToolreg(["--embeddings", "openai", "find", query], cwd, {
         ...env,
-        TOOLREG_EMBEDDINGS_API_KEY: "sk-wrong",
+        TOOLREG_EMBEDDINGS_API_KEY: "sk-wrong-key-0123456789",
       });
       expect(wrongKey.code).toBe(2);
       expect(wrongKey.stderr).toContain("--embeddings openai");
-      expect(wrongKey.stderr).toContain("HTTP 401: Incorrect API key provided.");
-      expect(wrongKey.stderr).not.toContain("sk-wrong");
+      // The API's own words, which show the key masked; toolreg adds nothing of it.
+      expect(wrongKey.stderr).toContain("HTTP 401: Incorrect API key provided: sk-****************6789.");
+      expect(wrongKey.stderr).not.toContain("sk-wrong-key-0123456789");
+      // OPENAI_API_KEY is OpenAI's: it is not sent to any other endpoint.
+      const otherEndpoint = await runToolreg(["--embeddings", "openai", "find", query], cwd, {
+        TOOLREG_EMBEDDINGS_URL: api.baseUrl,
+        OPENAI_API_KEY: TEST_API_KEY,
+      });
+      expect(otherEndpoint.code).toBe(2);
+      expect(api.requests.at(-1)?.authorization).toBeUndefined();
     } finally {
       await api.close();
     }

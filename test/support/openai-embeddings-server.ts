@@ -1,6 +1,6 @@
 /**
  * A local `POST /v1/embeddings` that behaves as OpenAI documents it, odd failures included: a wrong key is
- * a 401, a batch over 2,048 inputs or holding an empty or blank string is a 400 naming only `$.input`, and
+ * a 401 that echoes the key masked, a batch over 2,048 inputs or holding an empty or blank string is a 400 naming only `$.input`, and
  * the data come back tagged with their input's index, here deliberately in reverse order. Vectors are a
  * hashed bag of words, so texts sharing words are close. Failures can be queued ahead of the real answers.
  */
@@ -18,6 +18,7 @@ export type Injected =
   | { hang: true };
 
 export interface EmbeddingsRequest {
+  url: string | undefined;
   authorization: string | undefined;
   body: { model?: unknown; input?: unknown; dimensions?: unknown; encoding_format?: unknown };
 }
@@ -53,7 +54,7 @@ export async function startFakeOpenAIEmbeddings(): Promise<FakeOpenAIEmbeddings>
       } catch {
         // Answered below as OpenAI answers a body it cannot read.
       }
-      requests.push({ authorization: request.headers.authorization, body });
+      requests.push({ url: request.url, authorization: request.headers.authorization, body });
       const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
         response.writeHead(status, { "content-type": "application/json", ...headers });
         response.end(typeof payload === "string" ? payload : JSON.stringify(payload));
@@ -62,13 +63,18 @@ export async function startFakeOpenAIEmbeddings(): Promise<FakeOpenAIEmbeddings>
       if (injected && "drop" in injected) return request.socket.destroy();
       if (injected && "hang" in injected) return;
       if (injected) return send(injected.status, injected.body, injected.headers);
-      if (request.method !== "POST" || request.url !== "/v1/embeddings") {
+      if (
+        request.method !== "POST" ||
+        new URL(request.url ?? "/", "http://x").pathname !== "/v1/embeddings"
+      ) {
         return send(404, { error: { message: "Invalid URL", type: "invalid_request_error" } });
       }
       if (request.headers.authorization !== `Bearer ${TEST_API_KEY}`) {
+        // As OpenAI does, the refusal names the key it was given, masked but for its ends.
+        const given = request.headers.authorization?.replace(/^Bearer /, "") ?? "";
         return send(401, {
           error: {
-            message: "Incorrect API key provided.",
+            message: `Incorrect API key provided: ${given.slice(0, 3)}${"*".repeat(Math.max(0, given.length - 7))}${given.slice(-4)}.`,
             type: "invalid_request_error",
             code: "invalid_api_key",
           },

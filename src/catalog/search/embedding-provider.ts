@@ -62,20 +62,21 @@ export interface HybridSearchOptions {
    * measured on the bench-data sets as a whole with the Universal Sentence Encoder (see bench/search.ts).
    */
   semanticWeight?: number;
+  /** How deep the lexical ranking is read before fusing. */
+  depth?: number;
 }
 
 /**
- * Fuses the lexical ranking of a `ToolSearchIndex` with cosine similarity from an `EmbeddingProvider`.
- * Each score is standardised over this query's candidates (every document the filter lets through, a
- * lexical miss counting 0): how far a tool stands above the crowd, in that ranking's own spread. The
- * standardised scores are mixed by `semanticWeight`. A fused score is relative to its query: higher is
- * better, and it may be negative. Standardising measured better than scaling each ranking by its best
- * (min-max) and than rank fusion, on both bench-data sets (bench/search.ts): a ranking whose top is
- * close to the rest moves the mix less than one with a clear winner. Documents are embedded when added.
+ * Fuses the lexical ranking of a `ToolSearchIndex` with cosine similarity from an `EmbeddingProvider`:
+ * each score scaled to 0..1 over this query's candidates (BM25 by its best, cosine between its worst and
+ * best), then mixed by `semanticWeight`. A convex mix of scores keeps how far apart two tools are, which
+ * rank fusion throws away, and measured better (bench/search.ts); unlike z-scores, it weighs the two alike
+ * however large the catalogue (docs/decisions/0008). Documents are embedded when added.
  */
 export class HybridToolSearch {
   readonly #vectors = new Map<string, { document: SearchDocument; vector: number[] }>();
   readonly #semanticWeight: number;
+  readonly #depth: number;
 
   constructor(
     readonly index: ToolSearchIndex,
@@ -83,6 +84,7 @@ export class HybridToolSearch {
     options: HybridSearchOptions = {},
   ) {
     this.#semanticWeight = Math.min(1, Math.max(0, options.semanticWeight ?? 0.7));
+    this.#depth = options.depth ?? 50;
   }
 
   /** Embeds documents and indexes them in both rankings; a provider's miscount indexes none of them. */
@@ -103,42 +105,58 @@ export class HybridToolSearch {
     return this.index.remove(name) || had;
   }
 
-  /** Ranks by fused score, best first, ties by name. A query with no words finds nothing. */
+  /**
+   * Ranks by fused score, best first, ties by name. A query with no words finds nothing. Throws an
+   * `EmbeddingProviderError` when the provider fails on the query, so a caller can rank lexically instead.
+   */
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const limit = Math.max(0, Math.floor(options.limit ?? 10));
     if (limit === 0 || query.trim() === "") return [];
-    const filter = options.filter;
-    // Unfiltered here: the loop below asks the filter once per document, and skips a lexical hit it refuses.
-    const lexical = new Map(
-      this.index.search(query, { limit: this.index.size }).map((hit) => [hit.name, hit.score]),
-    );
-    const [queryVector = []] = await this.provider.embed([query]);
-    const names: string[] = [];
-    const semanticScores: number[] = [];
-    const lexicalScores: number[] = [];
-    for (const { document, vector } of this.#vectors.values()) {
-      if (filter && !filter(document)) continue;
-      names.push(document.name);
-      semanticScores.push(cosine(queryVector, vector));
-      lexicalScores.push(lexical.get(document.name) ?? 0);
+    let queryVector: number[];
+    try {
+      [queryVector = []] = await this.provider.embed([query]);
+    } catch (error) {
+      throw new EmbeddingProviderError(error);
     }
-    const semantic = standardise(semanticScores);
-    const lexicalStandard = standardise(lexicalScores);
+    // The filter (authorization, for find_tools) is asked once per document, here; the lexical ranking
+    // then keeps to what passed.
+    const semantic: SearchHit[] = [];
+    for (const { document, vector } of this.#vectors.values()) {
+      if (options.filter && !options.filter(document)) continue;
+      semantic.push({ name: document.name, score: cosine(queryVector, vector) });
+    }
+    const passed = options.filter ? new Set(semantic.map((hit) => hit.name)) : undefined;
+    const lexical = this.index.search(query, {
+      limit: this.#depth,
+      ...(passed && { filter: (document: SearchDocument) => passed.has(document.name) }),
+    });
     const weight = this.#semanticWeight;
-    const fused = names.map((name, i) => ({
-      name,
-      score: weight * semantic[i]! + (1 - weight) * lexicalStandard[i]!,
-    }));
-    return selectTop(fused, limit);
+    const fused = new Map<string, number>();
+    let best = Number.NEGATIVE_INFINITY;
+    let worst = Number.POSITIVE_INFINITY;
+    for (const hit of semantic) {
+      best = Math.max(best, hit.score);
+      worst = Math.min(worst, hit.score);
+    }
+    const spread = best - worst || 1;
+    for (const hit of semantic) fused.set(hit.name, (weight * (hit.score - worst)) / spread);
+    const top = lexical[0]?.score || 1;
+    for (const hit of lexical)
+      fused.set(hit.name, (fused.get(hit.name) ?? 0) + ((1 - weight) * hit.score) / top);
+    const hits: SearchHit[] = [];
+    for (const [name, score] of fused) if (score > 0) hits.push({ name, score });
+    return selectTop(hits, limit);
   }
 }
 
-/** Each value's distance from the mean in standard deviations; all zeros when the values do not spread. */
-function standardise(values: readonly number[]): number[] {
-  const mean = values.reduce((sum, value) => sum + value, 0) / (values.length || 1);
-  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length || 1);
-  const deviation = Math.sqrt(variance);
-  return values.map((value) => (deviation > 0 ? (value - mean) / deviation : 0));
+/** The embedding provider failed on a query; `cause` says how. */
+export class EmbeddingProviderError extends Error {
+  constructor(cause: unknown) {
+    super(`the embedding provider failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = "EmbeddingProviderError";
+  }
 }
 
 function cosine(left: readonly number[], right: readonly number[]): number {

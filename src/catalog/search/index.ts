@@ -2,6 +2,7 @@
 
 export {
   type EmbeddingProvider,
+  EmbeddingProviderError,
   embeddingText,
   HashedBagOfWordsEmbedding,
   type HybridSearchOptions,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   type EmbeddingProvider,
+  EmbeddingProviderError,
   embeddingText,
   HashedBagOfWordsEmbedding,
   HybridToolSearch,
@@ -211,7 +212,7 @@ describe("HybridToolSearch", () => {
     expect(await hybrid.search("")).toEqual([]);
   });
 
-  it("standardises each ranking: weight 0 keeps the lexical order, weight 1 the embedding's", async () => {
+  it("mixes the two rankings by weight: 0 keeps the lexical order, 1 the embedding's", async () => {
     // Vectors by topic, so the embedding's ranking is known and differs from the words'.
     const topics: [string, number[]][] = [
       ["vehicle", [1, 0, 0]],
@@ -236,13 +237,59 @@ describe("HybridToolSearch", () => {
     expect(await search(0, "plan a trip")).toEqual(lexicalOrder);
     // "car" is in no document, so only the embedding can rank rent_vehicle first; the words favour book_trip.
     expect(new ToolSearchIndex(documents).search("a car trip")[0]?.name).toBe("book_trip");
-    expect(await search(1, "a car trip")).toEqual(["rent_vehicle", "book_trip", "send_email"]);
+    // The embedding alone drops the tool it ranks last: its share of the mix is 0.
+    expect(await search(1, "a car trip")).toEqual(["rent_vehicle", "book_trip"]);
     expect(await search(0.7, "a car trip")).toEqual(["rent_vehicle", "book_trip", "send_email"]);
     const hybrid = new HybridToolSearch(new ToolSearchIndex(), byTopic);
     await hybrid.add(documents);
     const hits = await hybrid.search("a car trip", { limit: 2 });
     expect(hits).toHaveLength(2);
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+    const filtered = await hybrid.search("a car trip", {
+      filter: (document) => document.name !== "rent_vehicle",
+    });
+    expect(filtered.map((hit) => hit.name)).toEqual(["book_trip", "send_email"]);
+  });
+
+  it("weighs meaning as much in a catalogue of thousands as in a small one", async () => {
+    // The query and the currency tool share a topic and no word; one filler shares an incidental word.
+    // The fillers' similarity to the query spreads from 0 to 0.67, as a real model's would.
+    const byTopic: EmbeddingProvider = {
+      embed: (texts) =>
+        texts.map((text) =>
+          /currenc|yen/.test(text) ? [1, 0] : [(Number(/\d+/.exec(text)?.[0] ?? 0) % 10) / 10, 1],
+        ),
+    };
+    const fillers = (count: number): SearchDocument[] =>
+      Array.from({ length: count }, (_, i) => ({
+        name: `filler_${i}`,
+        description: i === 0 ? "Counts dollars in a jar." : `Filler number ${i} for a test.`,
+      }));
+    for (const count of [10, 2_000]) {
+      const hybrid = new HybridToolSearch(new ToolSearchIndex(), byTopic);
+      await hybrid.add([
+        { name: "exchange_money", description: "Exchange money between currencies." },
+        ...fillers(count),
+      ]);
+      const [best] = await hybrid.search("how many yen for 500 dollars");
+      expect(best?.name).toBe("exchange_money");
+    }
+  });
+
+  it("says the provider failed on a query in an error of its own", async () => {
+    let documentsEmbedded = false;
+    const failing: EmbeddingProvider = {
+      embed: (texts) => {
+        if (documentsEmbedded) throw new Error("HTTP 503");
+        documentsEmbedded = true;
+        return new HashedBagOfWordsEmbedding(16).embed(texts);
+      },
+    };
+    const hybrid = new HybridToolSearch(new ToolSearchIndex(), failing);
+    await hybrid.add(catalogue);
+    const failed = hybrid.search("read a web page");
+    await expect(failed).rejects.toThrow(EmbeddingProviderError);
+    await expect(failed).rejects.toThrow("the embedding provider failed: HTTP 503");
   });
 
   it("indexes nothing when the provider gives a vector too few", async () => {

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { descriptionForModel } from "../../catalog/model-description.js";
-import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
+import { type EmbeddingProvider, EmbeddingProviderError } from "../../catalog/search/embedding-provider.js";
 import type { SearchHit, SearchOptions } from "../../catalog/search/tool-search-index.js";
 import { CATEGORIES } from "../../declaration/categories.js";
 import { defineTool } from "../../declaration/define-tool.js";
@@ -53,16 +53,15 @@ export function createFindTools(seam: () => Seam, embeddings?: EmbeddingProvider
           );
         },
       };
-      const lexical = searchIndexFor(registry);
       let hits: SearchHit[];
       try {
         hits = await search.search(query, options);
       } catch (error) {
         // An embedding service that fails on this query (a 5xx, a timeout) costs the model its meaning
         // match, not its answer: the words still rank.
-        if (search === lexical) throw error;
+        if (!(error instanceof EmbeddingProviderError)) throw error;
         context.logger.warn({ err: error }, "embedding the query failed; find_tools searched lexically");
-        hits = lexical.search(query, options);
+        hits = searchIndexFor(registry).search(query, options);
       }
       const found: FoundTool[] = [];
       for (const hit of hits) {
