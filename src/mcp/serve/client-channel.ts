@@ -1,9 +1,9 @@
 /**
  * @module What a tool may ask of the MCP client whose `tools/call` it is running under: progress, log
  * messages, sampling and elicitation. The seam runs the tool as ever; the channel is found by the call's
- * tenant and tool-call id (fresh for every MCP call), so nothing MCP-shaped enters the seam or the tool's
- * declared context. A map, not AsyncLocalStorage: on Node 20, once used, that makes every await in the
- * process slower, API calls included.
+ * identity (tenant, principal, run and tool-call id, fresh for every MCP call), so nothing MCP-shaped
+ * enters the seam or the tool's declared context. A list of the calls in flight, not AsyncLocalStorage: on
+ * Node 20, once used, that makes every await in the process slower, API calls included.
  */
 import type {
   ClientCapabilities,
