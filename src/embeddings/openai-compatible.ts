@@ -110,7 +110,7 @@ export function openAICompatibleEmbeddings(options: OpenAICompatibleEmbeddingsOp
       }
       const length = vectors[0]?.length ?? 0;
       if (vectors.some((vector) => vector.length !== length)) {
-        throw new EmbeddingsResponseError("vectors of different lengths from one batch to the next");
+        throw new EmbeddingsResponseError("vectors of different lengths");
       }
       const all = texts.map(() => new Array<number>(length).fill(0));
       sent.forEach((index, i) => {
@@ -157,10 +157,6 @@ function vectorsOf(text: string, count: number): number[][] {
     }
     vectors[index] = embedding;
   }
-  const length = vectors[0]?.length;
-  if (vectors.some((vector) => vector?.length !== length)) {
-    throw new EmbeddingsResponseError("vectors of different lengths");
-  }
   return vectors as number[][];
 }
 
@@ -184,10 +180,9 @@ function retryAfter(headers: Record<string, string | string[] | undefined>): num
     const value = headers[name];
     return Array.isArray(value) ? value[0] : value;
   };
-  const milliseconds = Number(first("retry-after-ms"));
-  if (first("retry-after-ms") !== undefined && Number.isFinite(milliseconds) && milliseconds >= 0) {
-    return milliseconds;
-  }
+  const inMilliseconds = first("retry-after-ms");
+  const milliseconds = Number(inMilliseconds);
+  if (inMilliseconds !== undefined && Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;
   const value = first("retry-after");
   if (value === undefined) return undefined;
   const seconds = Number(value);

@@ -2,14 +2,18 @@
 
 import { z } from "zod";
 import { descriptionForModel } from "../../catalog/model-description.js";
-import { type EmbeddingProvider, EmbeddingProviderError } from "../../catalog/search/embedding-provider.js";
+import {
+  type EmbeddingProvider,
+  EmbeddingProviderError,
+  HybridToolSearch,
+} from "../../catalog/search/embedding-provider.js";
 import type { SearchHit, SearchOptions } from "../../catalog/search/tool-search-index.js";
 import { CATEGORIES } from "../../declaration/categories.js";
 import { defineTool } from "../../declaration/define-tool.js";
 import type { Seam } from "../../seam/seam.js";
 import { argumentSummary } from "./argument-summary.js";
 import { META_CATEGORY } from "./meta-deps.js";
-import { searchIndexFor, toolSearchFor } from "./search-cache.js";
+import { toolSearchFor } from "./search-cache.js";
 
 export interface FoundTool {
   name: string;
@@ -59,9 +63,9 @@ export function createFindTools(seam: () => Seam, embeddings?: EmbeddingProvider
       } catch (error) {
         // An embedding service that fails on this query (a 5xx, a timeout) costs the model its meaning
         // match, not its answer: the words still rank.
-        if (!(error instanceof EmbeddingProviderError)) throw error;
+        if (!(error instanceof EmbeddingProviderError && search instanceof HybridToolSearch)) throw error;
         context.logger.warn({ err: error }, "embedding the query failed; find_tools searched lexically");
-        hits = searchIndexFor(registry).search(query, options);
+        hits = search.index.search(query, options);
       }
       const found: FoundTool[] = [];
       for (const hit of hits) {
