@@ -50,6 +50,27 @@ describe("compact mode", () => {
     expect(long.endsWith("…")).toBe(true);
   });
 
+  it("drops the asides of a long sentence and never leaves a parenthesis open", () => {
+    expect(
+      compactDescription(
+        "Returns the current date and time (ISO 8601 UTC, epoch milliseconds, weekday and local time " +
+          "in an optional IANA time zone). Use it whenever an answer depends on today's date.",
+      ),
+    ).toBe("Returns the current date and time.");
+    expect(
+      compactDescription(
+        "Parses CSV (or TSV, or another (one-character) delimiter) given as text into rows: objects keyed by the header.",
+      ),
+    ).toBe("Parses CSV given as text into rows.");
+    const cut = compactDescription(
+      "Sends a request with optional headers and query parameters (GET or HEAD only, never a write) and returns it",
+    );
+    expect(cut).toBe("Sends a request with optional headers and query parameters…");
+    expect(
+      compactDescription("Opens an aside (that goes on and on and on and on without an end in sight"),
+    ).toBe("Opens an aside…");
+  });
+
   it("keeps every parameter's name, type, requiredness and values, and drops prose and bounds", () => {
     const schema = {
       type: "object",
