@@ -4,7 +4,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type EmbeddingProvider, HybridToolSearch } from "../src/catalog/search/embedding-provider.js";
+import type { EmbeddingProvider } from "../src/catalog/search/embedding-provider.js";
+import { HybridToolSearch, type HybridWeights } from "../src/catalog/search/hybrid-tool-search.js";
 import {
   type SearchDocument,
   ToolSearchIndex,
@@ -107,13 +108,19 @@ async function quality(
 }
 
 /**
- * BM25 fused with an embedding model (`--hybrid`: the in-process Universal Sentence Encoder, about 10 ms a
- * query on one core; `--hybrid=openai`: an OpenAI-compatible endpoint). The large metatool set is read one
- * case in five (a fixed, spread sample).
+ * The hybrid search (`--hybrid`: the in-process Universal Sentence Encoder, about 10 ms a query on one
+ * core; `--hybrid=openai`: an OpenAI-compatible endpoint), with its default weights unless
+ * `TOOLREG_HYBRID_WEIGHTS` says otherwise. The large metatool set is read one case in five (a fixed,
+ * spread sample).
  */
-async function hybridReport(tools: SearchDocument[], cases: BenchCase[], encoder: EmbeddingProvider) {
+async function hybridReport(
+  tools: SearchDocument[],
+  cases: BenchCase[],
+  encoder: EmbeddingProvider,
+  weights: Partial<HybridWeights>,
+) {
   const sample = cases.length > 4_000 ? cases.filter((_, index) => index % 5 === 0) : cases;
-  const hybrid = new HybridToolSearch(new ToolSearchIndex(), encoder);
+  const hybrid = new HybridToolSearch(new ToolSearchIndex(), encoder, { weights });
   await hybrid.add(tools);
   const times: number[] = [];
   const figures = await quality(async (query) => {
@@ -170,6 +177,10 @@ async function main(): Promise<void> {
   const options: ToolSearchIndexOptions = process.env.TOOLREG_SEARCH_OPTIONS
     ? (JSON.parse(process.env.TOOLREG_SEARCH_OPTIONS) as ToolSearchIndexOptions)
     : {};
+  // Another embedding model may want other shares: `TOOLREG_HYBRID_WEIGHTS='{"semantic":0.8}'`.
+  const weights: Partial<HybridWeights> = process.env.TOOLREG_HYBRID_WEIGHTS
+    ? (JSON.parse(process.env.TOOLREG_HYBRID_WEIGHTS) as Partial<HybridWeights>)
+    : {};
   const report: Record<string, unknown> = {};
   let bfclTools: SearchDocument[] = [];
   let bfclQueries: string[] = [];
@@ -182,7 +193,7 @@ async function main(): Promise<void> {
       ...(await quality((query) => index.search(query, { limit: index.size }).map((hit) => hit.name), cases)),
       baseline_recall_at_5: round(baselineRecallAt5(directory, set)),
       ...latency(index, queries),
-      ...(encoder ? await hybridReport(tools, cases, encoder) : {}),
+      ...(encoder ? await hybridReport(tools, cases, encoder, weights) : {}),
     } satisfies SetReport;
     if (set === "bfcl") {
       bfclTools = tools;

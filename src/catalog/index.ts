@@ -41,11 +41,13 @@ export {
   renderTools,
 } from "./render-catalog.js";
 export {
+  DEFAULT_HYBRID_WEIGHTS,
   type EmbeddingProvider,
   EmbeddingProviderError,
   HashedBagOfWordsEmbedding,
   type HybridSearchOptions,
   HybridToolSearch,
+  type HybridWeights,
   type SearchDocument,
   type SearchHit,
   type SearchOptions,

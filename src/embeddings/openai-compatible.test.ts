@@ -4,7 +4,7 @@ import {
   startFakeOpenAIEmbeddings,
   TEST_API_KEY,
 } from "../../test/support/openai-embeddings-server.js";
-import { HybridToolSearch } from "../catalog/search/embedding-provider.js";
+import { HybridToolSearch } from "../catalog/search/hybrid-tool-search.js";
 import { ToolSearchIndex } from "../catalog/search/tool-search-index.js";
 import {
   EmbeddingsRequestError,

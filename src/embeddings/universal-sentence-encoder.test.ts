@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
-import { HybridToolSearch } from "../catalog/search/embedding-provider.js";
+import { HybridToolSearch } from "../catalog/search/hybrid-tool-search.js";
 import { type SearchDocument, ToolSearchIndex } from "../catalog/search/tool-search-index.js";
 import { loadUniversalSentenceEncoder } from "./universal-sentence-encoder.js";
 

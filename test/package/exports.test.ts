@@ -79,7 +79,14 @@ describe("the published package", () => {
     expect(loaded["./stores/sqlite"]).toContain("openSqliteStores");
     expect(loaded["./egress"]).toContain("createEgressClient");
     expect(loaded["./catalog"]).toEqual(
-      expect.arrayContaining(["renderCatalog", "renderOpenAIChatTools", "renderMcpTools", "ToolSearchIndex"]),
+      expect.arrayContaining([
+        "renderCatalog",
+        "renderOpenAIChatTools",
+        "renderMcpTools",
+        "ToolSearchIndex",
+        "HybridToolSearch",
+        "DEFAULT_HYBRID_WEIGHTS",
+      ]),
     );
     expect(loaded["./sandbox"]).toEqual(expect.arrayContaining(["createBubblewrapSandbox", "detectSandbox"]));
     expect(loaded["./tools/sql/sqlite"]).toEqual(

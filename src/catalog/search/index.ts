@@ -5,10 +5,14 @@ export {
   EmbeddingProviderError,
   embeddingText,
   HashedBagOfWordsEmbedding,
-  type HybridSearchOptions,
-  HybridToolSearch,
 } from "./embedding-provider.js";
 export { toSearchDocument } from "./from-tool.js";
+export {
+  DEFAULT_HYBRID_WEIGHTS,
+  type HybridSearchOptions,
+  HybridToolSearch,
+  type HybridWeights,
+} from "./hybrid-tool-search.js";
 export { schemaText } from "./schema-text.js";
 export { isStopWord, splitIdentifier, stem, tokenize } from "./tokenize.js";
 export {

@@ -1,43 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  type EmbeddingProvider,
-  EmbeddingProviderError,
-  embeddingText,
-  HashedBagOfWordsEmbedding,
-  HybridToolSearch,
-} from "./embedding-provider.js";
+import { searchDocuments as catalogue } from "../../../test/support/search-documents.js";
 import { toSearchDocument } from "./from-tool.js";
 import { schemaText } from "./schema-text.js";
 import { splitIdentifier, stem, tokenize } from "./tokenize.js";
 import { type SearchDocument, ToolSearchIndex } from "./tool-search-index.js";
-
-const catalogue: SearchDocument[] = [
-  {
-    name: "fetch_url",
-    description: "Download a web page over HTTP and return its content as Markdown.",
-    category: "web",
-    parameters: {
-      type: "object",
-      properties: {
-        url: { type: "string", description: "Address of the page." },
-        format: { type: "string", enum: ["markdown", "text"] },
-      },
-    },
-  },
-  { name: "web_search", description: "Search the internet and return result links.", category: "web" },
-  {
-    name: "sql_query",
-    description: "Run a read-only SQL statement against the database.",
-    category: "data",
-    parameters: {
-      type: "object",
-      properties: { statement: { type: "string" }, dialect: { enum: ["postgres", "sqlite"] } },
-    },
-  },
-  { name: "send_email", description: "Send an email message to a recipient.", category: "communication" },
-  { name: "getWeatherForecast", description: "Weather forecast for a city.", category: "general" },
-  { name: "math.factorial", description: "Calculate the factorial of a number.", category: "math" },
-];
 
 describe("tokenize", () => {
   it("splits identifiers, lowercases, drops stop words and stems", () => {
@@ -144,6 +110,33 @@ describe("ToolSearchIndex", () => {
     expect(live.search("web page").map((hit) => hit.name)).not.toContain("fetch_url");
   });
 
+  it("says what share of a query's weight each named tool holds, rarer words weighing more", () => {
+    const index = new ToolSearchIndex([
+      { name: "weather_forecast", description: "Forecast the weather for a city." },
+      { name: "weather_history", description: "Past weather for a city." },
+      { name: "city_guide", description: "Sights of a city." },
+    ]);
+    const [forecast, history, guide, unknown] = index.coverage("weather forecast for Paris", [
+      "weather_forecast",
+      "weather_history",
+      "city_guide",
+      "not_indexed",
+    ]);
+    // "paris" is in no tool, so even the best holds less than all of the query.
+    expect(forecast).toBeGreaterThan(history!);
+    expect(forecast).toBeLessThan(1);
+    expect(history).toBeGreaterThan(0);
+    expect(guide).toBe(0);
+    expect(unknown).toBe(0);
+    expect(index.coverage("weather forecast", ["weather_forecast"])).toEqual([1]);
+    // "forecast" is rarer than "weather" (one tool against two), so it weighs more.
+    const [onlyForecast] = index.coverage("weather forecast", ["weather_forecast"]);
+    const [onlyWeather] = index.coverage("weather forecast", ["weather_history"]);
+    expect(onlyWeather).toBeLessThan(0.5);
+    expect(onlyForecast! - onlyWeather!).toBeGreaterThan(0.5);
+    expect(index.coverage("the of and", ["weather_forecast"])).toEqual([0]);
+  });
+
   it("survives self-referencing and deeply nested schemas", () => {
     const cyclic: Record<string, unknown> = { type: "object" };
     cyclic.properties = { self: cyclic, city: { type: "string", description: "City name" } };
@@ -192,133 +185,5 @@ describe("ToolSearchIndex filter", () => {
       if (keep(0)) expect(asked.length).toBeLessThan(many.length);
     }
     expect(index.search("customer", { limit: 3, filter: () => false })).toEqual([]);
-  });
-});
-
-describe("HybridToolSearch", () => {
-  it("fuses lexical and embedding rankings deterministically, with the filter applied to both", async () => {
-    const hybrid = new HybridToolSearch(new ToolSearchIndex(), new HashedBagOfWordsEmbedding(64));
-    await hybrid.add(catalogue);
-    const first = await hybrid.search("read a web page");
-    expect(first[0]?.name).toBe("fetch_url");
-    expect(await hybrid.search("read a web page")).toEqual(first);
-    const filtered = await hybrid.search("read a web page", {
-      filter: (document) => document.category !== "web",
-    });
-    expect(filtered.map((hit) => hit.name)).not.toContain("fetch_url");
-    expect(filtered.map((hit) => hit.name)).not.toContain("web_search");
-    expect(hybrid.remove("fetch_url")).toBe(true);
-    expect((await hybrid.search("read a web page")).map((hit) => hit.name)).not.toContain("fetch_url");
-    expect(await hybrid.search("")).toEqual([]);
-  });
-
-  it("mixes the two rankings by weight: 0 keeps the lexical order, 1 the embedding's", async () => {
-    // Vectors by topic, so the embedding's ranking is known and differs from the words'.
-    const topics: [string, number[]][] = [
-      ["vehicle", [1, 0, 0]],
-      ["car", [1, 0, 0]],
-      ["email", [0, 1, 0]],
-    ];
-    const byTopic: EmbeddingProvider = {
-      embed: (texts) =>
-        texts.map((text) => topics.find(([word]) => text.includes(word))?.[1] ?? [0.1, 0.1, 1]),
-    };
-    const documents: SearchDocument[] = [
-      { name: "rent_vehicle", description: "Rent a vehicle for a trip." },
-      { name: "send_email", description: "Send an email message about a trip." },
-      { name: "book_trip", description: "Book a trip, a trip plan and trip tickets." },
-    ];
-    const search = async (semanticWeight: number, query: string) => {
-      const hybrid = new HybridToolSearch(new ToolSearchIndex(), byTopic, { semanticWeight });
-      await hybrid.add(documents);
-      return (await hybrid.search(query)).map((hit) => hit.name);
-    };
-    const lexicalOrder = new ToolSearchIndex(documents).search("plan a trip").map((hit) => hit.name);
-    expect(await search(0, "plan a trip")).toEqual(lexicalOrder);
-    // "car" is in no document, so only the embedding can rank rent_vehicle first; the words favour book_trip.
-    expect(new ToolSearchIndex(documents).search("a car trip")[0]?.name).toBe("book_trip");
-    // The embedding alone drops the tool it ranks last: its share of the mix is 0.
-    expect(await search(1, "a car trip")).toEqual(["rent_vehicle", "book_trip"]);
-    expect(await search(0.7, "a car trip")).toEqual(["rent_vehicle", "book_trip", "send_email"]);
-    const hybrid = new HybridToolSearch(new ToolSearchIndex(), byTopic);
-    await hybrid.add(documents);
-    const hits = await hybrid.search("a car trip", { limit: 2 });
-    expect(hits).toHaveLength(2);
-    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
-    const filtered = await hybrid.search("a car trip", {
-      filter: (document) => document.name !== "rent_vehicle",
-    });
-    expect(filtered.map((hit) => hit.name)).toEqual(["book_trip", "send_email"]);
-  });
-
-  it("weighs meaning as much in a catalogue of thousands as in a small one", async () => {
-    // The query and the currency tool share a topic and no word; one filler shares an incidental word.
-    // The fillers' similarity to the query spreads from 0 to 0.67, as a real model's would.
-    const byTopic: EmbeddingProvider = {
-      embed: (texts) =>
-        texts.map((text) =>
-          /currenc|yen/.test(text) ? [1, 0] : [(Number(/\d+/.exec(text)?.[0] ?? 0) % 10) / 10, 1],
-        ),
-    };
-    const fillers = (count: number): SearchDocument[] =>
-      Array.from({ length: count }, (_, i) => ({
-        name: `filler_${i}`,
-        description: i === 0 ? "Counts dollars in a jar." : `Filler number ${i} for a test.`,
-      }));
-    for (const count of [10, 2_000]) {
-      const hybrid = new HybridToolSearch(new ToolSearchIndex(), byTopic);
-      await hybrid.add([
-        { name: "exchange_money", description: "Exchange money between currencies." },
-        ...fillers(count),
-      ]);
-      const [best] = await hybrid.search("how many yen for 500 dollars");
-      expect(best?.name).toBe("exchange_money");
-    }
-  });
-
-  it("says the provider failed on a query in an error of its own", async () => {
-    let documentsEmbedded = false;
-    const failing: EmbeddingProvider = {
-      embed: (texts) => {
-        if (documentsEmbedded) throw new Error("HTTP 503");
-        documentsEmbedded = true;
-        return new HashedBagOfWordsEmbedding(16).embed(texts);
-      },
-    };
-    const hybrid = new HybridToolSearch(new ToolSearchIndex(), failing);
-    await hybrid.add(catalogue);
-    const failed = hybrid.search("read a web page");
-    await expect(failed).rejects.toThrow(EmbeddingProviderError);
-    await expect(failed).rejects.toThrow("the embedding provider failed: HTTP 503");
-  });
-
-  it("indexes nothing when the provider gives a vector too few", async () => {
-    const short: EmbeddingProvider = { embed: (texts) => texts.slice(1).map(() => [1, 0]) };
-    const hybrid = new HybridToolSearch(new ToolSearchIndex(), short);
-    await expect(hybrid.add(catalogue)).rejects.toThrow(
-      `gave ${catalogue.length - 1} vectors for ${catalogue.length} texts`,
-    );
-    expect(hybrid.index.size).toBe(0);
-    expect(await hybrid.search("read a web page")).toEqual([]);
-  });
-
-  it("embeds a document as its name in words, category, description and then its inputs", () => {
-    expect(embeddingText(catalogue[0]!)).toBe(
-      "fetch url (web): Download a web page over HTTP and return its content as Markdown. " +
-        "Inputs: url Address of the page. format markdown text",
-    );
-    expect(embeddingText(catalogue[1]!)).toBe(
-      "web search (web): Search the internet and return result links.",
-    );
-  });
-
-  it("the test double gives similar texts closer vectors", () => {
-    const [a = [], b = [], c = []] = new HashedBagOfWordsEmbedding(128).embed([
-      "fetch web page",
-      "web page fetcher",
-      "send email",
-    ]);
-    const dot = (x: number[], y: number[]) => x.reduce((sum, value, i) => sum + value * (y[i] ?? 0), 0);
-    expect(dot(a, b)).toBeGreaterThan(dot(a, c));
   });
 });

@@ -193,6 +193,29 @@ export class ToolSearchIndex {
     }
   }
 
+  /**
+   * For each named document, the share of the query's weight (the inverse document frequencies of its
+   * terms) that the document holds, 0 to 1; 0 for a name not indexed. A term no document holds still
+   * counts in the whole, so a query the catalogue barely speaks to covers little of any tool.
+   */
+  coverage(query: string, names: readonly string[]): number[] {
+    const terms = [...new Set(tokenize(query))].slice(0, MAX_QUERY_TERMS);
+    const weights = terms.map((term) => this.#idf(this.#postings.get(term)?.size ?? 0));
+    const whole = weights.reduce((sum, weight) => sum + weight, 0);
+    return names.map((name) => {
+      const id = this.#ids.get(name);
+      const entry = id === undefined ? undefined : this.#entries[id];
+      if (!entry || whole === 0) return 0;
+      let held = 0;
+      for (let i = 0; i < terms.length; i++) if (entry.terms.has(terms[i]!)) held += weights[i]!;
+      return held / whole;
+    });
+  }
+
+  #idf(documentFrequency: number): number {
+    return Math.log(1 + (this.#ids.size - documentFrequency + 0.5) / (documentFrequency + 0.5));
+  }
+
   // A term's BM25 contribution to each document is fixed until the collection changes, so it is computed
   // once per term and change, and a query is a sum over flat arrays.
   #compiled(term: string): CompiledPosting | undefined {
@@ -200,7 +223,7 @@ export class ToolSearchIndex {
     if (cached) return cached;
     const posting = this.#postings.get(term);
     if (!posting) return undefined;
-    const idf = Math.log(1 + (this.#ids.size - posting.size + 0.5) / (posting.size + 0.5));
+    const idf = this.#idf(posting.size);
     const ids: number[] = [];
     const contributions: number[] = [];
     for (const [id, frequencies] of posting) {

@@ -2,11 +2,8 @@
 
 import { z } from "zod";
 import { descriptionForModel } from "../../catalog/model-description.js";
-import {
-  type EmbeddingProvider,
-  EmbeddingProviderError,
-  HybridToolSearch,
-} from "../../catalog/search/embedding-provider.js";
+import { type EmbeddingProvider, EmbeddingProviderError } from "../../catalog/search/embedding-provider.js";
+import { HybridToolSearch } from "../../catalog/search/hybrid-tool-search.js";
 import type { SearchHit, SearchOptions } from "../../catalog/search/tool-search-index.js";
 import { CATEGORIES } from "../../declaration/categories.js";
 import { defineTool } from "../../declaration/define-tool.js";

@@ -4,8 +4,9 @@
  * revision, and lexical again if the provider fails, so search degrades rather than breaks (find_tools does
  * the same for one query the provider fails on).
  */
-import { type EmbeddingProvider, HybridToolSearch } from "../../catalog/search/embedding-provider.js";
+import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
 import { toSearchDocument } from "../../catalog/search/from-tool.js";
+import { HybridToolSearch } from "../../catalog/search/hybrid-tool-search.js";
 import {
   type SearchHit,
   type SearchOptions,

@@ -1,0 +1,211 @@
+/**
+ * @module `HybridToolSearch`: an embedding's meaning fused with three readings of the words — BM25F, the
+ * character pieces a tool's name and description share with the query, and how much of the query a tool
+ * holds at all.
+ */
+
+import { CharacterNgramIndex } from "./character-ngram-index.js";
+import { type EmbeddingProvider, EmbeddingProviderError, embeddingText } from "./embedding-provider.js";
+import {
+  type SearchDocument,
+  type SearchHit,
+  type SearchOptions,
+  selectTop,
+  type ToolSearchIndex,
+} from "./tool-search-index.js";
+
+/** Each signal's share of the fused score; every signal is on a 0..1 scale before it is weighed. */
+export interface HybridWeights {
+  /** Cosine similarity to the query's embedding, scaled between its worst and best. */
+  semantic: number;
+  /** BM25F, scaled by its best hit. */
+  lexical: number;
+  /** Character n-gram cosine over name and description, scaled by its best. */
+  characters: number;
+  /** The share of the query's term weight a tool holds (`ToolSearchIndex.coverage`), as it is. */
+  coverage: number;
+}
+
+/**
+ * Chosen on the bench-data sets as a whole with the in-process Universal Sentence Encoder and checked on
+ * halves of them held out from the choice (bench/search.ts measures them; docs/decisions/0008 has the
+ * figures); never per case. Another embedding model may want other shares.
+ */
+export const DEFAULT_HYBRID_WEIGHTS: Readonly<HybridWeights> = {
+  semantic: 0.6,
+  lexical: 0.15,
+  characters: 0.25,
+  coverage: 0.15,
+};
+
+export interface HybridSearchOptions {
+  /** Shares of the fused score, each 0 or more; a signal left out keeps its default. */
+  weights?: Partial<HybridWeights>;
+  /** How deep the BM25F ranking is read before fusing. */
+  depth?: number;
+}
+
+/** The best documents by the other signals that coverage re-ranks, beyond the hits asked for. */
+const COVERAGE_CANDIDATES = 100;
+
+interface Entry {
+  document: SearchDocument;
+  vector: number[];
+}
+
+/**
+ * Ranks by a weighted sum of scaled scores. A sum of scores keeps how far apart two tools are, which
+ * rank fusion throws away, and measured better; scaling each signal to 0..1 over this query's
+ * candidates, unlike z-scores, weighs them alike however large the catalogue (docs/decisions/0008).
+ * Documents are embedded when added.
+ */
+export class HybridToolSearch {
+  // One id space for the vectors and the character index, so a query's scores are flat arrays.
+  readonly #entries: (Entry | undefined)[] = [];
+  readonly #ids = new Map<string, number>();
+  readonly #free: number[] = [];
+  readonly #characters = new CharacterNgramIndex();
+  readonly #weights: HybridWeights;
+  readonly #depth: number;
+
+  constructor(
+    readonly index: ToolSearchIndex,
+    readonly provider: EmbeddingProvider,
+    options: HybridSearchOptions = {},
+  ) {
+    const weights = { ...DEFAULT_HYBRID_WEIGHTS, ...options.weights };
+    for (const [signal, weight] of Object.entries(weights)) {
+      if (!(weight >= 0 && Number.isFinite(weight))) {
+        throw new RangeError(`hybrid search weight ${signal} must be a finite number of 0 or more`);
+      }
+    }
+    if (weights.semantic + weights.lexical + weights.characters === 0) {
+      throw new RangeError(
+        "hybrid search needs a weight above 0 for at least one of semantic, lexical and characters",
+      );
+    }
+    this.#weights = weights;
+    this.#depth = options.depth ?? 50;
+  }
+
+  /** Embeds documents and indexes them in every ranking; a provider's miscount indexes none of them. */
+  async add(documents: readonly SearchDocument[]): Promise<void> {
+    const vectors = await this.provider.embed(documents.map(embeddingText));
+    if (vectors.length !== documents.length) {
+      throw new Error(`the embedding provider gave ${vectors.length} vectors for ${documents.length} texts`);
+    }
+    documents.forEach((document, i) => {
+      this.remove(document.name);
+      const id = this.#free.pop() ?? this.#entries.length;
+      this.#entries[id] = { document, vector: vectors[i] ?? [] };
+      this.#ids.set(document.name, id);
+      this.#characters.set(id, `${document.name} ${document.description}`);
+      this.index.add(document);
+    });
+  }
+
+  /** Removes a document from every ranking; returns whether there was one. */
+  remove(name: string): boolean {
+    const id = this.#ids.get(name);
+    if (id === undefined) return false;
+    this.#entries[id] = undefined;
+    this.#ids.delete(name);
+    this.#free.push(id);
+    this.#characters.delete(id);
+    this.index.remove(name);
+    return true;
+  }
+
+  /**
+   * Ranks by fused score, best first, ties by name. A query with no words finds nothing. Throws an
+   * `EmbeddingProviderError` when the provider fails on the query, so a caller can rank lexically instead.
+   */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    const limit = Math.max(0, Math.floor(options.limit ?? 10));
+    if (limit === 0 || query.trim() === "") return [];
+    let queryVector: number[];
+    try {
+      [queryVector = []] = await this.provider.embed([query]);
+    } catch (error) {
+      throw new EmbeddingProviderError(error);
+    }
+    const weights = this.#weights;
+    const count = this.#entries.length;
+    // The filter (authorization, for find_tools) is asked once per document, here; every other signal
+    // then keeps to what passed.
+    const passed = new Uint8Array(count);
+    const fused = new Float64Array(count);
+    let best = Number.NEGATIVE_INFINITY;
+    let worst = Number.POSITIVE_INFINITY;
+    for (let id = 0; id < count; id++) {
+      const entry = this.#entries[id];
+      if (!entry || (options.filter && !options.filter(entry.document))) continue;
+      passed[id] = 1;
+      const similarity = cosine(queryVector, entry.vector);
+      fused[id] = similarity;
+      best = Math.max(best, similarity);
+      worst = Math.min(worst, similarity);
+    }
+    const spread = best - worst || 1;
+    for (let id = 0; id < count; id++) {
+      if (passed[id]) fused[id] = (weights.semantic * (fused[id]! - worst)) / spread;
+    }
+
+    if (weights.characters > 0) {
+      const characters = new Float64Array(count);
+      this.#characters.similarities(query, characters);
+      let top = 0;
+      for (let id = 0; id < count; id++) if (passed[id]) top = Math.max(top, characters[id]!);
+      const scale = weights.characters / (top || 1);
+      for (let id = 0; id < count; id++) if (passed[id]) fused[id]! += characters[id]! * scale;
+    }
+
+    const lexical = this.index.search(query, {
+      limit: this.#depth,
+      ...(options.filter && { filter: (document: SearchDocument) => this.#passed(document.name, passed) }),
+    });
+    const topLexical = lexical[0]?.score || 1;
+    for (const hit of lexical) {
+      const id = this.#ids.get(hit.name);
+      if (id !== undefined && passed[id]) fused[id]! += (weights.lexical * hit.score) / topLexical;
+    }
+
+    const hits: SearchHit[] = [];
+    for (let id = 0; id < count; id++) {
+      if (passed[id] && fused[id]! > 0)
+        hits.push({ name: this.#entries[id]!.document.name, score: fused[id]! });
+    }
+    if (weights.coverage === 0) return selectTop(hits, limit);
+    // Coverage only re-orders what the other signals ranked best: it adds at most `weights.coverage`, so
+    // a tool far down their ranking could not climb into the hits anyway.
+    const candidates = selectTop(hits, limit + COVERAGE_CANDIDATES);
+    const shares = this.index.coverage(
+      query,
+      candidates.map((hit) => hit.name),
+    );
+    candidates.forEach((hit, i) => {
+      hit.score += weights.coverage * shares[i]!;
+    });
+    return selectTop(candidates, limit);
+  }
+
+  #passed(name: string, passed: Uint8Array): boolean {
+    const id = this.#ids.get(name);
+    return id !== undefined && passed[id] === 1;
+  }
+}
+
+function cosine(left: readonly number[], right: readonly number[]): number {
+  let dot = 0;
+  let leftNorm = 0;
+  let rightNorm = 0;
+  const length = Math.min(left.length, right.length);
+  for (let i = 0; i < length; i++) {
+    const a = left[i]!;
+    const b = right[i]!;
+    dot += a * b;
+    leftNorm += a * a;
+    rightNorm += b * b;
+  }
+  return leftNorm === 0 || rightNorm === 0 ? 0 : dot / Math.sqrt(leftNorm * rightNorm);
+}
