@@ -4,7 +4,7 @@ import { defineTool } from "../../declaration/define-tool.js";
 import type { AnyTool } from "../../registry/registry.js";
 import { generalTools } from "../../tools/general/index.js";
 import { renderTools } from "../render-catalog.js";
-import { compactDescription, compactSchema } from "./compact-tool.js";
+import { compactSchema } from "./compact-tool.js";
 import { type CatalogTruncatedEvent, entryTokens, fitCatalog } from "./fit-catalog.js";
 import { loadO200kCounter, type TokenCounter } from "./token-counter.js";
 
@@ -37,40 +37,6 @@ describe("token counting", () => {
 });
 
 describe("compact mode", () => {
-  it("keeps the first sentence, then the first clause, and cuts at a word", () => {
-    expect(compactDescription("Reads a page. Then it does more.")).toBe("Reads a page.");
-    expect(compactDescription("Searches tools by task (e.g. read a page). Returns matches.")).toBe(
-      "Searches tools by task (e.g. read a page).",
-    );
-    expect(
-      compactDescription("Lists customer records in the crm workspace, matching a query given by the user."),
-    ).toBe("Lists customer records in the crm workspace.");
-    const long = compactDescription(`Does ${"many things and ".repeat(10)}more`);
-    expect(long.length).toBeLessThanOrEqual(61);
-    expect(long.endsWith("…")).toBe(true);
-  });
-
-  it("drops the asides of a long sentence and never leaves a parenthesis open", () => {
-    expect(
-      compactDescription(
-        "Returns the current date and time (ISO 8601 UTC, epoch milliseconds, weekday and local time " +
-          "in an optional IANA time zone). Use it whenever an answer depends on today's date.",
-      ),
-    ).toBe("Returns the current date and time.");
-    expect(
-      compactDescription(
-        "Parses CSV (or TSV, or another (one-character) delimiter) given as text into rows: objects keyed by the header.",
-      ),
-    ).toBe("Parses CSV given as text into rows.");
-    const cut = compactDescription(
-      "Sends a request with optional headers and query parameters (GET or HEAD only, never a write) and returns it",
-    );
-    expect(cut).toBe("Sends a request with optional headers and query parameters…");
-    expect(
-      compactDescription("Opens an aside (that goes on and on and on and on without an end in sight"),
-    ).toBe("Opens an aside…");
-  });
-
   it("keeps every parameter's name, type, requiredness and values, and drops prose and bounds", () => {
     const schema = {
       type: "object",

@@ -5,8 +5,7 @@
  */
 import type { JsonSchemaObject } from "../../declaration/json-schema-validator.js";
 import type { AnyTool } from "../../registry/registry.js";
-
-const MAX_DESCRIPTION = 60;
+import { compactDescription } from "./compact-description.js";
 
 /** Keywords that carry prose or bounds, not shape. */
 const DROPPED = new Set([
@@ -47,41 +46,6 @@ export function compactTool(tool: AnyTool): AnyTool {
     description: compactDescription(tool.description),
     inputJsonSchema: compactSchema(tool.inputJsonSchema) as JsonSchemaObject,
   };
-}
-
-/**
- * The first sentence; when that is long, without its asides in parentheses, then its first clause; and at
- * most about sixty characters, cut at a word and never inside an open parenthesis. The name says the
- * rest, and find_tools or learn_tools give the whole text.
- */
-export function compactDescription(description: string): string {
-  const text = description.trim().replace(/\s+/g, " ");
-  // A sentence ends before a capital or at the end: "e.g. a page" does not end one.
-  const end = /[.!?](?=\s+[A-Z]|$)/.exec(text);
-  let sentence = end ? text.slice(0, end.index + 1) : text;
-  if (sentence.length > MAX_DESCRIPTION) sentence = withoutAsides(sentence);
-  if (sentence.length > MAX_DESCRIPTION) {
-    const clause = /[,;:—]\s/.exec(sentence);
-    if (clause && clause.index >= MAX_DESCRIPTION / 3) sentence = `${sentence.slice(0, clause.index)}.`;
-  }
-  if (sentence.length <= MAX_DESCRIPTION) return sentence;
-  let cut = sentence.slice(0, MAX_DESCRIPTION);
-  const open = cut.lastIndexOf("(");
-  if (open > cut.lastIndexOf(")")) cut = cut.slice(0, open);
-  const space = cut.lastIndexOf(" ");
-  if (space > MAX_DESCRIPTION / 2) cut = cut.slice(0, space);
-  return `${cut.trimEnd().replace(/[,;:]$/, "")}…`;
-}
-
-/** The text without its parenthesised asides, innermost first: "time (ISO 8601, UTC) now" → "time now". */
-function withoutAsides(text: string): string {
-  let previous: string;
-  let current = text;
-  do {
-    previous = current;
-    current = current.replace(/\s*\([^()]*\)/g, "");
-  } while (current !== previous);
-  return current;
 }
 
 export function compactSchema(schema: unknown): unknown {

@@ -1,5 +1,6 @@
 /** @module Token accounting and the catalogue budget. */
-export { compactDescription, compactSchema, compactTool } from "./compact-tool.js";
+export { compactDescription } from "./compact-description.js";
+export { compactSchema, compactTool } from "./compact-tool.js";
 export {
   type CatalogBudget,
   type CatalogTruncatedEvent,

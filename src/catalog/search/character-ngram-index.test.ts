@@ -38,13 +38,17 @@ describe("forEachNgram", () => {
     expect(hashes("tri")).toHaveLength(6);
     expect(hashes("")).toEqual([]);
     expect(hashes("  ?! ")).toEqual([]);
-    for (const hash of hashes("Käärijä sings")) expect(Number.isInteger(hash) && hash >= 0).toBe(true);
+    // Letters beyond ASCII are letters, not separators: " käärijä " gives 7 + 6 + 5 pieces.
+    expect(hashes("Käärijä")).toHaveLength(18);
   });
 
-  it("tells pieces apart by their characters and by their length", () => {
-    const [tri] = hashes("tri").slice(1, 2);
-    expect(hashes("trx")).not.toContain(tri);
+  it("gives different pieces different hashes and reads a bounded part of a text", () => {
     expect(new Set(hashes("abcdefgh")).size).toBe(hashes("abcdefgh").length);
+    expect(hashes("trx")).not.toContain(hashes("tri")[1]);
+    // Past the first thousand characters nothing more is read, however the text goes on.
+    const long = `${"word ".repeat(200)}`;
+    expect(hashes(`${long}tail`)).toEqual(hashes(`${long}different tail`));
+    expect(hashes(`${long}${"x".repeat(1_000_000)}`)).toEqual(hashes(`${long}tail`));
   });
 });
 
@@ -97,6 +101,52 @@ describe("CharacterNgramIndex", () => {
     const similar = scores(indexed(["car", `car ${"truck ".repeat(30)}`]), "car", 2);
     expect(similar[1]).toBeGreaterThan(0);
     expect(similar[0]).toBeGreaterThan(similar[1]!);
+  });
+
+  it("scores after any churn of sets and deletes exactly as an index built afresh from what is left", () => {
+    const words = [
+      "hotel",
+      "booking",
+      "weather",
+      "forecast",
+      "stock",
+      "price",
+      "genetic",
+      "similar",
+      "käärijä",
+    ];
+    let seed = 7;
+    const random = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % below;
+    };
+    const live = new CharacterNgramIndex();
+    const texts = new Map<number, string>();
+    for (let step = 0; step < 3_000; step++) {
+      const id = random(40);
+      if (random(3) === 0) {
+        live.delete(id);
+        texts.delete(id);
+      } else {
+        const text = Array.from(
+          { length: 1 + random(5) },
+          () => `${words[random(words.length)]}${random(50)}`,
+        ).join(" ");
+        live.set(id, text);
+        texts.set(id, text);
+      }
+      if (step % 500 === 499) {
+        const fresh = new CharacterNgramIndex();
+        for (const [kept, text] of texts) fresh.set(kept, text);
+        expect(live.size).toBe(fresh.size);
+        for (const query of ["hotel booking", "genetic similar price", "käärijä 12"]) {
+          const expected = scores(fresh, query, 40);
+          scores(live, query, 40).forEach((score, i) => {
+            expect(score).toBeCloseTo(expected[i]!, 6);
+          });
+        }
+      }
+    }
   });
 
   it("finds nothing in an empty index or for a query without letters", () => {

@@ -1,11 +1,11 @@
 /**
  * @module `CharacterNgramIndex`: TF-IDF cosine over the 3- to 5-character pieces of a text. It meets words
- * that a stemmer keeps apart ("genetically" and "genetic", "triangle_area" and "area of a triangle", a
- * typo, a word in another language that shares a stem), which is what a weak sentence model and BM25 both
- * miss between near-duplicate tools.
+ * that a stemmer keeps apart ("genetically" and "genetic", "similar" and "similarity", a typo, a word in
+ * another language that shares a stem), which is what a weak sentence model and BM25 both miss between
+ * near-duplicate tools.
  */
 
-import { MAX_TEXT_LENGTH, splitIdentifier } from "./tokenize.js";
+import { splitIdentifier } from "./tokenize.js";
 
 const SHORTEST = 3;
 const LONGEST = 5;
@@ -25,7 +25,7 @@ interface Entry {
  */
 export class CharacterNgramIndex {
   /** Piece hash → vocabulary id. */
-  readonly #vocabulary = new Map<number, number>();
+  #vocabulary = new Map<number, number>();
   /** Texts holding each vocabulary piece. */
   #documentFrequency = new Uint32Array(1024);
   /** Scratch counts of one text's pieces, by vocabulary id; all zero between calls. */
@@ -83,7 +83,7 @@ export class CharacterNgramIndex {
    */
   similarities(query: string, scores: Float64Array): void {
     if (this.#count === 0) return;
-    this.#refresh();
+    this.refresh();
     const seen: number[] = [];
     forEachNgram(query, (hash) => {
       const gram = this.#vocabulary.get(hash);
@@ -112,10 +112,14 @@ export class CharacterNgramIndex {
     return id;
   }
 
-  // Inverse frequencies move with every change, and with them every text's length; folding both into one
-  // weight per posting once per change keeps a query to a multiply-add per posting.
-  #refresh(): void {
+  /**
+   * Rebuilds the postings after changes, as the next query would; a host calls it after a batch so that
+   * no query pays for it. Inverse frequencies move with every change, and with them every text's length:
+   * folding both into one weight per posting once per change keeps a query to a multiply-add per posting.
+   */
+  refresh(): void {
     if (!this.#stale) return;
+    this.#forgetUnusedPieces();
     const pieces = this.#vocabulary.size;
     const inverse = new Float64Array(pieces);
     const offsets = new Uint32Array(pieces + 1);
@@ -152,6 +156,31 @@ export class CharacterNgramIndex {
     this.#postingWeights = weights;
     this.#stale = false;
   }
+
+  // Pieces of deleted texts stay in the vocabulary until they outnumber the live ones; then the vocabulary
+  // is renumbered, so a long-lived index with churn does not rebuild postings for pieces nothing holds.
+  #forgetUnusedPieces(): void {
+    const pieces = this.#vocabulary.size;
+    let live = 0;
+    for (let gram = 0; gram < pieces; gram++) if (this.#documentFrequency[gram]! > 0) live++;
+    if (pieces - live <= live) return;
+    const renumbered = new Int32Array(pieces).fill(-1);
+    const vocabulary = new Map<number, number>();
+    const frequency = new Uint32Array(Math.max(1024, live * 2));
+    for (const [hash, gram] of this.#vocabulary) {
+      if (this.#documentFrequency[gram] === 0) continue;
+      renumbered[gram] = vocabulary.size;
+      frequency[vocabulary.size] = this.#documentFrequency[gram]!;
+      vocabulary.set(hash, vocabulary.size);
+    }
+    for (const entry of this.#entries) {
+      if (!entry) continue;
+      for (let i = 0; i < entry.grams.length; i++) entry.grams[i] = renumbered[entry.grams[i]!]!;
+    }
+    this.#vocabulary = vocabulary;
+    this.#documentFrequency = frequency;
+    this.#tally = new Uint32Array(frequency.length);
+  }
 }
 
 function grown(array: Uint32Array): Uint32Array<ArrayBuffer> {
@@ -167,8 +196,11 @@ function grown(array: Uint32Array): Uint32Array<ArrayBuffer> {
  * catalogue of 10,000 tools has millions of them, and two pieces sharing a hash only blur one weight.
  */
 export function forEachNgram(text: string, visit: (hash: number) => void): void {
-  const bounded = text.length > MAX_TEXT_LENGTH ? text.slice(0, MAX_TEXT_LENGTH) : text;
-  const words = splitIdentifier(bounded).toLowerCase().trim();
+  // Splitting can only shorten a run of separators or lengthen by a space per case change: four times the
+  // characters read is always enough, and keeps a hostile text's cost bounded.
+  const words = splitIdentifier(text.slice(0, MAX_CHARACTERS * 4))
+    .toLowerCase()
+    .trim();
   if (words === "") return;
   const padded = ` ${words.slice(0, MAX_CHARACTERS)} `;
   for (let start = 0; start + SHORTEST <= padded.length; start++) {

@@ -5,7 +5,7 @@ import {
   EmbeddingProviderError,
   HashedBagOfWordsEmbedding,
 } from "./embedding-provider.js";
-import { HybridToolSearch } from "./hybrid-tool-search.js";
+import { HybridToolSearch, type HybridWeights } from "./hybrid-tool-search.js";
 import { type SearchDocument, ToolSearchIndex } from "./tool-search-index.js";
 
 describe("HybridToolSearch", () => {
@@ -115,8 +115,18 @@ describe("HybridToolSearch", () => {
     expect(shares[0]).toBeLessThan(1);
   });
 
-  it("refuses weights that are negative or not finite, or that leave coverage nothing to re-rank", () => {
+  it("refuses weights that are negative, not finite, unknown, or leave coverage nothing to re-rank", () => {
     const flat: EmbeddingProvider = { embed: (texts) => texts.map(() => [1]) };
+    expect(
+      () =>
+        new HybridToolSearch(new ToolSearchIndex(), flat, {
+          weights: { semnatic: 1 } as Partial<HybridWeights>,
+        }),
+    ).toThrow("no signal semnatic");
+    // A weight given as undefined keeps its default.
+    expect(
+      () => new HybridToolSearch(new ToolSearchIndex(), flat, { weights: { semantic: undefined } }),
+    ).not.toThrow();
     for (const weights of [
       { semantic: -0.1 },
       { lexical: Number.NaN },
@@ -130,6 +140,58 @@ describe("HybridToolSearch", () => {
           weights: { semantic: 0, lexical: 0, characters: 0, coverage: 1 },
         }),
     ).toThrow("at least one of semantic, lexical and characters");
+  });
+
+  it("lets coverage lift any tool it can lift, whatever the limit asked for", async () => {
+    // 300 tools close together by meaning, one far below them; only tool_250 holds the query's words.
+    const byIndex: EmbeddingProvider = {
+      embed: (texts) =>
+        texts.map((text) => {
+          const index = Number(/tool (\d+)/.exec(text)?.[1] ?? -1);
+          return index < 0 ? [1, 0.05] : index === 999 ? [0, 1] : [1, index / 3_000];
+        }),
+    };
+    const documents: SearchDocument[] = Array.from({ length: 300 }, (_, i) => ({
+      name: `tool_${String(i).padStart(3, "0")}`,
+      description: i === 250 ? "Alpha beta gamma." : "Something else.",
+    }));
+    documents.push({ name: "tool_999", description: "Far away." });
+    const weights = { semantic: 0.6, lexical: 0, characters: 0, coverage: 0.15 };
+    const hybrid = new HybridToolSearch(new ToolSearchIndex(), byIndex, { weights });
+    await hybrid.add(documents);
+    for (const limit of [1, 10, 300]) {
+      expect((await hybrid.search("alpha beta gamma", { limit }))[0]?.name).toBe("tool_250");
+    }
+  });
+
+  it("replaces a name added twice, forgets a removed one, and takes it back when added again", async () => {
+    const hybrid = new HybridToolSearch(new ToolSearchIndex(), new HashedBagOfWordsEmbedding(64));
+    await hybrid.add([...catalogue, { name: "fetch_url", description: "Translate text between languages." }]);
+    expect(hybrid.index.size).toBe(catalogue.length);
+    expect((await hybrid.search("translate text"))[0]?.name).toBe("fetch_url");
+    expect((await hybrid.search("download a web page"))[0]?.name).not.toBe("fetch_url");
+    expect(hybrid.remove("fetch_url")).toBe(true);
+    expect(hybrid.remove("fetch_url")).toBe(false);
+    expect((await hybrid.search("translate text")).map((hit) => hit.name)).not.toContain("fetch_url");
+    await hybrid.add([catalogue[0]!]);
+    expect((await hybrid.search("download a web page"))[0]?.name).toBe("fetch_url");
+    expect(hybrid.index.size).toBe(catalogue.length);
+  });
+
+  it("ranks on when a provider gives a vector with NaN in it: that vector says nothing", async () => {
+    const broken: EmbeddingProvider = {
+      embed: (texts) =>
+        texts.map((text) =>
+          text.startsWith("web search")
+            ? [Number.NaN, 1]
+            : new HashedBagOfWordsEmbedding(16).embed([text])[0]!,
+        ),
+    };
+    const hybrid = new HybridToolSearch(new ToolSearchIndex(), broken);
+    await hybrid.add(catalogue);
+    const hits = await hybrid.search("download a web page");
+    expect(hits[0]?.name).toBe("fetch_url");
+    for (const hit of hits) expect(Number.isFinite(hit.score)).toBe(true);
   });
 
   it("weighs meaning as much in a catalogue of thousands as in a small one", async () => {

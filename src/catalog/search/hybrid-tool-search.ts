@@ -14,7 +14,7 @@ import {
   type ToolSearchIndex,
 } from "./tool-search-index.js";
 
-/** Each signal's share of the fused score; every signal is on a 0..1 scale before it is weighed. */
+/** The weight of each signal in the fused score; every signal is on a 0..1 scale before it is weighed. */
 export interface HybridWeights {
   /** Cosine similarity to the query's embedding, scaled between its worst and best. */
   semantic: number;
@@ -25,6 +25,8 @@ export interface HybridWeights {
   /** The share of the query's term weight a tool holds (`ToolSearchIndex.coverage`), as it is. */
   coverage: number;
 }
+
+const SIGNALS: readonly (keyof HybridWeights)[] = ["semantic", "lexical", "characters", "coverage"];
 
 /**
  * Chosen on the bench-data sets as a whole with the in-process Universal Sentence Encoder and checked on
@@ -39,14 +41,11 @@ export const DEFAULT_HYBRID_WEIGHTS: Readonly<HybridWeights> = {
 };
 
 export interface HybridSearchOptions {
-  /** Shares of the fused score, each 0 or more; a signal left out keeps its default. */
+  /** Weights of the signals, each 0 or more; a signal left out (or undefined) keeps its default. */
   weights?: Partial<HybridWeights>;
   /** How deep the BM25F ranking is read before fusing. */
   depth?: number;
 }
-
-/** The best documents by the other signals that coverage re-ranks, beyond the hits asked for. */
-const COVERAGE_CANDIDATES = 100;
 
 interface Entry {
   document: SearchDocument;
@@ -73,11 +72,16 @@ export class HybridToolSearch {
     readonly provider: EmbeddingProvider,
     options: HybridSearchOptions = {},
   ) {
-    const weights = { ...DEFAULT_HYBRID_WEIGHTS, ...options.weights };
-    for (const [signal, weight] of Object.entries(weights)) {
+    const weights = { ...DEFAULT_HYBRID_WEIGHTS };
+    for (const [signal, weight] of Object.entries(options.weights ?? {})) {
+      if (!(SIGNALS as readonly string[]).includes(signal)) {
+        throw new RangeError(`hybrid search has no signal ${signal}; it weighs ${SIGNALS.join(", ")}`);
+      }
+      if (weight === undefined) continue;
       if (!(weight >= 0 && Number.isFinite(weight))) {
         throw new RangeError(`hybrid search weight ${signal} must be a finite number of 0 or more`);
       }
+      weights[signal as keyof HybridWeights] = weight;
     }
     if (weights.semantic + weights.lexical + weights.characters === 0) {
       throw new RangeError(
@@ -102,18 +106,20 @@ export class HybridToolSearch {
       this.#characters.set(id, `${document.name} ${document.description}`);
       this.index.add(document);
     });
+    // The character postings are rebuilt once for the batch, here, not by the first query after it.
+    this.#characters.refresh();
   }
 
   /** Removes a document from every ranking; returns whether there was one. */
   remove(name: string): boolean {
     const id = this.#ids.get(name);
-    if (id === undefined) return false;
-    this.#entries[id] = undefined;
-    this.#ids.delete(name);
-    this.#free.push(id);
-    this.#characters.delete(id);
-    this.index.remove(name);
-    return true;
+    if (id !== undefined) {
+      this.#entries[id] = undefined;
+      this.#ids.delete(name);
+      this.#free.push(id);
+      this.#characters.delete(id);
+    }
+    return this.index.remove(name) || id !== undefined;
   }
 
   /**
@@ -141,7 +147,9 @@ export class HybridToolSearch {
       const entry = this.#entries[id];
       if (!entry || (options.filter && !options.filter(entry.document))) continue;
       passed[id] = 1;
-      const similarity = cosine(queryVector, entry.vector);
+      // A provider's NaN or infinity would make every score NaN; such a vector says nothing instead.
+      const cosineSimilarity = cosine(queryVector, entry.vector);
+      const similarity = Number.isFinite(cosineSimilarity) ? cosineSimilarity : 0;
       fused[id] = similarity;
       best = Math.max(best, similarity);
       worst = Math.min(worst, similarity);
@@ -160,9 +168,10 @@ export class HybridToolSearch {
       for (let id = 0; id < count; id++) if (passed[id]) fused[id]! += characters[id]! * scale;
     }
 
+    // The index may hold documents this search never embedded: only what passed counts, scale included.
     const lexical = this.index.search(query, {
       limit: this.#depth,
-      ...(options.filter && { filter: (document: SearchDocument) => this.#passed(document.name, passed) }),
+      filter: (document) => this.#passed(document.name, passed),
     });
     const topLexical = lexical[0]?.score || 1;
     for (const hit of lexical) {
@@ -175,10 +184,11 @@ export class HybridToolSearch {
       if (passed[id] && fused[id]! > 0)
         hits.push({ name: this.#entries[id]!.document.name, score: fused[id]! });
     }
-    if (weights.coverage === 0) return selectTop(hits, limit);
-    // Coverage only re-orders what the other signals ranked best: it adds at most `weights.coverage`, so
-    // a tool far down their ranking could not climb into the hits anyway.
-    const candidates = selectTop(hits, limit + COVERAGE_CANDIDATES);
+    if (weights.coverage === 0 || hits.length === 0) return selectTop(hits, limit);
+    // Coverage adds at most its weight, so only a hit within that of the last one asked for can reach
+    // the hits; those are all it is read for.
+    const last = selectTop(hits, limit).at(-1)!.score;
+    const candidates = hits.filter((hit) => hit.score >= last - weights.coverage);
     const shares = this.index.coverage(
       query,
       candidates.map((hit) => hit.name),

@@ -41,7 +41,8 @@ export function createFindTools(seam: () => Seam, embeddings?: EmbeddingProvider
       const served = seam();
       const registry = served.registry;
       const search = await toolSearchFor(registry, embeddings, context.logger);
-      // Authorization is asked about the best-ranked hits only: a 10,000-tool catalogue is not listed per query.
+      // Words alone ask authorization about the best-ranked hits only, so a 10,000-tool catalogue is not
+      // listed per query; the hybrid search asks once per document, as it scores every one.
       const options: SearchOptions = {
         limit,
         filter: (document) => {
