@@ -70,6 +70,12 @@ describe("compactDescription", () => {
     ).toBe("Runs f(x) on each row of the table and returns the results…");
   });
 
+  it("drops an open parenthesis by position even after characters outside the basic plane", () => {
+    expect(
+      compactDescription("😀 (Sends rockets and smiles to everyone who asked for them today and more"),
+    ).toBe("😀 Sends rockets and smiles to everyone who asked for them…");
+  });
+
   it("reads a bounded part of a description, however deep its parentheses nest", () => {
     const nested = `Does this ${"(".repeat(50_000)}x${")".repeat(50_000)} and that.`;
     const started = performance.now();

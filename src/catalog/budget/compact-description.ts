@@ -95,7 +95,10 @@ function cutAtWord(text: string): string {
     cut =
       before.length >= MAX_DESCRIPTION / 3
         ? before
-        : [...text].filter((_, i) => !unclosed.includes(i)).join("");
+        : text
+            .split("")
+            .filter((_, i) => !unclosed.includes(i))
+            .join("");
   }
   const space = cut.lastIndexOf(" ");
   if (space > MAX_DESCRIPTION / 2) cut = cut.slice(0, space);

@@ -196,8 +196,8 @@ function grown(array: Uint32Array): Uint32Array<ArrayBuffer> {
  * catalogue of 10,000 tools has millions of them, and two pieces sharing a hash only blur one weight.
  */
 export function forEachNgram(text: string, visit: (hash: number) => void): void {
-  // Splitting can only shorten a run of separators or lengthen by a space per case change: four times the
-  // characters read is always enough, and keeps a hostile text's cost bounded.
+  // Splitting shortens runs of separators and adds a space per case change, so it reads four times the
+  // characters kept: enough for any description, and a bound on what a hostile text costs.
   const words = splitIdentifier(text.slice(0, MAX_CHARACTERS * 4))
     .toLowerCase()
     .trim();
