@@ -10,6 +10,12 @@ describe("compactDescription", () => {
     expect(
       compactDescription("Lists customer records in the crm workspace, matching a query given by the user."),
     ).toBe("Lists customer records in the crm workspace.");
+    // A dash breaks a clause with a space before it, which the full stop does not keep.
+    expect(
+      compactDescription(
+        "Creates a downloadable file — a CSV table, a Markdown document or a PDF — and returns its id.",
+      ),
+    ).toBe("Creates a downloadable file.");
     const long = compactDescription(`Does ${"many things and ".repeat(10)}more`);
     expect(long.length).toBeLessThanOrEqual(61);
     expect(long.endsWith("…")).toBe(true);

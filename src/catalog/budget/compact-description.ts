@@ -23,7 +23,7 @@ export function compactDescription(description: string): string {
   }
   if (sentence.length > MAX_DESCRIPTION) {
     const clause = clauseBreak(sentence, MAX_DESCRIPTION / 3);
-    if (clause >= 0) sentence = `${sentence.slice(0, clause)}.`;
+    if (clause >= 0) sentence = `${sentence.slice(0, clause).trimEnd()}.`;
   }
   if (sentence.length <= MAX_DESCRIPTION) return sentence;
   return `${cutAtWord(sentence.slice(0, MAX_DESCRIPTION))}…`;
