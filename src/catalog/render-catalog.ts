@@ -37,8 +37,11 @@ export const CATALOG_PROVIDERS: readonly CatalogProvider[] = [
 ];
 
 /**
- * Narrows the registry to what one caller may see, e.g. `{ key: tenant, select: () => seam.visibleTools(context) }`.
- * `key` names the selection: two filters with one key must select the same tools at a given revision.
+ * Narrows the registry to what one caller may see, e.g.
+ * `{ key: JSON.stringify([c.tenantId, c.principalId, c.scopes, c.mode]), select: () => seam.visibleTools(c) }`.
+ * `key` names the selection: two filters with one key must select the same tools at a given revision, so
+ * it holds everything the authorizer reads. A tenant alone is not enough: scopes and mode narrow what one
+ * principal sees, and a shared key would hand one caller another's cached catalogue.
  */
 export interface CatalogFilter {
   key: string;

@@ -123,13 +123,45 @@ describe("catalogBudget", () => {
         dropped: ["beta_tool"],
         kept: 3,
         findToolsOffered: true,
+        executeToolOffered: false,
       },
     ]);
   });
 
   it("says when find_tools itself did not fit: an amputation, not a deferral", () => {
-    const fitted = fitCatalog("anthropic", catalogue.slice(0, 3), { budget: { maxTokens: 60 }, counter });
-    expect(fitted.truncated).toMatchObject({ findToolsOffered: false, dropped: ["beta_tool", "gamma_tool"] });
+    const large = tool("find_tools", `Search ${"the tools you may use ".repeat(30)}`);
+    const tools = [catalogue[0] as AnyTool, large, catalogue[2] as AnyTool];
+    const maxTokens = entryTokens("anthropic", large, counter) - 1;
+    const fitted = fitCatalog("anthropic", tools, { budget: { maxTokens }, counter });
+    expect(fitted.tools.map((entry) => entry.name)).toEqual(["alpha_tool", "gamma_tool"]);
+    expect(fitted.truncated).toMatchObject({
+      dropped: ["find_tools"],
+      findToolsOffered: false,
+      executeToolOffered: false,
+    });
     expect(() => fitCatalog("mcp", catalogue, { budget: { maxTokens: 0 }, counter })).toThrow(RangeError);
+  });
+
+  it("counts Anthropic's cache breakpoint once, on the last tool, not on every entry", () => {
+    const tools = [catalogue[0], catalogue[2], catalogue[3]] as AnyTool[];
+    const render = { cacheLastTool: true };
+    const real = renderTools("anthropic", tools, render).reduce(
+      (sum, entry) => sum + counter.count(JSON.stringify(entry)),
+      0,
+    );
+    const fitted = fitCatalog("anthropic", tools, { budget: { maxTokens: real }, counter, render });
+    expect(fitted.truncated).toBeUndefined();
+    expect(fitted.usedTokens).toBe(real);
+    expect(fitted.output.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
+    const tight = fitCatalog("anthropic", tools, { budget: { maxTokens: real - 1 }, counter, render });
+    expect(tight.truncated?.dropped).toHaveLength(1);
+  });
+
+  it("counts with the counter it is given, even when another shares its encoding's name", () => {
+    const [now] = generalTools({}) as AnyTool[];
+    const real = entryTokens("mcp", now as AnyTool, counter);
+    const flat: TokenCounter = { encoding: counter.encoding, count: () => 1 };
+    expect(entryTokens("mcp", now as AnyTool, flat)).toBe(1);
+    expect(entryTokens("mcp", now as AnyTool, counter)).toBe(real);
   });
 });

@@ -82,6 +82,14 @@ describe("compactDescription", () => {
     ).toBe("😀 Sends rockets and smiles to everyone who asked for them…");
   });
 
+  it("never ends in half of a surrogate pair, even in text without spaces", () => {
+    const description = `${"天気".repeat(29)}予🌤報を返します`;
+    expect(description.charCodeAt(59)).toBe(0xd83c);
+    const compact = compactDescription(description);
+    expect(compact).toBe(`${"天気".repeat(29)}予…`);
+    expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(compact)).toBe(false);
+  });
+
   it("reads a bounded part of a description, however deep its parentheses nest", () => {
     const nested = `Does this ${"(".repeat(50_000)}x${")".repeat(50_000)} and that.`;
     const started = performance.now();

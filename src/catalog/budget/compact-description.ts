@@ -14,7 +14,7 @@ const MAX_READ = 2_000;
  * clause breaks inside parentheses do not count.
  */
 export function compactDescription(description: string): string {
-  const text = description.slice(0, MAX_READ).trim().replace(/\s+/g, " ");
+  const text = sliceWhole(description, MAX_READ).trim().replace(/\s+/g, " ");
   let sentence = firstSentence(text);
   if (sentence.length > MAX_DESCRIPTION) {
     const bare = withoutAsides(sentence);
@@ -26,7 +26,13 @@ export function compactDescription(description: string): string {
     if (clause >= 0) sentence = `${sentence.slice(0, clause).trimEnd()}.`;
   }
   if (sentence.length <= MAX_DESCRIPTION) return sentence;
-  return `${cutAtWord(sentence.slice(0, MAX_DESCRIPTION))}…`;
+  return `${cutAtWord(sliceWhole(sentence, MAX_DESCRIPTION))}…`;
+}
+
+/** The first `end` UTF-16 units, one fewer when the last would be half of a surrogate pair: a lone half is refused by some providers' APIs. */
+function sliceWhole(text: string, end: number): string {
+  const code = text.charCodeAt(end - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
 }
 
 /** Up to the first `.`, `!` or `?` outside parentheses that ends the text or comes before a capital. */

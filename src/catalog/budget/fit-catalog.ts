@@ -1,10 +1,17 @@
 /**
  * @module `catalogBudget`: bounds the tokens of the resident catalogue. What does not fit is dropped, and
  * never silently: a `catalog.truncated` event names every dropped tool, the budget that bound, and whether
- * find_tools was in the model's hands — the difference between a deferral and an amputation.
+ * find_tools and execute_tool were in the model's hands — the difference between a deferral and an
+ * amputation.
  */
 import type { AnyTool } from "../../registry/registry.js";
-import { type CatalogFormats, type CatalogProvider, renderTools } from "../render-catalog.js";
+import type { AnthropicOptions } from "../anthropic.js";
+import {
+  type CatalogFormats,
+  type CatalogProvider,
+  type DetailOptions,
+  renderTools,
+} from "../render-catalog.js";
 import { countJsonTokens, type TokenCounter } from "./token-counter.js";
 
 /** Kept first, in this order, when present: the machinery that reaches what was dropped. */
@@ -22,8 +29,10 @@ export interface CatalogTruncatedEvent {
   /** Every tool left out, in catalogue order. */
   dropped: string[];
   kept: number;
-  /** Whether find_tools is among the resident tools, so a dropped tool can still be found and called. */
+  /** Whether find_tools is among the resident tools, so a dropped tool can still be found. */
   findToolsOffered: boolean;
+  /** Whether execute_tool is too: with both, a dropped tool can be found and called — a deferral. */
+  executeToolOffered: boolean;
 }
 
 export interface FitOptions<P extends CatalogProvider> {
@@ -42,22 +51,27 @@ export interface FittedCatalog<P extends CatalogProvider> {
   truncated: CatalogTruncatedEvent | undefined;
 }
 
-/** Counted entries, by tool (tools are immutable) and then by provider, options and encoding. */
-const counted = new WeakMap<AnyTool, Map<string, number>>();
+/** Counted entries, by counter (two counters may share an encoding's name), tool and rendering. */
+const counted = new WeakMap<TokenCounter, WeakMap<AnyTool, Map<string, number>>>();
 
-/** One entry's tokens for a provider: the tool rendered alone. Counted once per tool and rendering. */
+/** One entry's tokens for a provider: the tool rendered alone. Counted once per counter, tool and rendering. */
 export function entryTokens<P extends CatalogProvider>(
   provider: P,
   tool: AnyTool,
   counter: TokenCounter,
   options?: CatalogFormats[P]["options"],
 ): number {
-  let byRendering = counted.get(tool);
+  let byTool = counted.get(counter);
+  if (!byTool) {
+    byTool = new WeakMap();
+    counted.set(counter, byTool);
+  }
+  let byRendering = byTool.get(tool);
   if (!byRendering) {
     byRendering = new Map();
-    counted.set(tool, byRendering);
+    byTool.set(tool, byRendering);
   }
-  const key = JSON.stringify([provider, counter.encoding, options ?? {}]);
+  const key = JSON.stringify([provider, options ?? {}]);
   const known = byRendering.get(key);
   if (known !== undefined) return known;
   const rendered = renderTools(provider, [tool], options) as unknown;
@@ -68,6 +82,28 @@ export function entryTokens<P extends CatalogProvider>(
   const tokens = countJsonTokens(counter, entry);
   byRendering.set(key, tokens);
   return tokens;
+}
+
+/**
+ * Anthropic's cache breakpoint marks the last tool only, but a tool rendered alone is its own last: each
+ * entry is counted without it, and the breakpoint once, as what it adds to the first tool.
+ */
+function perEntryOptions<P extends CatalogProvider>(
+  provider: P,
+  tools: readonly AnyTool[],
+  counter: TokenCounter,
+  render: CatalogFormats[P]["options"] | undefined,
+): { entry: CatalogFormats[P]["options"] | undefined; once: number } {
+  const first = tools[0];
+  if (provider !== "anthropic" || !(render as AnthropicOptions | undefined)?.cacheLastTool || !first) {
+    return { entry: render, once: 0 };
+  }
+  const { cacheLastTool: _breakpoint, ...entry } = render as AnthropicOptions & DetailOptions;
+  const typed = entry as CatalogFormats[P]["options"];
+  return {
+    entry: typed,
+    once: entryTokens(provider, first, counter, render) - entryTokens(provider, first, counter, typed),
+  };
 }
 
 /**
@@ -86,14 +122,16 @@ export function fitCatalog<P extends CatalogProvider>(
   }
   const pinned = PINNED_TOOLS.flatMap((name) => tools.filter((tool) => tool.name === name));
   const rest = tools.filter((tool) => !(PINNED_TOOLS as readonly string[]).includes(tool.name));
+  const { entry, once } = perEntryOptions(provider, tools, counter, options.render);
   const kept = new Set<AnyTool>();
-  let usedTokens = 0;
+  let usedTokens = once;
   for (const tool of [...pinned, ...rest]) {
-    const tokens = entryTokens(provider, tool, counter, options.render);
+    const tokens = entryTokens(provider, tool, counter, entry);
     if (usedTokens + tokens > budget.maxTokens) continue;
     usedTokens += tokens;
     kept.add(tool);
   }
+  if (kept.size === 0) usedTokens = 0;
   const resident = tools.filter((tool) => kept.has(tool));
   const output = renderTools(provider, resident, options.render);
   const dropped = tools.filter((tool) => !kept.has(tool)).map((tool) => tool.name);
@@ -105,6 +143,7 @@ export function fitCatalog<P extends CatalogProvider>(
     dropped,
     kept: resident.length,
     findToolsOffered: resident.some((tool) => tool.name === "find_tools"),
+    executeToolOffered: resident.some((tool) => tool.name === "execute_tool"),
   };
   options.onTruncated?.(truncated);
   return { output, tools: resident, usedTokens, truncated };
