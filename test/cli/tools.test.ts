@@ -336,7 +336,12 @@ describe("the catalogue a model sees, through the CLI", () => {
     const [summary, eventLine] = bounded.stderr.trim().split("\n");
     expect(summary).toMatch(new RegExp(`^${kept.length} of ${full.length} tools, \\d+ of 600 tokens$`));
     const event = JSON.parse(eventLine as string);
-    expect(event).toMatchObject({ type: "catalog.truncated", findToolsOffered: true, kept: kept.length });
+    expect(event).toMatchObject({
+      type: "catalog.truncated",
+      findToolsOffered: true,
+      executeToolOffered: true,
+      kept: kept.length,
+    });
     expect([...event.dropped, ...kept].sort()).toEqual(full.map((entry) => entry.name).sort());
   });
 
