@@ -37,7 +37,7 @@ describe("token counting", () => {
 });
 
 describe("compact mode", () => {
-  it("keeps every parameter's name, type, requiredness and values, and drops prose and bounds", () => {
+  it("keeps every parameter's name, type, requiredness and values, and drops prose, bounds and what is implied", () => {
     const schema = {
       type: "object",
       description: "the input",
@@ -47,6 +47,9 @@ describe("compact mode", () => {
         status: { type: "string", enum: ["open", "closed"] },
         tags: { type: "array", items: { type: "string", maxLength: 20 }, maxItems: 5 },
         when: { anyOf: [{ type: "string", format: "date-time" }, { type: "null" }] },
+        cell: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+        extra: { type: "object", additionalProperties: {} },
+        labels: { type: "object", additionalProperties: { type: "string" } },
       },
       required: ["description"],
       additionalProperties: false,
@@ -58,7 +61,10 @@ describe("compact mode", () => {
         limit: { type: "integer" },
         status: { enum: ["open", "closed"] },
         tags: { type: "array", items: { type: "string" } },
-        when: { anyOf: [{ type: "string" }, { type: "null" }] },
+        when: { type: ["string", "null"] },
+        cell: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
+        extra: { type: "object" },
+        labels: { type: "object", additionalProperties: { type: "string" } },
       },
       required: ["description"],
       additionalProperties: false,
