@@ -69,6 +69,8 @@ async function spill(
   // The fence may lengthen what it encloses (neutralised markers); shorten until it fits, a few times at most.
   while (head.length > 0 && byteLength(render(head)) + byteLength(note(head.length)) > limit) {
     head = head.slice(0, Math.floor(head.length * 0.9));
+    // Never half an emoji: an API may refuse a request holding a lone surrogate (Anthropic's answers 400).
+    if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
   }
   return withContent(envelope, render(head) + note(head.length));
 }

@@ -41,6 +41,25 @@ export function toEnvelope(tool: AnyTool, output: ToolOutput<unknown>): Envelope
   }
 }
 
+/** Outputs made by `passOn`: their content is an envelope's, already fenced if its source is untrusted. */
+const passedOn = new WeakSet<object>();
+
+/**
+ * What a tool that called another through the seam (execute_tool) returns to hand that call's envelope
+ * on. Its provenance goes with it, so an untrusted result stays marked untrusted wherever it is rendered,
+ * and its content, fenced once already, is not fenced again.
+ */
+export function passOn(envelope: OkEnvelope): ToolOutput<unknown> {
+  const output = {
+    content: envelope.content,
+    ...(envelope.data === undefined ? {} : { data: envelope.data }),
+    ...(envelope.truncated ? { truncated: true } : {}),
+    ...(envelope.provenance ? { provenance: envelope.provenance } : {}),
+  };
+  passedOn.add(output);
+  return output;
+}
+
 function build(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
   if (typeof output === "string") return capped(tool, { ok: true, content: output }, undefined, output);
   if (typeof output !== "object" || output === null) {
@@ -91,10 +110,8 @@ function build(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
     }
   }
   const text = content ?? dataJson ?? "";
-  const envelope: OkEnvelope = {
-    ok: true,
-    content: provenance && !provenance.trusted ? encloseUntrusted(text, provenance) : text,
-  };
+  const fence = provenance !== undefined && !provenance.trusted && !passedOn.has(output);
+  const envelope: OkEnvelope = { ok: true, content: fence ? encloseUntrusted(text, provenance) : text };
   if (truncated) envelope.truncated = true;
   if (provenance) envelope.provenance = { source: provenance.source, trusted: provenance.trusted };
   return capped(tool, envelope, dataJson, text);

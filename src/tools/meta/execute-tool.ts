@@ -7,6 +7,7 @@ import { z } from "zod";
 import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import type { Seam } from "../../seam/seam.js";
+import { passOn } from "../../seam/to-envelope.js";
 import { META_CATEGORY } from "./meta-deps.js";
 
 /** The wrapper waits as long as its target may run: the target's own limits bind, not these. */
@@ -41,12 +42,9 @@ export function createExecuteTool(seam: () => Seam) {
           ...(details === undefined ? {} : { details }),
         });
       }
-      // The content is already fenced if it came from outside; passing the provenance on would fence it twice.
-      return {
-        content: envelope.content,
-        ...(envelope.data === undefined ? {} : { data: envelope.data }),
-        ...(envelope.truncated ? { truncated: true } : {}),
-      };
+      // The target's provenance goes on, so its untrusted data stays out of MCP structured content; its
+      // content was fenced when its own envelope was built and is not fenced again.
+      return passOn(envelope);
     },
   });
 }

@@ -22,7 +22,7 @@ export interface FoundTool {
   score: number;
 }
 
-export function createFindTools(seam: () => Seam, embeddings?: EmbeddingProvider) {
+export function createFindTools(seam: () => Seam, embeddings?: EmbeddingProvider, clock?: () => number) {
   return defineTool({
     name: "find_tools",
     description:
@@ -40,7 +40,7 @@ export function createFindTools(seam: () => Seam, embeddings?: EmbeddingProvider
     async run({ query, limit, category }, context) {
       const served = seam();
       const registry = served.registry;
-      const search = await toolSearchFor(registry, embeddings, context.logger);
+      const search = await toolSearchFor(registry, embeddings, context.logger, clock);
       // Words alone ask authorization about the best-ranked hits only, so a 10,000-tool catalogue is not
       // listed per query; the hybrid search asks once per document, as it scores every one.
       const options: SearchOptions = {

@@ -14,7 +14,7 @@ export const metaTools: ToolModule<MetaToolDeps> = (deps) => {
   const tools: AnyTool[] = [];
   if (deps.seam) {
     tools.push(
-      createFindTools(deps.seam, deps.embeddings),
+      createFindTools(deps.seam, deps.embeddings, deps.clock),
       createLearnTools(deps.seam),
       createExecuteTool(deps.seam),
     );

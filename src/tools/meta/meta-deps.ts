@@ -13,6 +13,8 @@ export interface MetaToolDeps {
   outputs?: OutputStore;
   /** Makes find_tools hybrid (BM25F fused with these embeddings); lexical without it. */
   embeddings?: EmbeddingProvider;
+  /** Epoch milliseconds, timing find_tools' back-off after the embedding provider fails; `Date.now` if not given. */
+  clock?: () => number;
 }
 
 /** The category every meta-tool has; find_tools never returns one, execute_tool never runs one. */

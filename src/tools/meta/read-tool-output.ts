@@ -18,7 +18,12 @@ export function createReadToolOutput(outputs: OutputStore) {
         .string()
         .regex(OUTPUT_REF, "is a ref like out_… from a cut output's note")
         .describe("the output's ref"),
-      offset: z.number().int().min(0).default(0).describe("the character to start at"),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .default(0)
+        .describe("the character to start at; one inside an emoji starts at the emoji"),
       length: z.number().int().min(1).max(MAX_PAGE).default(16_000).describe("how many characters to read"),
     }),
     // A page at its longest, in UTF-8 at its widest, plus the note: never cut again.
@@ -31,25 +36,38 @@ export function createReadToolOutput(outputs: OutputStore) {
           `there is no kept output ${ref} for you; use the ref from a cut output's note`,
         );
       }
-      const total = output.text.length;
+      const { text } = output;
+      const total = text.length;
       if (offset > total) {
         throw new ToolFailure(
           "invalid_input",
           `offset ${offset} is past the end of ${ref} (${total} characters)`,
         );
       }
-      const page = output.text.slice(offset, offset + length);
-      const end = offset + page.length;
+      // Characters are UTF-16 units, and a page never parts the two halves of an astral character (an
+      // emoji): an API may refuse a request holding a lone half (Anthropic's answers 400). A page ends a
+      // unit early rather than split one, or a unit late if that would leave it empty.
+      const start = splitsPair(text, offset) ? offset - 1 : offset;
+      let end = Math.min(start + length, total);
+      if (splitsPair(text, end)) end = end - 1 > start ? end - 1 : end + 1;
+      const page = text.slice(start, end);
       const nextOffset = end < total ? end : null;
       const note =
         nextOffset === null
-          ? `\n[characters ${offset}–${end} of ${total}: the end of ${output.toolName}'s output]`
-          : `\n[characters ${offset}–${end} of ${total}; read on with offset ${nextOffset}]`;
+          ? `\n[characters ${start}–${end} of ${total}: the end of ${output.toolName}'s output]`
+          : `\n[characters ${start}–${end} of ${total}; read on with offset ${nextOffset}]`;
       return {
         content: page + note,
-        data: { ref, tool: output.toolName, offset, length: page.length, total, nextOffset },
+        data: { ref, tool: output.toolName, offset: start, length: page.length, total, nextOffset },
         ...(output.provenance ? { provenance: output.provenance } : {}),
       };
     },
   });
+}
+
+/** Whether `index` falls between the high and the low half of a surrogate pair. */
+function splitsPair(text: string, index: number): boolean {
+  const low = text.charCodeAt(index);
+  const high = text.charCodeAt(index - 1);
+  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
 }

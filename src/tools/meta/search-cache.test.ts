@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import {
+  type EmbeddingProvider,
+  HashedBagOfWordsEmbedding,
+} from "../../catalog/search/embedding-provider.js";
+import { createFakeClock } from "../../test/fake-clock.js";
+import { createScriptedTool } from "../../test/scripted-tool.js";
+import { createTestHarness, type TestHarness } from "../../test/test-harness.js";
+import { generalTools } from "../general/index.js";
+import { metaTools } from "./index.js";
+import { FIRST_BACKOFF_MS } from "./search-cache.js";
+
+/** An embedding provider that fails until `up`, counting catalogue builds and query embeddings apart. */
+function flakyProvider() {
+  const working = new HashedBagOfWordsEmbedding();
+  const provider = {
+    up: false,
+    builds: 0,
+    queries: 0,
+    embed(texts: readonly string[]) {
+      // find_tools embeds one query at a time; a build embeds the whole catalogue in one batch.
+      if (texts.length === 1) provider.queries++;
+      else provider.builds++;
+      return provider.up ? working.embed(texts) : Promise.reject(new Error("503 Service Unavailable"));
+    },
+  };
+  return provider;
+}
+
+function served(embeddings: EmbeddingProvider) {
+  const clock = createFakeClock();
+  let harness: TestHarness | undefined;
+  const meta = metaTools({ seam: () => (harness as TestHarness).seam, embeddings, clock: clock.now });
+  harness = createTestHarness([...generalTools({}), ...meta]);
+  const { seam, context } = harness;
+  const find = async () => {
+    const envelope = await seam.call(context(), "find_tools", { query: "arithmetic expression" });
+    if (!envelope.ok) throw new Error(`expected ok, got ${JSON.stringify(envelope)}`);
+    return (envelope.data as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+  };
+  return { clock, find, registry: harness.registry };
+}
+
+/** Lets a build started in the background settle: the provider answers without timers. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("find_tools while the embedding provider is down", () => {
+  it("embeds the catalogue once, answers lexically, and uses the provider again after the back-off", async () => {
+    const provider = flakyProvider();
+    const { clock, find } = served(provider);
+    for (let call = 0; call < 4; call++) expect((await find())[0]).toBe("calculate");
+    expect(provider).toMatchObject({ builds: 1, queries: 0 });
+
+    clock.advance(FIRST_BACKOFF_MS - 1);
+    await find();
+    expect(provider.builds).toBe(1);
+
+    provider.up = true;
+    clock.advance(1);
+    // The back-off has passed: this call starts the build and is answered lexically meanwhile.
+    expect((await find())[0]).toBe("calculate");
+    expect(provider).toMatchObject({ builds: 2, queries: 0 });
+    await settle();
+    expect((await find())[0]).toBe("calculate");
+    expect(provider).toMatchObject({ builds: 2, queries: 1 });
+  });
+
+  it("doubles the back-off after each failure, and starts afresh at a new revision", async () => {
+    const provider = flakyProvider();
+    const { clock, find, registry } = served(provider);
+    await find();
+    clock.advance(FIRST_BACKOFF_MS);
+    await find();
+    await settle();
+    expect(provider.builds).toBe(2);
+    clock.advance(FIRST_BACKOFF_MS);
+    await find();
+    expect(provider.builds).toBe(2);
+    clock.advance(FIRST_BACKOFF_MS);
+    await find();
+    expect(provider.builds).toBe(3);
+
+    provider.up = true;
+    registry.install(createScriptedTool(["ok"], { name: "extra_tool" }));
+    await find();
+    expect(provider).toMatchObject({ builds: 4, queries: 1 });
+  });
+});
