@@ -1,6 +1,6 @@
 import { ToolregError } from "../errors/toolreg-error.js";
 
-/** A tool's input schema that a provider's format cannot express, such as a recursive `$ref` for Gemini. */
+/** An input schema a provider's renderer cannot read, such as a `$ref` outside the document for Gemini. */
 export class CatalogSchemaError extends ToolregError {
   constructor(message: string) {
     super("catalog_schema", message);

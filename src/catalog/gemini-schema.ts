@@ -35,93 +35,161 @@ const FORMATS: Record<string, readonly string[]> = {
   integer: ["int32", "int64"],
 };
 
+// Both bound inlining, which grows exponentially when each target references the next more than once
+// (18 levels of two references each: 1.7 KB in, 15 MB out).
+/** How many references may be open, one inside another; a `$ref` met inside that many is not followed. */
+export const MAX_REF_DEPTH = 8;
+/** How many nodes one schema may inline from `$ref` targets; a `$ref` met after that is not followed. */
+export const MAX_INLINED_NODES = 1000;
+
+const RECURSIVE_NOTE =
+  "The shape of this value is not shown: it contains itself, which this format cannot express.";
+const TOO_LARGE_NOTE =
+  "The shape of this value is not shown: written out in full, it is too large for this format.";
+
 export type GeminiSchema = { [keyword: string]: unknown };
 
 /**
- * Converts a JSON Schema (draft 2020-12 or 07) to Gemini's OpenAPI subset: `$ref` inlined (a cycle
- * throws CatalogSchemaError), `const` → one-value `enum`, `[T, "null"]` and null `anyOf` branches →
- * `nullable`, `oneOf` → `anyOf`, `allOf` merged, `exclusiveMinimum`/`exclusiveMaximum` → bounds,
- * `examples` → `example`, and every keyword outside GEMINI_SCHEMA_KEYWORDS dropped.
+ * Converts a JSON Schema (draft 2020-12 or 07) to Gemini's OpenAPI subset: `$ref` inlined, `const` →
+ * one-value `enum`, an untyped `enum` typed from its values, `[T, "null"]` and null `anyOf` branches →
+ * `nullable`, `oneOf` → `anyOf`, `allOf` and a `$ref`'s siblings merged (see conjoin), exclusive bounds →
+ * bounds, `examples` → `example`, and every keyword outside GEMINI_SCHEMA_KEYWORDS dropped.
+ *
+ * A `$ref` already being inlined (recursion), one MAX_REF_DEPTH references deep, or one met after
+ * MAX_INLINED_NODES nodes have been inlined is not followed: it becomes a schema of any type that keeps its
+ * siblings and says in its description that the shape is not shown. That bounds what inlining adds however
+ * the references nest, and the same input always gives the same output. A schema that cannot be read throws
+ * CatalogSchemaError: a `$ref` to nothing, to an anchor or outside the document, or `false`.
  */
 export function toGeminiSchema(schema: JsonSchemaObject, where = "schema"): GeminiSchema {
-  return convert(schema, schema, [], where);
+  return new GeminiConverter(schema).convert(schema, [], where);
 }
 
-function convert(
-  node: unknown,
-  root: JsonSchemaObject,
-  refs: readonly string[],
-  where: string,
-): GeminiSchema {
-  if (node === true || (isObject(node) && Object.keys(node).length === 0)) return {};
-  if (!isObject(node)) throw new CatalogSchemaError(`${where}: a schema that admits nothing cannot be sent`);
+class GeminiConverter {
+  readonly #root: JsonSchemaObject;
+  #inlined = 0;
 
-  const ref = node.$ref;
-  if (typeof ref === "string") {
-    if (refs.includes(ref)) {
-      throw new CatalogSchemaError(
-        `${where}: recursive $ref ${[...refs, ref].join(" → ")} cannot be inlined for Gemini's parameters`,
-      );
-    }
-    const { $ref: _ref, ...siblings } = node;
-    return convert({ ...resolve(ref, root, where), ...siblings }, root, [...refs, ref], where);
+  constructor(root: JsonSchemaObject) {
+    this.#root = root;
   }
 
-  const out: GeminiSchema = {};
-  const rawType = node.type;
-  for (const [keyword, value] of Object.entries(node)) {
-    switch (keyword) {
-      case "type":
-        writeType(out, value);
-        break;
-      case "const":
-        if (node.enum === undefined) writeEnum(out, [value]);
-        break;
-      case "enum":
-        if (Array.isArray(value)) writeEnum(out, value);
-        break;
-      case "properties":
-        if (isObject(value)) {
-          out.properties = Object.fromEntries(
-            Object.entries(value).map(([name, child]) => [
-              name,
-              convert(child, root, refs, `${where}.properties.${name}`),
-            ]),
-          );
-        }
-        break;
-      case "items":
-        // A draft-07 tuple (`items: [...]`) has no equivalent; it is dropped.
-        if (!Array.isArray(value)) out.items = convert(value, root, refs, `${where}.items`);
-        break;
-      case "anyOf":
-      case "oneOf":
-        if (Array.isArray(value)) writeAnyOf(out, value, root, refs, `${where}.${keyword}`);
-        break;
-      case "allOf":
-        if (Array.isArray(value)) {
-          value.forEach((branch, index) => {
-            mergeInto(out, convert(branch, root, refs, `${where}.allOf[${index}]`));
-          });
-        }
-        break;
-      case "exclusiveMinimum":
-      case "exclusiveMaximum":
-        if (typeof value === "number") writeExclusive(out, keyword, value, rawType === "integer");
-        break;
-      case "examples":
-        if (Array.isArray(value) && value.length > 0) out.example = value[0];
-        break;
-      case "format":
-        if (typeof value === "string" && typeof rawType === "string" && FORMATS[rawType]?.includes(value)) {
-          out.format = value;
-        }
-        break;
-      default:
-        if (GEMINI_SCHEMA_KEYWORDS.has(keyword)) out[keyword] = structuredClone(value);
+  /** `refs` are the references being inlined around `node`, outermost first. */
+  convert(node: unknown, refs: readonly string[], where: string): GeminiSchema {
+    if (refs.length > 0) this.#inlined += 1;
+    if (node === true || (isObject(node) && Object.keys(node).length === 0)) return {};
+    if (!isObject(node)) {
+      throw new CatalogSchemaError(`${where}: a schema that admits nothing cannot be sent`);
     }
+    const { $ref: ref, ...siblings } = node;
+    if (typeof ref === "string") return this.#reference(ref, siblings, refs, where);
+    return this.#schema(node, refs, where);
   }
-  return out;
+
+  #reference(
+    ref: string,
+    siblings: Record<string, unknown>,
+    refs: readonly string[],
+    where: string,
+  ): GeminiSchema {
+    const own = this.#schema(siblings, refs, where);
+    const note = this.#cutNote(ref, refs);
+    if (note !== undefined) return notShown(own, note);
+    const target = this.convert(resolve(ref, this.#root, where), [...refs, ref], where);
+    // 2020-12 applies a `$ref` and its siblings together; the siblings, written for this use, come first.
+    return conjoin(own, target);
+  }
+
+  /** Why `ref` is not followed here, or undefined to follow it. */
+  #cutNote(ref: string, refs: readonly string[]): string | undefined {
+    if (refs.includes(ref)) return RECURSIVE_NOTE;
+    if (refs.length >= MAX_REF_DEPTH || this.#inlined >= MAX_INLINED_NODES) return TOO_LARGE_NOTE;
+    return undefined;
+  }
+
+  /** A schema without `$ref`: its own keywords, then what `allOf` and a lone `anyOf` branch add. */
+  #schema(node: Record<string, unknown>, refs: readonly string[], where: string): GeminiSchema {
+    const out: GeminiSchema = {};
+    // Conjoined after the node's own keywords, so that the result does not depend on key order.
+    const parts: GeminiSchema[] = [];
+    const rawType = node.type;
+    for (const [keyword, value] of Object.entries(node)) {
+      switch (keyword) {
+        case "type":
+          writeType(out, value);
+          break;
+        case "const":
+          if (node.enum === undefined) writeEnum(out, [value], rawType !== undefined);
+          break;
+        case "enum":
+          if (Array.isArray(value)) writeEnum(out, value, rawType !== undefined);
+          break;
+        case "properties":
+          if (isObject(value)) {
+            out.properties = Object.fromEntries(
+              Object.entries(value).map(([name, child]) => [
+                name,
+                this.convert(child, refs, `${where}.properties.${name}`),
+              ]),
+            );
+          }
+          break;
+        case "items":
+          // A tuple (draft-07 `items: [...]`, or `prefixItems` beside 2020-12's `items`) has no equivalent;
+          // its items are dropped.
+          if (!Array.isArray(value) && !Array.isArray(node.prefixItems)) {
+            out.items = this.convert(value, refs, `${where}.items`);
+          }
+          break;
+        case "anyOf":
+        case "oneOf":
+          if (Array.isArray(value)) {
+            const lone = this.#writeAnyOf(out, value, refs, `${where}.${keyword}`);
+            if (lone) parts.push(lone);
+          }
+          break;
+        case "allOf":
+          if (Array.isArray(value)) {
+            value.forEach((branch, index) => {
+              parts.push(this.convert(branch, refs, `${where}.allOf[${index}]`));
+            });
+          }
+          break;
+        case "exclusiveMinimum":
+        case "exclusiveMaximum":
+          if (typeof value === "number") writeExclusive(out, keyword, value, rawType === "integer");
+          break;
+        case "examples":
+          if (Array.isArray(value) && value.length > 0) out.example = value[0];
+          break;
+        case "format":
+          if (typeof value === "string" && typeof rawType === "string" && FORMATS[rawType]?.includes(value)) {
+            out.format = value;
+          }
+          break;
+        default:
+          if (GEMINI_SCHEMA_KEYWORDS.has(keyword)) out[keyword] = structuredClone(value);
+      }
+    }
+    return parts.reduce(conjoin, stringEnumOnly(out));
+  }
+
+  /** Writes the branches that are not just null as `anyOf`; a lone one is returned, to be conjoined. */
+  #writeAnyOf(
+    out: GeminiSchema,
+    branches: readonly unknown[],
+    refs: readonly string[],
+    where: string,
+  ): GeminiSchema | undefined {
+    const kept: GeminiSchema[] = [];
+    branches.forEach((branch, index) => {
+      const converted = this.convert(branch, refs, `${where}[${index}]`);
+      const onlyNull = converted.nullable === true && Object.keys(converted).length === 1;
+      if (onlyNull) out.nullable = true;
+      else kept.push(converted);
+    });
+    if (kept.length > 1) out.anyOf = kept;
+    return kept.length === 1 ? kept[0] : undefined;
+  }
 }
 
 function writeType(out: GeminiSchema, value: unknown): void {
@@ -137,29 +205,34 @@ function writeType(out: GeminiSchema, value: unknown): void {
   else if (types.length > 1) out.anyOf = types.map((type) => ({ type }));
 }
 
-function writeEnum(out: GeminiSchema, values: readonly unknown[]): void {
+function writeEnum(out: GeminiSchema, values: readonly unknown[], typed: boolean): void {
   const present = values.filter((value) => value !== null);
   if (present.length < values.length) out.nullable = true;
+  // Gemini refuses an enum without a type; compact schemas leave the type to the values.
+  const inferred = typed ? undefined : typeOfValues(present);
+  if (inferred !== undefined) out.type = inferred;
   // Gemini's enum holds strings only; a non-string enum keeps its type and loses the list.
   if (present.length > 0 && present.every((value) => typeof value === "string")) out.enum = present;
 }
 
-function writeAnyOf(
-  out: GeminiSchema,
-  branches: readonly unknown[],
-  root: JsonSchemaObject,
-  refs: readonly string[],
-  where: string,
-): void {
-  const kept: GeminiSchema[] = [];
-  branches.forEach((branch, index) => {
-    const converted = convert(branch, root, refs, `${where}[${index}]`);
-    const onlyNull = converted.nullable === true && Object.keys(converted).length === 1;
-    if (onlyNull) out.nullable = true;
-    else kept.push(converted);
-  });
-  if (kept.length === 1 && kept[0]) mergeInto(out, kept[0]);
-  else if (kept.length > 1) out.anyOf = kept;
+/**
+ * The type every value has (`integer` when all are whole numbers); undefined for mixed values such as
+ * `["a", 1]`, whose enum then converts to a schema of any type.
+ */
+function typeOfValues(values: readonly unknown[]): string | undefined {
+  if (values.length === 0) return undefined;
+  if (values.every((value) => typeof value === "string")) return "string";
+  if (values.every((value) => typeof value === "boolean")) return "boolean";
+  if (values.every((value) => Number.isInteger(value))) return "integer";
+  if (values.every((value) => typeof value === "number")) return "number";
+  return undefined;
+}
+
+/** The schema without its enum unless its type is string: Gemini allows an enum for STRING only. */
+function stringEnumOnly(schema: GeminiSchema): GeminiSchema {
+  if (schema.enum === undefined || schema.type === "string") return schema;
+  const { enum: _enum, ...rest } = schema;
+  return rest;
 }
 
 function writeExclusive(
@@ -178,24 +251,57 @@ function writeExclusive(
   }
 }
 
-/** Merges one converted schema into another: properties joined, required unioned, the rest overwritten. */
-function mergeInto(out: GeminiSchema, extra: GeminiSchema): void {
-  for (const [keyword, value] of Object.entries(extra)) {
+/**
+ * Two converted schemas that both apply (`allOf`, a `$ref` and its siblings): properties merged by name,
+ * each shared one conjoined; `required` unioned; any other keyword as `first` says it, else as `second`
+ * does. One side's constraint is looser than both together, never stricter, and the seam validates
+ * against the full schema.
+ */
+function conjoin(first: GeminiSchema, second: GeminiSchema): GeminiSchema {
+  const out: GeminiSchema = { ...first };
+  for (const [keyword, value] of Object.entries(second)) {
     const current = out[keyword];
-    if (keyword === "properties" && isObject(current) && isObject(value)) {
-      out.properties = { ...current, ...value };
+    if (current === undefined) out[keyword] = value;
+    else if (keyword === "properties" && isObject(current) && isObject(value)) {
+      out.properties = conjoinProperties(current, value);
     } else if (keyword === "required" && Array.isArray(current) && Array.isArray(value)) {
       out.required = [...new Set([...current, ...value])];
-    } else if (keyword === "description" && typeof current === "string") {
-      // The outer description (the one next to the anyOf) is the one written for this field.
-    } else {
-      out[keyword] = value;
     }
   }
+  return stringEnumOnly(out);
+}
+
+function conjoinProperties(
+  first: Record<string, unknown>,
+  second: Record<string, unknown>,
+): Record<string, unknown> {
+  const names = [...new Set([...Object.keys(first), ...Object.keys(second)])];
+  return Object.fromEntries(
+    names.map((name) => {
+      // Own properties only: a property may be called `constructor`.
+      const one = Object.hasOwn(first, name) ? first[name] : undefined;
+      const other = Object.hasOwn(second, name) ? second[name] : undefined;
+      if (isObject(one) && isObject(other)) return [name, conjoin(one, other)];
+      return [name, one ?? other];
+    }),
+  );
+}
+
+/** What a `$ref` that is not followed becomes: its siblings, with a description saying why. */
+function notShown(siblings: GeminiSchema, note: string): GeminiSchema {
+  // The type goes with the shape it names: Gemini refuses OBJECT without properties, ARRAY without items.
+  const { type, ...rest } = siblings;
+  const kept = type === "object" || type === "array" ? rest : siblings;
+  const description = typeof kept.description === "string" ? `${kept.description}\n${note}` : note;
+  return { ...kept, description };
 }
 
 function resolve(ref: string, root: JsonSchemaObject, where: string): JsonSchemaObject {
   if (!ref.startsWith("#")) throw new CatalogSchemaError(`${where}: external $ref "${ref}" is not supported`);
+  // `#name` names an anchor; read as a pointer it would be the root.
+  if (ref !== "#" && !ref.startsWith("#/")) {
+    throw new CatalogSchemaError(`${where}: anchor $ref "${ref}" is not supported`);
+  }
   let target: unknown = root;
   for (const raw of ref.slice(1).split("/").slice(1)) {
     const segment = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
