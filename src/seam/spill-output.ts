@@ -7,7 +7,7 @@ import type { AnyTool } from "../registry/registry.js";
 import type { ExecutionContext } from "./context.js";
 import type { Envelope, OkEnvelope } from "./envelope.js";
 import type { OutputStore } from "./output-store.js";
-import { cutToBytes, overflowOf } from "./to-envelope.js";
+import { headWithin, overflowOf } from "./to-envelope.js";
 import { encloseUntrusted } from "./untrusted-fence.js";
 
 /** Stores what the cap cut, when it cut something; a call whose output fitted costs one WeakMap lookup. */
@@ -57,21 +57,16 @@ async function spill(
   }
   const limit = tool.limits.outputBytes;
   const total = overflow.text.length;
+  const render = (head: string) => (untrusted ? encloseUntrusted(head, untrusted) : head);
   if (overflow.part === "data") {
     const note = `\n[${tool.name}'s data (${total} characters of JSON) is over its ${limit}-byte cap and was kept aside: read it with read_tool_output {"ref":"${ref}","offset":0}]`;
-    return withContent(envelope, cutToBytes(envelope.content, limit - byteLength(note)) + note);
+    const head = headWithin(overflow.content, limit - byteLength(note), render);
+    return withContent(envelope, render(head) + note);
   }
   const note = (shown: number) =>
     `\n[cut at character ${shown} of ${total} (${tool.name}'s cap is ${limit} bytes); the whole output is kept: read on with read_tool_output {"ref":"${ref}","offset":${shown}}]`;
-  const render = (head: string) => (untrusted ? encloseUntrusted(head, untrusted) : head);
-  const reserve = byteLength(note(total)) + byteLength(render(""));
-  let head = cutToBytes(overflow.text, limit - reserve);
-  // The fence may lengthen what it encloses (neutralised markers); shorten until it fits, a few times at most.
-  while (head.length > 0 && byteLength(render(head)) + byteLength(note(head.length)) > limit) {
-    head = head.slice(0, Math.floor(head.length * 0.9));
-    // Never half an emoji: an API may refuse a request holding a lone surrogate (Anthropic's answers 400).
-    if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
-  }
+  // The note names the head's length, which is at most the whole's: room for the longest note will do.
+  const head = headWithin(overflow.text, limit - byteLength(note(total)), render);
   return withContent(envelope, render(head) + note(head.length));
 }
 

@@ -8,7 +8,7 @@ import { describeIssues } from "../declaration/tool-schema.js";
 import { ToolFailure } from "../errors/tool-failure.js";
 import type { AnyTool } from "../registry/registry.js";
 import { type Envelope, failure, type OkEnvelope } from "./envelope.js";
-import { encloseUntrusted } from "./untrusted-fence.js";
+import { encloseUntrusted, type FenceSource } from "./untrusted-fence.js";
 
 /** A thrown value's message, without ever throwing (a value may have a hostile `toString`). */
 export function describeThrown(error: unknown): string {
@@ -114,16 +114,15 @@ function build(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
   const envelope: OkEnvelope = { ok: true, content: fence ? encloseUntrusted(text, provenance) : text };
   if (truncated) envelope.truncated = true;
   if (provenance) envelope.provenance = { source: provenance.source, trusted: provenance.trusted };
-  return capped(tool, envelope, dataJson, text);
+  return capped(tool, envelope, dataJson, text, fence ? provenance : undefined);
 }
 
-/** What a cap cut off, kept beside the envelope (never in it) until the seam stores it whole. */
-export interface Overflow {
-  /** The whole text: the content (unfenced) when it was cut, else the data's JSON that was dropped. */
-  text: string;
-  /** Whether `text` is the content (cut) or the data (dropped whole, content intact). */
-  part: "content" | "data";
-}
+/**
+ * What a cap cut off, kept beside the envelope (never in it) until the seam stores it whole: the content
+ * (unfenced) when it was cut, or the data's JSON when that was dropped whole, with the content as it was
+ * (unfenced) for a note that must shorten it.
+ */
+export type Overflow = { part: "content"; text: string } | { part: "data"; text: string; content: string };
 
 const overflows = new WeakMap<OkEnvelope, Overflow>();
 
@@ -136,7 +135,13 @@ export function overflowOf(envelope: Envelope): Overflow | undefined {
  * Applies the tool's byte cap to content and data together, and says so: silent truncation makes a model
  * trust half an answer. Data that does not fit is dropped whole; a half object is no object.
  */
-function capped(tool: AnyTool, envelope: OkEnvelope, dataJson: string | undefined, text: string): OkEnvelope {
+function capped(
+  tool: AnyTool,
+  envelope: OkEnvelope,
+  dataJson: string | undefined,
+  text: string,
+  fence?: FenceSource,
+): OkEnvelope {
   const limit = tool.limits.outputBytes;
   const dataBytes = dataJson === undefined ? 0 : byteLength(dataJson, limit);
   if (dataJson !== undefined && dataBytes <= limit) envelope.data = JSON.parse(dataJson);
@@ -144,10 +149,12 @@ function capped(tool: AnyTool, envelope: OkEnvelope, dataJson: string | undefine
   const room = dataBytes <= limit ? limit - dataBytes : limit;
   if (byteLength(envelope.content, room) <= room) {
     if (dataJson !== undefined && dataBytes > limit)
-      overflows.set(envelope, { text: dataJson, part: "data" });
+      overflows.set(envelope, { text: dataJson, part: "data", content: text });
     return envelope;
   }
-  envelope.content = cutToBytes(envelope.content, room);
+  // A fenced text is cut inside its fence, so the fence still closes: an open one would swallow what follows.
+  const render = (head: string) => (fence ? encloseUntrusted(head, fence) : head);
+  envelope.content = render(headWithin(text, room, render));
   envelope.truncated = true;
   overflows.set(envelope, { text, part: "content" });
   return envelope;
@@ -158,6 +165,20 @@ export function cutToBytes(text: string, bytes: number): string {
   if (byteLength(text, bytes) <= bytes) return text;
   const head = Buffer.from(text).subarray(0, Math.max(0, bytes));
   return new TextDecoder("utf-8", { fatal: false }).decode(head).replace(/\uFFFD$/, "");
+}
+
+/**
+ * About the longest head of `text` whose rendering fits `bytes` of UTF-8. A fence may lengthen what it
+ * encloses (neutralised markers), so the head is shortened until it fits, a few times at most, and never
+ * ends in half a surrogate pair: an API may refuse a request holding one (Anthropic's answers 400).
+ */
+export function headWithin(text: string, bytes: number, render: (head: string) => string): string {
+  let head = cutToBytes(text, bytes - Buffer.byteLength(render("")));
+  while (head.length > 0 && byteLength(render(head), bytes) > bytes) {
+    head = head.slice(0, Math.floor(head.length * 0.9));
+    if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  }
+  return head;
 }
 
 /** UTF-8 length, skipping the count when the text is short enough to fit whatever its characters. */

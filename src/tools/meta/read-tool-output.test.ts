@@ -1,11 +1,17 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { createArtifactOutputStore } from "../../artifacts/artifact-output-store.js";
+import { createFileArtifactStore } from "../../artifacts/file-artifact-store.js";
 import type { Envelope } from "../../seam/envelope.js";
-import type { OutputStore } from "../../seam/output-store.js";
 import { createTestHarness } from "../../test/test-harness.js";
 import { createReadToolOutput } from "./read-tool-output.js";
 
-const REF = `out_${"0".repeat(64)}`;
+const scratch = mkdtempSync(join(tmpdir(), "toolreg-read-output-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const outputs = createArtifactOutputStore(createFileArtifactStore(scratch));
 
 interface Page {
   content: string;
@@ -14,15 +20,13 @@ interface Page {
   nextOffset: number | null;
 }
 
-/** read_tool_output over a store that keeps one output, `text`, under `REF`. */
-function reader(text: string) {
-  const outputs: OutputStore = {
-    put: async () => REF,
-    get: async ({ ref }) => (ref === REF ? { toolName: "dump", text } : undefined),
-  };
+/** read_tool_output over `text`, kept in a file-backed output store as a cut output would be. */
+async function reader(text: string) {
   const { seam, context } = createTestHarness([createReadToolOutput(outputs)], { outputs });
+  const { tenantId, principalId } = context();
+  const ref = await outputs.put({ tenantId, principalId, toolName: "dump", text });
   return async (offset: number, length: number): Promise<Page> => {
-    const envelope: Envelope = await seam.call(context(), "read_tool_output", { ref: REF, offset, length });
+    const envelope: Envelope = await seam.call(context(), "read_tool_output", { ref, offset, length });
     if (!envelope.ok) throw new Error(`expected ok, got ${JSON.stringify(envelope)}`);
     const data = envelope.data as Omit<Page, "content">;
     return { ...data, content: envelope.content };
@@ -63,7 +67,7 @@ describe("read_tool_output", () => {
   it("never parts a surrogate pair, and its pages put together are the whole output", async () => {
     await fc.assert(
       fc.asyncProperty(text, fc.integer({ min: 1, max: 9 }), async (whole, length) => {
-        const pages = await readAll(reader(whole), 0, length);
+        const pages = await readAll(await reader(whole), 0, length);
         for (const page of pages) {
           expect(wellFormed(page.content)).toBe(true);
           expect(page.content.startsWith(whole.slice(page.offset, page.offset + page.length))).toBe(true);
@@ -77,7 +81,7 @@ describe("read_tool_output", () => {
     await fc.assert(
       fc.asyncProperty(text, fc.integer({ min: 1, max: 9 }), fc.nat(), async (whole, length, seed) => {
         const offset = seed % (whole.length + 1);
-        const pages = await readAll(reader(whole), offset, length);
+        const pages = await readAll(await reader(whole), offset, length);
         const first = pages[0] as Page;
         expect([offset, offset - 1]).toContain(first.offset);
         expect(wellFormed(whole.slice(first.offset))).toBe(true);
@@ -89,7 +93,7 @@ describe("read_tool_output", () => {
   });
 
   it("takes a whole pair for a page one unit long", async () => {
-    const read = reader("x😀y");
+    const read = await reader("x😀y");
     expect(await read(2, 1)).toMatchObject({ offset: 1, length: 2, nextOffset: 3 });
     expect(await read(1, 1)).toMatchObject({ offset: 1, length: 2, nextOffset: 3 });
     expect(await read(0, 2)).toMatchObject({ offset: 0, length: 1, nextOffset: 1 });
