@@ -2,9 +2,8 @@
 
 import { z } from "zod";
 import { descriptionForModel } from "../../catalog/model-description.js";
-import { type EmbeddingProvider, EmbeddingProviderError } from "../../catalog/search/embedding-provider.js";
-import { HybridToolSearch } from "../../catalog/search/hybrid-tool-search.js";
-import type { SearchHit, SearchOptions } from "../../catalog/search/tool-search-index.js";
+import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
+import type { SearchOptions } from "../../catalog/search/tool-search-index.js";
 import { CATEGORIES } from "../../declaration/categories.js";
 import { defineTool } from "../../declaration/define-tool.js";
 import type { Seam } from "../../seam/seam.js";
@@ -55,16 +54,9 @@ export function createFindTools(seam: () => Seam, embeddings?: EmbeddingProvider
           );
         },
       };
-      let hits: SearchHit[];
-      try {
-        hits = await search.search(query, options);
-      } catch (error) {
-        // An embedding service that fails on this query (a 5xx, a timeout) costs the model its meaning
-        // match, not its answer: the words still rank.
-        if (!(error instanceof EmbeddingProviderError && search instanceof HybridToolSearch)) throw error;
-        context.logger.warn({ err: error }, "embedding the query failed; find_tools searched lexically");
-        hits = search.index.search(query, options);
-      }
+      // An embedding service that fails (a 5xx, a timeout) costs the model its meaning match, not its
+      // answer: the words still rank, and the log says so.
+      const hits = await search.search(query, options, context.logger);
       const found: FoundTool[] = [];
       for (const hit of hits) {
         const tool = registry.get(hit.name);

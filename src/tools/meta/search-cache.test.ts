@@ -85,4 +85,21 @@ describe("find_tools while the embedding provider is down", () => {
     await find();
     expect(provider).toMatchObject({ builds: 4, queries: 1 });
   });
+
+  it("stops asking a provider that fails on queries until the back-off has passed", async () => {
+    const provider = flakyProvider();
+    provider.up = true;
+    const { clock, find } = served(provider);
+    await find();
+    expect(provider).toMatchObject({ builds: 1, queries: 1 });
+
+    provider.up = false;
+    for (let call = 0; call < 3; call++) expect((await find())[0]).toBe("calculate");
+    expect(provider.queries).toBe(2);
+
+    provider.up = true;
+    clock.advance(FIRST_BACKOFF_MS);
+    expect((await find())[0]).toBe("calculate");
+    expect(provider).toMatchObject({ builds: 1, queries: 3 });
+  });
 });

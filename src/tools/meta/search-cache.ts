@@ -1,11 +1,9 @@
 /**
  * @module One search per registry revision, shared by every caller: authorization filters the hits, not
  * the index. Lexical (BM25F) unless the host gives an embedding provider; then hybrid, embedded once per
- * revision, and lexical again if the provider fails, so search degrades rather than breaks (find_tools does
- * the same for one query the provider fails on). After a failure the catalogue is embedded again only once
- * a back-off has passed, and in the background: while the provider is down, no call waits for it.
+ * revision, and lexical again while the provider fails, so search degrades rather than breaks.
  */
-import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
+import { type EmbeddingProvider, EmbeddingProviderError } from "../../catalog/search/embedding-provider.js";
 import { toSearchDocument } from "../../catalog/search/from-tool.js";
 import { HybridToolSearch } from "../../catalog/search/hybrid-tool-search.js";
 import {
@@ -14,14 +12,15 @@ import {
   ToolSearchIndex,
 } from "../../catalog/search/tool-search-index.js";
 import type { RegistryView } from "../../registry/registry.js";
-import type { Logger } from "../../seam/context.js";
+import { type Logger, silentLogger } from "../../seam/context.js";
 
 export interface ToolSearch {
-  search(query: string, options: SearchOptions): SearchHit[] | Promise<SearchHit[]>;
+  /** `logger` hears of a fallback to words alone; the lexical index has none to report. */
+  search(query: string, options: SearchOptions, logger?: Logger): SearchHit[] | Promise<SearchHit[]>;
 }
 
 const lexical = new WeakMap<RegistryView, { revision: number; index: ToolSearchIndex }>();
-const hybrid = new WeakMap<RegistryView, HybridBuild>();
+const hybrid = new WeakMap<RegistryView, RevisionSearch>();
 
 /** The wait after a failed build before the next; it doubles with each failure in a row, up to the cap. */
 export const FIRST_BACKOFF_MS = 5_000;
@@ -36,7 +35,7 @@ export function searchIndexFor(view: RegistryView): ToolSearchIndex {
   return index;
 }
 
-/** The search for this revision; `now` (epoch milliseconds) times the back-off after a failed build. */
+/** The search for this revision; `now` (epoch milliseconds) times the back-off after the provider fails. */
 export function toolSearchFor(
   view: RegistryView,
   embeddings: EmbeddingProvider | undefined,
@@ -44,61 +43,97 @@ export function toolSearchFor(
   now: () => number = Date.now,
 ): ToolSearch | Promise<ToolSearch> {
   if (!embeddings) return searchIndexFor(view);
-  const cached = hybrid.get(view);
-  if (cached && cached.revision === view.revision) return cached.search();
-  // A new revision starts afresh: its first build is awaited, its back-off starts from the first wait.
-  const built = new HybridBuild(view, embeddings, logger, now);
-  hybrid.set(view, built);
-  return built.search();
+  let cached = hybrid.get(view);
+  if (!cached || cached.revision !== view.revision) {
+    // A new revision starts afresh: its first build is awaited, its back-off starts from the first wait.
+    cached = new RevisionSearch(view, embeddings, logger, now);
+    hybrid.set(view, cached);
+  }
+  return cached.ready();
 }
 
-/** One revision's hybrid search: embedded once, and after a failure again only once a back-off has passed. */
-class HybridBuild {
+/**
+ * One revision's hybrid search, embedded once. When the provider fails, on the catalogue or on a query,
+ * the words alone rank, and the provider is asked again only once a back-off has passed (a rebuild runs in
+ * the background): while it is down, no call waits for it.
+ */
+class RevisionSearch implements ToolSearch {
   readonly revision: number;
-  /** The first build (awaited by callers), the hybrid search once built, or lexical after a failure. */
-  #search: ToolSearch | Promise<ToolSearch>;
-  /** Set after a failed build: when the next may start. */
+  /** The first build, which callers wait for; undefined once it has settled. */
+  #first: Promise<void> | undefined;
+  #hybrid: HybridToolSearch | undefined;
+  #building = false;
+  /** Set after a failure: until then, the words alone rank. */
   #retryAt: number | undefined;
-  /** The wait after the next failure. */
+  /** The wait after the next failure; it doubles with each failure in a row, up to the cap. */
   #backoffMs = FIRST_BACKOFF_MS;
 
   constructor(
     readonly view: RegistryView,
     readonly embeddings: EmbeddingProvider,
-    readonly logger: Logger,
+    logger: Logger,
     readonly now: () => number,
   ) {
     this.revision = view.revision;
-    this.#search = this.#build();
+    this.#first = this.#build(logger).finally(() => {
+      this.#first = undefined;
+    });
   }
 
-  search(): ToolSearch | Promise<ToolSearch> {
-    if (this.#retryAt !== undefined && this.now() >= this.#retryAt) {
-      this.#retryAt = undefined;
-      // In the background: callers keep the lexical search until it succeeds. Only a host's logger or
-      // clock that throws could reject it, and that must not become an unhandled rejection.
-      this.#build().catch(() => {});
+  ready(): ToolSearch | Promise<ToolSearch> {
+    return this.#first ? this.#first.then(() => this) : this;
+  }
+
+  async search(query: string, options: SearchOptions, logger: Logger = silentLogger): Promise<SearchHit[]> {
+    const hybrid = this.#hybrid;
+    if (this.#retryAt !== undefined && this.now() < this.#retryAt) return this.#words(query, options);
+    if (!hybrid) {
+      // In the background: this call and those after it rank by words until the build succeeds.
+      if (!this.#building) void this.#build(logger);
+      return this.#words(query, options);
     }
-    return this.#search;
+    try {
+      const hits = await hybrid.search(query, options);
+      this.#retryAt = undefined;
+      this.#backoffMs = FIRST_BACKOFF_MS;
+      return hits;
+    } catch (error) {
+      // A 5xx or a timeout on this query costs the model its meaning match, not its answer.
+      if (!(error instanceof EmbeddingProviderError)) throw error;
+      this.#failed(logger, error, "embedding the query failed; find_tools searched lexically");
+      return hybrid.index.search(query, options);
+    }
   }
 
-  /** A failure leaves lexical search in place until `#retryAt`, and resolves to it. */
-  async #build(): Promise<ToolSearch> {
+  #words(query: string, options: SearchOptions): SearchHit[] {
+    return (this.#hybrid?.index ?? searchIndexFor(this.view)).search(query, options);
+  }
+
+  /** Never rejects: a failure leaves the words ranking until `#retryAt`. */
+  async #build(logger: Logger): Promise<void> {
+    this.#building = true;
     try {
       const built = new HybridToolSearch(new ToolSearchIndex(), this.embeddings);
       await built.add(this.view.list().map(toSearchDocument));
-      this.#search = built;
+      this.#hybrid = built;
+      this.#retryAt = undefined;
+      this.#backoffMs = FIRST_BACKOFF_MS;
     } catch (error) {
-      // The state first, so that a logger that throws still leaves the fallback and the back-off set.
-      const waitMs = this.#backoffMs;
-      this.#search = searchIndexFor(this.view);
-      this.#retryAt = this.now() + waitMs;
-      this.#backoffMs = Math.min(waitMs * 2, MAX_BACKOFF_MS);
-      this.logger.warn(
-        { err: error, retryInMs: waitMs },
-        "embedding the catalogue failed; find_tools searches lexically",
-      );
+      this.#failed(logger, error, "embedding the catalogue failed; find_tools searches lexically");
+    } finally {
+      this.#building = false;
     }
-    return this.#search;
+  }
+
+  #failed(logger: Logger, error: unknown, message: string): void {
+    // The state first, so that a logger that throws still leaves the back-off set.
+    const waitMs = this.#backoffMs;
+    this.#retryAt = this.now() + waitMs;
+    this.#backoffMs = Math.min(waitMs * 2, MAX_BACKOFF_MS);
+    try {
+      logger.warn({ err: error, retryInMs: waitMs }, message);
+    } catch {
+      // A host's logger that throws must not turn a fallback into a failure.
+    }
   }
 }
