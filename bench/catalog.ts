@@ -1,7 +1,7 @@
 /**
  * @module The model-facing catalogue at 272, 1,000 and 10,000 synthetic tools: render time cold and cached
  * (OpenAI Chat), tokens per entry in full and compact form (o200k), and find_tools latency through the
- * seam beside the search index alone, measured in the same run.
+ * seam beside the search index alone, measured in the same run; and tokens per entry of the shipped tools.
  */
 
 import { entryTokens, loadO200kCounter, type TokenCounter } from "../src/catalog/budget/index.js";
@@ -10,6 +10,7 @@ import { ToolRegistry } from "../src/registry/registry.js";
 import { createExecutionContext } from "../src/seam/context.js";
 import { Seam } from "../src/seam/seam.js";
 import { createMemoryStores } from "../src/stores/memory/index.js";
+import { defaultCatalogue } from "../src/tools/catalogue.js";
 import { metaTools } from "../src/tools/meta/index.js";
 import { searchIndexFor } from "../src/tools/meta/search-cache.js";
 import { syntheticTools } from "./synthetic-catalogue.js";
@@ -112,11 +113,27 @@ async function measureSize(size: number, counter: TokenCounter): Promise<SizeRep
   };
 }
 
+/** The tools `toolreg serve` ships, beside the synthetic ones: real descriptions and schemas weigh more. */
+function shippedTokens(
+  counter: TokenCounter,
+): Pick<SizeReport, "tokens_per_entry_full" | "tokens_per_entry_compact"> & { tools: number } {
+  const tools = defaultCatalogue().tools;
+  return {
+    tools: tools.length,
+    tokens_per_entry_full: round(mean(tools.map((tool) => entryTokens(PROVIDER, tool, counter))), 1),
+    tokens_per_entry_compact: round(
+      mean(tools.map((tool) => entryTokens(PROVIDER, tool, counter, { detail: "compact" }))),
+      1,
+    ),
+  };
+}
+
 async function main(): Promise<void> {
   const asJson = process.argv.includes("--json");
   const counter = await loadO200kCounter();
-  const report: Record<string, SizeReport> = {};
+  const report: Record<string, object> = {};
   for (const size of SIZES) report[String(size)] = await measureSize(size, counter);
+  report.shipped = shippedTokens(counter);
   if (asJson) {
     console.log(JSON.stringify(report, null, 2));
     return;
