@@ -50,6 +50,15 @@ describe("compact mode", () => {
         cell: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
         extra: { type: "object", additionalProperties: {} },
         labels: { type: "object", additionalProperties: { type: "string" } },
+        day: {
+          anyOf: [
+            { type: "string", format: "date" },
+            { type: "string", format: "date-time" },
+          ],
+        },
+        size: {
+          anyOf: [{ type: "integer", maximum: 9 }, { type: "integer", minimum: 100 }, { type: "null" }],
+        },
       },
       required: ["description"],
       additionalProperties: false,
@@ -65,6 +74,8 @@ describe("compact mode", () => {
         cell: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
         extra: { type: "object" },
         labels: { type: "object", additionalProperties: { type: "string" } },
+        day: { type: "string" },
+        size: { type: ["integer", "null"] },
       },
       required: ["description"],
       additionalProperties: false,
@@ -146,6 +157,18 @@ describe("catalogBudget", () => {
       executeToolOffered: false,
     });
     expect(() => fitCatalog("mcp", catalogue, { budget: { maxTokens: 0 }, counter })).toThrow(RangeError);
+  });
+
+  it("keeps execute_tool before learn_tools, so a dropped tool stays reachable when only two fit", () => {
+    const meta = ["learn_tools", "execute_tool", "find_tools"].map((name) => tool(name, `${name} does it.`));
+    const tools = [...meta, catalogue[0] as AnyTool];
+    const [learn, execute, find] = meta.map((entry) => entryTokens("openai-chat", entry, counter));
+    const maxTokens = (find as number) + (execute as number);
+    expect(maxTokens).toBeLessThan((find as number) + (learn as number) + (execute as number));
+    const fitted = fitCatalog("openai-chat", tools, { budget: { maxTokens }, counter });
+    expect(fitted.tools.map((entry) => entry.name)).toEqual(["execute_tool", "find_tools"]);
+    expect(fitted.truncated).toMatchObject({ findToolsOffered: true, executeToolOffered: true });
+    expect(fitted.truncated?.dropped).toEqual(["learn_tools", "alpha_tool"]);
   });
 
   it("counts Anthropic's cache breakpoint once, on the last tool, not on every entry", () => {

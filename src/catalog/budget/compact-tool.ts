@@ -49,8 +49,12 @@ export function compactTool(tool: AnyTool): AnyTool {
   };
 }
 
-/** The type names, when every member is a schema of one type and nothing else. */
-function bareTypes(members: unknown[]): string[] | undefined {
+/**
+ * The type names, once each, when every member is a schema of one type and nothing else. Members that
+ * differed only in what compaction dropped (two string formats) name one type twice; a list of types
+ * may not repeat one, and a single type is said as itself.
+ */
+function bareTypes(members: unknown[]): string | string[] | undefined {
   const types = members.map((member) =>
     typeof member === "object" &&
     member !== null &&
@@ -59,7 +63,9 @@ function bareTypes(members: unknown[]): string[] | undefined {
       ? (member as { type: string }).type
       : undefined,
   );
-  return types.length > 1 && types.every((type) => type !== undefined) ? (types as string[]) : undefined;
+  if (types.length < 2 || types.some((type) => type === undefined)) return undefined;
+  const distinct = [...new Set(types as string[])];
+  return distinct.length === 1 ? distinct[0] : distinct;
 }
 
 function isEmptySchema(value: unknown): boolean {

@@ -14,8 +14,11 @@ import {
 } from "../render-catalog.js";
 import { countJsonTokens, type TokenCounter } from "./token-counter.js";
 
-/** Kept first, in this order, when present: the machinery that reaches what was dropped. */
-export const PINNED_TOOLS = ["find_tools", "learn_tools", "execute_tool", "read_tool_output"] as const;
+/**
+ * Kept first, in this order, when present: the machinery that reaches what was dropped. find_tools and
+ * execute_tool together make a dropped tool reachable, so they come before learn_tools.
+ */
+export const PINNED_TOOLS = ["find_tools", "execute_tool", "learn_tools", "read_tool_output"] as const;
 
 export interface CatalogBudget {
   /** Most tokens the rendered entries may take together, counted as compact JSON. */

@@ -10,9 +10,18 @@ export interface TokenCounter {
  * The o200k_base counter (GPT-4o and later). Loaded on first use: its tables take about half a second to
  * read, which a host that never budgets should not pay.
  */
-export async function loadO200kCounter(): Promise<TokenCounter> {
-  const { countTokens } = await import("gpt-tokenizer/encoding/o200k_base");
-  return { encoding: "o200k_base", count: (text) => countTokens(text) };
+let o200k: Promise<TokenCounter> | undefined;
+
+export function loadO200kCounter(): Promise<TokenCounter> {
+  // One counter for the process, so what it counted stays cached (entryTokens caches per counter).
+  o200k ??= import("gpt-tokenizer/encoding/o200k_base").then(
+    ({ countTokens }) => ({ encoding: "o200k_base", count: (text: string) => countTokens(text) }),
+    (error: unknown) => {
+      o200k = undefined;
+      throw error;
+    },
+  );
+  return o200k;
 }
 
 /** Tokens of a rendered entry as it goes over the wire: compact JSON. */
