@@ -301,6 +301,18 @@ describe("the catalogue a model sees, through the CLI", () => {
       expect(api.requests.length).toBeGreaterThanOrEqual(3);
       expect(api.requests.every((request) => request.authorization === `Bearer ${TEST_API_KEY}`)).toBe(true);
       expect(api.requests[0]?.body.model).toBe("text-embedding-3-small");
+      // The probe and the catalogue are answered, the query refused: the words alone rank, and it says so.
+      api.inject(
+        { pass: true },
+        { pass: true },
+        { status: 400, body: { error: { message: "query refused" } } },
+      );
+      const refused = await runToolreg(["--embeddings", "openai", "find", query, "--json"], cwd, env);
+      expect(refused.code).toBe(0);
+      expect(JSON.parse(refused.stdout)[0]).toMatchObject({ name: "calculate" });
+      expect(refused.stderr).toMatch(
+        /^warning: embedding the query failed; find_tools searched lexically \(.*query refused/m,
+      );
       const wrongKey = await runToolreg(["--embeddings", "openai", "find", query], cwd, {
         ...env,
         TOOLREG_EMBEDDINGS_API_KEY: "sk-wrong-key-0123456789",

@@ -11,11 +11,12 @@ import { HashedBagOfWordsEmbedding } from "../../src/catalog/search/embedding-pr
 export const TEST_API_KEY = "sk-test-embeddings";
 const DIMENSIONS = 64;
 
-/** One queued answer: a status with headers and body, a dropped connection, or no answer at all. */
+/** One queued answer: a status with headers and body, a dropped connection, no answer, or the real one. */
 export type Injected =
   | { status: number; headers?: Record<string, string>; body: unknown }
   | { drop: true }
-  | { hang: true };
+  | { hang: true }
+  | { pass: true };
 
 export interface EmbeddingsRequest {
   url: string | undefined;
@@ -62,7 +63,7 @@ export async function startFakeOpenAIEmbeddings(): Promise<FakeOpenAIEmbeddings>
       const injected = queue.shift();
       if (injected && "drop" in injected) return request.socket.destroy();
       if (injected && "hang" in injected) return;
-      if (injected) return send(injected.status, injected.body, injected.headers);
+      if (injected && "status" in injected) return send(injected.status, injected.body, injected.headers);
       if (
         request.method !== "POST" ||
         new URL(request.url ?? "/", "http://x").pathname !== "/v1/embeddings"

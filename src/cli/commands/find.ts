@@ -1,7 +1,7 @@
 /** @module `toolreg find QUERY`: the served tools that best match a query, ranked by the search find_tools uses. */
 import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
 import { type AnyTool, ToolRegistry } from "../../registry/registry.js";
-import { silentLogger } from "../../seam/context.js";
+import { type Logger, silentLogger } from "../../seam/context.js";
 import { META_CATEGORY } from "../../tools/meta/meta-deps.js";
 import { toolSearchFor } from "../../tools/meta/search-cache.js";
 import { type CliIo, UsageError } from "../cli-io.js";
@@ -16,13 +16,18 @@ export async function findCommand(
 ): Promise<number> {
   const limit = options.limit === undefined ? 5 : Number(options.limit);
   if (!Number.isInteger(limit) || limit <= 0) throw new UsageError("--limit must be a positive whole number");
-  const search = await toolSearchFor(new ToolRegistry(tools).view(), embeddings, silentLogger);
+  const logger = warningsTo(io);
+  const search = await toolSearchFor(new ToolRegistry(tools).view(), embeddings, logger);
   const descriptions = new Map(tools.map((tool) => [tool.name, tool.description]));
   // As find_tools: the meta-tools are how a model searches, never what it finds.
   const catalogued = new Set(
     tools.filter((tool) => tool.category !== META_CATEGORY).map((tool) => tool.name),
   );
-  const hits = await search.search(query, { limit, filter: (document) => catalogued.has(document.name) });
+  const hits = await search.search(
+    query,
+    { limit, filter: (document) => catalogued.has(document.name) },
+    logger,
+  );
   if (options.json) {
     io.stdout(formatJson(hits));
     return 0;
@@ -34,4 +39,15 @@ export async function findCommand(
     ),
   );
   return 0;
+}
+
+/** Warnings on stderr: whoever asked for `--embeddings` hears when the words alone ranked, and why. */
+function warningsTo(io: CliIo): Logger {
+  return {
+    ...silentLogger,
+    warn: (fields, message) => {
+      const cause = (fields as { err?: unknown }).err;
+      io.stderr(`warning: ${message ?? ""}${cause instanceof Error ? ` (${cause.message})` : ""}\n`);
+    },
+  };
 }

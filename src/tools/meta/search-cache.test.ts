@@ -65,7 +65,7 @@ describe("find_tools while the embedding provider is down", () => {
     expect(provider).toMatchObject({ builds: 2, queries: 1 });
   });
 
-  it("doubles the back-off after each failure, and starts afresh at a new revision", async () => {
+  it("doubles the back-off after each failure, and keeps it across a new revision", async () => {
     const provider = flakyProvider();
     const { clock, find, registry } = served(provider);
     await find();
@@ -83,7 +83,28 @@ describe("find_tools while the embedding provider is down", () => {
     provider.up = true;
     registry.install(createScriptedTool(["ok"], { name: "extra_tool" }));
     await find();
+    // The third wait (20 s) is still in force: the new revision does not wait on the provider either.
+    expect(provider.builds).toBe(3);
+    clock.advance(4 * FIRST_BACKOFF_MS);
+    await find();
+    await settle();
+    await find();
     expect(provider).toMatchObject({ builds: 4, queries: 1 });
+  });
+
+  it("counts the failures of calls already in flight as one outage", async () => {
+    const provider = flakyProvider();
+    provider.up = true;
+    const { clock, find } = served(provider);
+    await find();
+    provider.up = false;
+    await Promise.all(Array.from({ length: 10 }, () => find()));
+    expect(provider.queries).toBe(11);
+
+    provider.up = true;
+    clock.advance(FIRST_BACKOFF_MS);
+    await find();
+    expect(provider.queries).toBe(12);
   });
 
   it("stops asking a provider that fails on queries until the back-off has passed", async () => {

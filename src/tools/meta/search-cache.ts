@@ -20,11 +20,41 @@ export interface ToolSearch {
 }
 
 const lexical = new WeakMap<RegistryView, { revision: number; index: ToolSearchIndex }>();
-const hybrid = new WeakMap<RegistryView, RevisionSearch>();
+const hybrid = new WeakMap<RegistryView, { backoff: Backoff; search: RevisionSearch }>();
 
-/** The wait after a failed build before the next; it doubles with each failure in a row, up to the cap. */
+/** The first wait after a failure before the provider is asked again; each failure in a row doubles it. */
 export const FIRST_BACKOFF_MS = 5_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
+
+/**
+ * When the embedding provider may be asked again. One per view, across its revisions: a provider that is
+ * down is down for the next revision too. Failures while a wait is in force (calls that were already in
+ * flight) are the same outage, not more failures in a row.
+ */
+class Backoff {
+  #retryAt: number | undefined;
+  #waitMs = FIRST_BACKOFF_MS;
+
+  constructor(readonly now: () => number) {}
+
+  get waiting(): boolean {
+    return this.#retryAt !== undefined && this.now() < this.#retryAt;
+  }
+
+  /** Starts a wait unless one is in force; returns how long it is, or undefined when one already was. */
+  failed(): number | undefined {
+    if (this.waiting) return undefined;
+    const waitMs = this.#waitMs;
+    this.#retryAt = this.now() + waitMs;
+    this.#waitMs = Math.min(waitMs * 2, MAX_BACKOFF_MS);
+    return waitMs;
+  }
+
+  succeeded(): void {
+    this.#retryAt = undefined;
+    this.#waitMs = FIRST_BACKOFF_MS;
+  }
+}
 
 export function searchIndexFor(view: RegistryView): ToolSearchIndex {
   const cached = lexical.get(view);
@@ -44,18 +74,19 @@ export function toolSearchFor(
 ): ToolSearch | Promise<ToolSearch> {
   if (!embeddings) return searchIndexFor(view);
   let cached = hybrid.get(view);
-  if (!cached || cached.revision !== view.revision) {
-    // A new revision starts afresh: its first build is awaited, its back-off starts from the first wait.
-    cached = new RevisionSearch(view, embeddings, logger, now);
+  if (!cached || cached.search.revision !== view.revision) {
+    const backoff = cached?.backoff ?? new Backoff(now);
+    cached = { backoff, search: new RevisionSearch(view, embeddings, backoff, logger) };
     hybrid.set(view, cached);
   }
-  return cached.ready();
+  return cached.search.ready();
 }
 
 /**
  * One revision's hybrid search, embedded once. When the provider fails, on the catalogue or on a query,
- * the words alone rank, and the provider is asked again only once a back-off has passed (a rebuild runs in
- * the background): while it is down, no call waits for it.
+ * the words alone rank, and the provider is asked again only once the back-off has passed (a rebuild runs
+ * in the background): while it is down, no call waits for it. Only a revision's first build, when no
+ * back-off is in force, is waited for.
  */
 class RevisionSearch implements ToolSearch {
   readonly revision: number;
@@ -63,21 +94,19 @@ class RevisionSearch implements ToolSearch {
   #first: Promise<void> | undefined;
   #hybrid: HybridToolSearch | undefined;
   #building = false;
-  /** Set after a failure: until then, the words alone rank. */
-  #retryAt: number | undefined;
-  /** The wait after the next failure; it doubles with each failure in a row, up to the cap. */
-  #backoffMs = FIRST_BACKOFF_MS;
 
   constructor(
     readonly view: RegistryView,
     readonly embeddings: EmbeddingProvider,
+    readonly backoff: Backoff,
     logger: Logger,
-    readonly now: () => number,
   ) {
     this.revision = view.revision;
-    this.#first = this.#build(logger).finally(() => {
-      this.#first = undefined;
-    });
+    if (!backoff.waiting) {
+      this.#first = this.#build(logger).finally(() => {
+        this.#first = undefined;
+      });
+    }
   }
 
   ready(): ToolSearch | Promise<ToolSearch> {
@@ -86,7 +115,7 @@ class RevisionSearch implements ToolSearch {
 
   async search(query: string, options: SearchOptions, logger: Logger = silentLogger): Promise<SearchHit[]> {
     const hybrid = this.#hybrid;
-    if (this.#retryAt !== undefined && this.now() < this.#retryAt) return this.#words(query, options);
+    if (this.backoff.waiting) return this.#words(query, options);
     if (!hybrid) {
       // In the background: this call and those after it rank by words until the build succeeds.
       if (!this.#building) void this.#build(logger);
@@ -94,8 +123,7 @@ class RevisionSearch implements ToolSearch {
     }
     try {
       const hits = await hybrid.search(query, options);
-      this.#retryAt = undefined;
-      this.#backoffMs = FIRST_BACKOFF_MS;
+      this.backoff.succeeded();
       return hits;
     } catch (error) {
       // A 5xx or a timeout on this query costs the model its meaning match, not its answer.
@@ -109,15 +137,14 @@ class RevisionSearch implements ToolSearch {
     return (this.#hybrid?.index ?? searchIndexFor(this.view)).search(query, options);
   }
 
-  /** Never rejects: a failure leaves the words ranking until `#retryAt`. */
+  /** Never rejects: a failure leaves the words ranking until the back-off has passed. */
   async #build(logger: Logger): Promise<void> {
     this.#building = true;
     try {
       const built = new HybridToolSearch(new ToolSearchIndex(), this.embeddings);
       await built.add(this.view.list().map(toSearchDocument));
       this.#hybrid = built;
-      this.#retryAt = undefined;
-      this.#backoffMs = FIRST_BACKOFF_MS;
+      this.backoff.succeeded();
     } catch (error) {
       this.#failed(logger, error, "embedding the catalogue failed; find_tools searches lexically");
     } finally {
@@ -127,11 +154,9 @@ class RevisionSearch implements ToolSearch {
 
   #failed(logger: Logger, error: unknown, message: string): void {
     // The state first, so that a logger that throws still leaves the back-off set.
-    const waitMs = this.#backoffMs;
-    this.#retryAt = this.now() + waitMs;
-    this.#backoffMs = Math.min(waitMs * 2, MAX_BACKOFF_MS);
+    const retryInMs = this.backoff.failed();
     try {
-      logger.warn({ err: error, retryInMs: waitMs }, message);
+      logger.warn({ err: error, ...(retryInMs === undefined ? {} : { retryInMs }) }, message);
     } catch {
       // A host's logger that throws must not turn a fallback into a failure.
     }
