@@ -69,4 +69,24 @@ describe("an untrusted output over its cap", () => {
     expect(envelope.content).toMatch(/data \(\d+ characters of JSON\) is over its 1000-byte cap/);
     expect(Buffer.byteLength(envelope.content)).toBeLessThanOrEqual(1_000);
   });
+
+  it("holds the cap with the data it keeps, in its fence, with or without an output store", async () => {
+    const data = { rows: "y".repeat(300) };
+    for (const store of [outputs, undefined]) {
+      const envelope = await cut({ content: "x".repeat(5_000), data, provenance: untrusted }, store);
+      expect(envelope.data).toEqual(data);
+      expectClosedFence(envelope.content);
+      const bytes = Buffer.byteLength(envelope.content) + Buffer.byteLength(JSON.stringify(envelope.data));
+      expect(bytes).toBeLessThanOrEqual(1_000);
+    }
+  });
+
+  it("shows no page text at all when the room its data leaves is smaller than a fence", async () => {
+    const data = { rows: "y".repeat(900) };
+    const alone = await cut({ content: "x".repeat(5_000), data, provenance: untrusted });
+    expect(alone).toMatchObject({ content: "", truncated: true, data });
+    const kept = await cut({ content: "x".repeat(5_000), data, provenance: untrusted }, outputs);
+    expect(kept.content).toMatch(/^\n\[cut at character 0 of 5000 .*read_tool_output .*"offset":0\}\]$/);
+    expect(kept.content).not.toContain("xxx");
+  });
 });

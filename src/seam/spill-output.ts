@@ -61,12 +61,15 @@ async function spill(
   if (overflow.part === "data") {
     const note = `\n[${tool.name}'s data (${total} characters of JSON) is over its ${limit}-byte cap and was kept aside: read it with read_tool_output {"ref":"${ref}","offset":0}]`;
     const head = headWithin(overflow.content, limit - byteLength(note), render);
-    return withContent(envelope, render(head) + note);
+    return withContent(envelope, (head === undefined ? "" : render(head)) + note);
   }
   const note = (shown: number) =>
     `\n[cut at character ${shown} of ${total} (${tool.name}'s cap is ${limit} bytes); the whole output is kept: read on with read_tool_output {"ref":"${ref}","offset":${shown}}]`;
   // The note names the head's length, which is at most the whole's: room for the longest note will do.
-  const head = headWithin(overflow.text, limit - byteLength(note(total)), render);
+  // Data that fitted stays in the envelope, and the cap holds for both.
+  const kept = envelope.data === undefined ? 0 : byteLength(JSON.stringify(envelope.data));
+  const head = headWithin(overflow.text, limit - kept - byteLength(note(total)), render);
+  if (head === undefined) return withContent(envelope, note(0));
   return withContent(envelope, render(head) + note(head.length));
 }
 

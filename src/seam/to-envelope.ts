@@ -7,6 +7,7 @@ import type { ToolOutput } from "../declaration/define-tool.js";
 import { describeIssues } from "../declaration/tool-schema.js";
 import { ToolFailure } from "../errors/tool-failure.js";
 import type { AnyTool } from "../registry/registry.js";
+import { withoutHalfPair } from "../text/surrogates.js";
 import { type Envelope, failure, type OkEnvelope } from "./envelope.js";
 import { encloseUntrusted, type FenceSource } from "./untrusted-fence.js";
 
@@ -114,6 +115,11 @@ function build(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
   const envelope: OkEnvelope = { ok: true, content: fence ? encloseUntrusted(text, provenance) : text };
   if (truncated) envelope.truncated = true;
   if (provenance) envelope.provenance = { source: provenance.source, trusted: provenance.trusted };
+  if (passedOn.has(output)) {
+    // Capped already, by its own tool's limits, and maybe fenced: cut again, its fence could stay open.
+    if (dataJson !== undefined) envelope.data = JSON.parse(dataJson);
+    return envelope;
+  }
   return capped(tool, envelope, dataJson, text, fence ? provenance : undefined);
 }
 
@@ -154,7 +160,8 @@ function capped(
   }
   // A fenced text is cut inside its fence, so the fence still closes: an open one would swallow what follows.
   const render = (head: string) => (fence ? encloseUntrusted(head, fence) : head);
-  envelope.content = render(headWithin(text, room, render));
+  const head = headWithin(text, room, render);
+  envelope.content = head === undefined ? "" : render(head);
   envelope.truncated = true;
   overflows.set(envelope, { text, part: "content" });
   return envelope;
@@ -168,15 +175,21 @@ export function cutToBytes(text: string, bytes: number): string {
 }
 
 /**
- * About the longest head of `text` whose rendering fits `bytes` of UTF-8. A fence may lengthen what it
- * encloses (neutralised markers), so the head is shortened until it fits, a few times at most, and never
- * ends in half a surrogate pair: an API may refuse a request holding one (Anthropic's answers 400).
+ * About the longest head of `text` whose rendering fits `bytes` of UTF-8; undefined when not even an empty
+ * one does (a fence is longer than the room). A fence may lengthen what it encloses (neutralised
+ * markers), so the head is shortened until it fits, a few times at most, and never ends in half a
+ * surrogate pair.
  */
-export function headWithin(text: string, bytes: number, render: (head: string) => string): string {
-  let head = cutToBytes(text, bytes - Buffer.byteLength(render("")));
+export function headWithin(
+  text: string,
+  bytes: number,
+  render: (head: string) => string,
+): string | undefined {
+  const frame = Buffer.byteLength(render(""));
+  if (frame > bytes) return undefined;
+  let head = cutToBytes(text, bytes - frame);
   while (head.length > 0 && byteLength(render(head), bytes) > bytes) {
-    head = head.slice(0, Math.floor(head.length * 0.9));
-    if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+    head = withoutHalfPair(head.slice(0, Math.floor(head.length * 0.9)));
   }
   return head;
 }

@@ -4,6 +4,8 @@
  * whole text.
  */
 
+import { sliceWhole } from "../../text/surrogates.js";
+
 const MAX_DESCRIPTION = 60;
 /** Characters read: a first sentence is short, and past this a description is cut anyway. */
 const MAX_READ = 2_000;
@@ -27,12 +29,6 @@ export function compactDescription(description: string): string {
   }
   if (sentence.length <= MAX_DESCRIPTION) return sentence;
   return `${cutAtWord(sliceWhole(sentence, MAX_DESCRIPTION))}…`;
-}
-
-/** The first `end` UTF-16 units, one fewer when the last would be half of a surrogate pair: a lone half is refused by some providers' APIs. */
-function sliceWhole(text: string, end: number): string {
-  const code = text.charCodeAt(end - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
 }
 
 /** Up to the first `.`, `!` or `?` outside parentheses that ends the text or comes before a capital. */

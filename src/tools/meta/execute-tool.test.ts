@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderMcpToolResult } from "../../catalog/tool-calls/mcp.js";
 import type { Envelope } from "../../seam/envelope.js";
+import { passOn, toEnvelope } from "../../seam/to-envelope.js";
 import { createScriptedTool } from "../../test/scripted-tool.js";
 import { createTestHarness, type TestHarness } from "../../test/test-harness.js";
 import { metaTools } from "./index.js";
@@ -55,5 +56,27 @@ describe("execute_tool", () => {
       provenance: { source: "warehouse", trusted: true },
     });
     expect(rendered(wrapped).structuredContent).toEqual({ rows: 3 });
+  });
+
+  it("hands on a target's output that its own cap cut, fenced once and closed, without cutting it again", async () => {
+    const target = createScriptedTool(
+      [{ content: "x".repeat(5_000), provenance: { source: "https://evil.example", trusted: false } }],
+      { name: "fetch_json", limits: { outputBytes: 1_000 } },
+    );
+    const wrapper = createScriptedTool([], { name: "wrapper", limits: { outputBytes: 300 } });
+    const { seam, context } = createTestHarness([target]);
+    const cut = await seam.call(context(), "fetch_json", {});
+    if (!cut.ok) throw new Error(`expected ok, got ${JSON.stringify(cut)}`);
+    expect(cut.truncated).toBe(true);
+    const handed = toEnvelope(wrapper, passOn(cut));
+    expect(handed).toMatchObject({
+      ok: true,
+      content: cut.content,
+      provenance: cut.provenance,
+      truncated: true,
+    });
+    const content = (handed as { content: string }).content;
+    expect(count(content, /<untrusted-content id="/g)).toBe(1);
+    expect(count(content, /<\/untrusted-content id="/g)).toBe(1);
   });
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import { OUTPUT_REF, type OutputStore } from "../../seam/output-store.js";
+import { splitsPair } from "../../text/surrogates.js";
 
 const MAX_PAGE = 32_000;
 
@@ -63,11 +64,4 @@ export function createReadToolOutput(outputs: OutputStore) {
       };
     },
   });
-}
-
-/** Whether `index` falls between the high and the low half of a surrogate pair. */
-function splitsPair(text: string, index: number): boolean {
-  const low = text.charCodeAt(index);
-  const high = text.charCodeAt(index - 1);
-  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff;
 }
