@@ -474,3 +474,40 @@ describe("renderGeminiTools in the openapi form", () => {
     });
   });
 });
+
+describe("bounds and a reference's siblings", () => {
+  it("keeps the tighter of an inclusive and an exclusive bound, in either order", () => {
+    const tighter = { type: "object", properties: { n: { type: "integer", minimum: 6, maximum: 9 } } };
+    expect(
+      toGeminiSchema({
+        type: "object",
+        properties: {
+          n: { type: "integer", exclusiveMinimum: 5, minimum: 0, maximum: 9, exclusiveMaximum: 20 },
+        },
+      }),
+    ).toEqual(tighter);
+    expect(
+      toGeminiSchema({
+        type: "object",
+        properties: {
+          n: { type: "integer", minimum: 0, exclusiveMinimum: 5, exclusiveMaximum: 20, maximum: 9 },
+        },
+      }),
+    ).toEqual(tighter);
+  });
+
+  it("reads a reference's siblings as of the type it points to", () => {
+    const converted = toGeminiSchema({
+      type: "object",
+      properties: {
+        when: { $ref: "#/$defs/When", format: "date-time" },
+        count: { $ref: "#/$defs/Count", exclusiveMinimum: 0 },
+      },
+      $defs: { When: { type: "string" }, Count: { type: "integer" } },
+    });
+    expect(converted.properties).toEqual({
+      when: { type: "string", format: "date-time" },
+      count: { type: "integer", minimum: 1 },
+    });
+  });
+});

@@ -91,10 +91,14 @@ class GeminiConverter {
     refs: readonly string[],
     where: string,
   ): GeminiSchema {
-    const own = this.#schema(siblings, refs, where);
     const note = this.#cutNote(ref, refs);
-    if (note !== undefined) return notShown(own, note);
-    const target = this.convert(resolve(ref, this.#root, where), [...refs, ref], where);
+    if (note !== undefined) return notShown(this.#schema(siblings, refs, where), note);
+    const resolved = resolve(ref, this.#root, where);
+    // Siblings are read as of the target's type (a `format`, an integer's exclusive bound) unless they name one.
+    const targetType = isObject(resolved) && typeof resolved.type === "string" ? resolved.type : undefined;
+    const typed = siblings.type === undefined && targetType ? { type: targetType, ...siblings } : siblings;
+    const own = this.#schema(typed, refs, where);
+    const target = this.convert(resolved, [...refs, ref], where);
     // 2020-12 applies a `$ref` and its siblings together; the siblings, written for this use, come first.
     return conjoin(own, target);
   }
@@ -157,6 +161,11 @@ class GeminiConverter {
         case "exclusiveMinimum":
         case "exclusiveMaximum":
           if (typeof value === "number") writeExclusive(out, keyword, value, rawType === "integer");
+          break;
+        case "minimum":
+        case "maximum":
+          // Beside an exclusive bound, in either order, the tighter of the two holds.
+          if (typeof value === "number") writeBound(out, keyword, value);
           break;
         case "examples":
           if (Array.isArray(value) && value.length > 0) out.example = value[0];
@@ -242,12 +251,15 @@ function writeExclusive(
   integer: boolean,
 ): void {
   // For integers the exclusive bound is exact as an inclusive one; for numbers it is the nearest expressible.
-  if (keyword === "exclusiveMinimum") {
-    const minimum = integer ? Math.floor(bound) + 1 : bound;
-    if (typeof out.minimum !== "number" || out.minimum < minimum) out.minimum = minimum;
-  } else {
-    const maximum = integer ? Math.ceil(bound) - 1 : bound;
-    if (typeof out.maximum !== "number" || out.maximum > maximum) out.maximum = maximum;
+  if (keyword === "exclusiveMinimum") writeBound(out, "minimum", integer ? Math.floor(bound) + 1 : bound);
+  else writeBound(out, "maximum", integer ? Math.ceil(bound) - 1 : bound);
+}
+
+/** Sets an inclusive bound unless a tighter one is already there. */
+function writeBound(out: GeminiSchema, keyword: "minimum" | "maximum", bound: number): void {
+  const current = out[keyword];
+  if (typeof current !== "number" || (keyword === "minimum" ? current < bound : current > bound)) {
+    out[keyword] = bound;
   }
 }
 
