@@ -24,6 +24,13 @@ async function cut(output: ToolOutput<unknown>, store?: OutputStore): Promise<Ok
   return envelope;
 }
 
+/** The texts the notes in `content` point to, read back from the store, in the notes' order. */
+async function keptAside(content: string): Promise<string[]> {
+  const refs = [...content.matchAll(/"ref":"(out_[0-9a-f]{64})"/g)].map((match) => match[1] as string);
+  const kept = await Promise.all(refs.map((ref) => outputs.get({ tenantId: "t1", principalId: "p1", ref })));
+  return kept.map((output) => output?.text ?? "");
+}
+
 /** The fence opens once and closes once with the same nonce, and nothing of the page follows it but a note. */
 function expectClosedFence(content: string): void {
   const opens = [...content.matchAll(/<untrusted-content id="([0-9a-f]+)"/g)];
@@ -58,16 +65,31 @@ describe("an untrusted output over its cap", () => {
     expect(envelope.content).toContain("x".repeat(500));
   });
 
-  it("keeps its fence closed when the note about dropped data shortens the content", async () => {
+  it("keeps what a note about dropped data pushes out of the page, and the data, each readable", async () => {
+    const data = { rows: "y".repeat(5_000) };
     const envelope = await cut(
-      { content: "x".repeat(700), data: { rows: "y".repeat(5_000) }, provenance: untrusted },
+      { content: `${"x".repeat(700)} THE END`, data, provenance: untrusted },
       outputs,
     );
     expect(envelope.truncated).toBe(true);
     expect(envelope.data).toBeUndefined();
     expectClosedFence(envelope.content);
-    expect(envelope.content).toMatch(/data \(\d+ characters of JSON\) is over its 1000-byte cap/);
     expect(Buffer.byteLength(envelope.content)).toBeLessThanOrEqual(1_000);
+    const [text, json] = await keptAside(envelope.content);
+    expect(text).toBe(`${"x".repeat(700)} THE END`);
+    expect(JSON.parse(json as string)).toEqual(data);
+  });
+
+  it("keeps both the text and the data when both are over the cap", async () => {
+    const data = { rows: "y".repeat(5_000) };
+    const envelope = await cut({ content: "x".repeat(3_000), data }, outputs);
+    expect(envelope.data).toBeUndefined();
+    expect(Buffer.byteLength(envelope.content)).toBeLessThanOrEqual(1_000);
+    expect(envelope.content).toMatch(/cut at character \d+ of 3000 .*the whole text is kept/);
+    expect(envelope.content).toMatch(/data \(\d+ characters of JSON\) did not fit in its 1000-byte cap/);
+    const [text, json] = await keptAside(envelope.content);
+    expect(text).toBe("x".repeat(3_000));
+    expect(JSON.parse(json as string)).toEqual(data);
   });
 
   it("holds the cap with the data it keeps, in its fence, with or without an output store", async () => {
@@ -81,12 +103,18 @@ describe("an untrusted output over its cap", () => {
     }
   });
 
-  it("shows no page text at all when the room its data leaves is smaller than a fence", async () => {
+  it("moves the data aside when it leaves no room for page text beside it", async () => {
     const data = { rows: "y".repeat(900) };
+    // Without a store nothing can be kept: the data stays and no page text fits beside it.
     const alone = await cut({ content: "x".repeat(5_000), data, provenance: untrusted });
     expect(alone).toMatchObject({ content: "", truncated: true, data });
     const kept = await cut({ content: "x".repeat(5_000), data, provenance: untrusted }, outputs);
-    expect(kept.content).toMatch(/^\n\[cut at character 0 of 5000 .*read_tool_output .*"offset":0\}\]$/);
-    expect(kept.content).not.toContain("xxx");
+    expect(kept.data).toBeUndefined();
+    expectClosedFence(kept.content);
+    expect(kept.content).toContain("x".repeat(100));
+    expect(Buffer.byteLength(kept.content)).toBeLessThanOrEqual(1_000);
+    const [text, json] = await keptAside(kept.content);
+    expect(text).toBe("x".repeat(5_000));
+    expect(JSON.parse(json as string)).toEqual(data);
   });
 });

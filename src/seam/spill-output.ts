@@ -5,7 +5,7 @@
  */
 import type { AnyTool } from "../registry/registry.js";
 import type { ExecutionContext } from "./context.js";
-import type { Envelope, OkEnvelope } from "./envelope.js";
+import type { Envelope } from "./envelope.js";
 import type { OutputStore } from "./output-store.js";
 import { headWithin, overflowOf } from "./to-envelope.js";
 import { encloseUntrusted } from "./untrusted-fence.js";
@@ -41,40 +41,76 @@ async function spill(
   const overflow = overflowOf(envelope);
   if (!overflow || !envelope.ok) return envelope;
   const untrusted = envelope.provenance && !envelope.provenance.trusted ? envelope.provenance : undefined;
-  let ref: string;
+  const limit = tool.limits.outputBytes;
+  const { content } = overflow;
+  const render = (head: string) => (untrusted ? encloseUntrusted(head, untrusted) : head);
+  const contentNote = (ref: string, shown: number) =>
+    `\n[cut at character ${shown} of ${content.length} (${tool.name}'s cap is ${limit} bytes); the whole text is kept: read on with read_tool_output {"ref":"${ref}","offset":${shown}}]`;
+  const dataNote = (ref: string, json: string) =>
+    `\n[${tool.name}'s data (${json.length} characters of JSON) did not fit in its ${limit}-byte cap and was kept aside: read it with read_tool_output {"ref":"${ref}","offset":0}]`;
+
+  // Without data of its own, the content is the data's JSON: kept once.
+  let aside = overflow.data === content ? undefined : overflow.data;
+  let shown = envelope.data === undefined ? undefined : JSON.stringify(envelope.data);
+  let page = layout(content, limit, render, contentNote, aside && dataNote(SIZING_REF, aside), shown);
+  if (page.cut && page.head === undefined && shown !== undefined) {
+    // No room for any page text beside the data: the data goes aside too.
+    aside = shown;
+    shown = undefined;
+    page = layout(content, limit, render, contentNote, dataNote(SIZING_REF, aside), shown);
+  }
+
+  let contentRef: string | undefined;
+  let dataRef: string | undefined;
   try {
-    ref = await store.put({
-      tenantId: context.tenantId,
-      principalId: context.principalId,
-      toolName: tool.name,
-      text: overflow.text,
-      ...(untrusted ? { provenance: untrusted } : {}),
-    });
+    const keep = (text: string) =>
+      store.put({
+        tenantId: context.tenantId,
+        principalId: context.principalId,
+        toolName: tool.name,
+        text,
+        ...(untrusted ? { provenance: untrusted } : {}),
+      });
+    if (page.cut) contentRef = await keep(content);
+    if (aside !== undefined) dataRef = await keep(aside);
   } catch (error) {
     // The envelope already says it was cut; failing to keep the rest must not fail the call.
     context.logger.warn({ err: error, tool: tool.name }, "could not keep an output over its cap");
     return envelope;
   }
-  const limit = tool.limits.outputBytes;
-  const total = overflow.text.length;
-  const render = (head: string) => (untrusted ? encloseUntrusted(head, untrusted) : head);
-  if (overflow.part === "data") {
-    const note = `\n[${tool.name}'s data (${total} characters of JSON) is over its ${limit}-byte cap and was kept aside: read it with read_tool_output {"ref":"${ref}","offset":0}]`;
-    const head = headWithin(overflow.content, limit - byteLength(note), render);
-    return withContent(envelope, (head === undefined ? "" : render(head)) + note);
-  }
-  const note = (shown: number) =>
-    `\n[cut at character ${shown} of ${total} (${tool.name}'s cap is ${limit} bytes); the whole output is kept: read on with read_tool_output {"ref":"${ref}","offset":${shown}}]`;
-  // The note names the head's length, which is at most the whole's: room for the longest note will do.
-  // Data that fitted stays in the envelope, and the cap holds for both.
-  const kept = envelope.data === undefined ? 0 : byteLength(JSON.stringify(envelope.data));
-  const head = headWithin(overflow.text, limit - kept - byteLength(note(total)), render);
-  if (head === undefined) return withContent(envelope, note(0));
-  return withContent(envelope, render(head) + note(head.length));
+  const { data: _shownBefore, ...rest } = envelope;
+  return {
+    ...rest,
+    ...(shown === undefined ? {} : { data: envelope.data }),
+    content:
+      (page.head === undefined ? "" : render(page.head)) +
+      (contentRef === undefined ? "" : contentNote(contentRef, page.head?.length ?? 0)) +
+      (dataRef === undefined || aside === undefined ? "" : dataNote(dataRef, aside)),
+  };
 }
 
-function withContent(envelope: OkEnvelope, content: string): OkEnvelope {
-  return { ...envelope, content };
+/** A ref's length, to size the notes before the store has named what it keeps. */
+const SIZING_REF = `out_${"0".repeat(64)}`;
+
+/**
+ * What of the content the envelope shows beside the data it keeps and the notes: all of it when that fits,
+ * else a head (undefined when not even an empty fence fits) and a note where to read on. A note names a
+ * head's length, at most the whole's, so room for the longest will do.
+ */
+function layout(
+  content: string,
+  limit: number,
+  render: (head: string) => string,
+  contentNote: (ref: string, shown: number) => string,
+  dataNote: string | undefined,
+  shownData: string | undefined,
+): { head: string | undefined; cut: boolean } {
+  const room = limit - byteLength(dataNote ?? "") - byteLength(shownData ?? "");
+  if (byteLength(render(content)) <= room) return { head: content, cut: false };
+  return {
+    head: headWithin(content, room - byteLength(contentNote(SIZING_REF, content.length)), render),
+    cut: true,
+  };
 }
 
 function byteLength(text: string): number {

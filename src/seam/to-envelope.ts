@@ -124,15 +124,18 @@ function build(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
 }
 
 /**
- * What a cap cut off, kept beside the envelope (never in it) until the seam stores it whole: the content
- * (unfenced) when it was cut, or the data's JSON when that was dropped whole, with the content as it was
- * (unfenced) for a note that must shorten it.
+ * What a cap left out, kept beside the envelope (never in it) until the seam stores it: the content as a
+ * whole and unfenced, whether it was cut, and the data's JSON when that was dropped.
  */
-export type Overflow = { part: "content"; text: string } | { part: "data"; text: string; content: string };
+export interface Overflow {
+  content: string;
+  contentCut: boolean;
+  data?: string;
+}
 
 const overflows = new WeakMap<OkEnvelope, Overflow>();
 
-/** What the cap cut from this envelope, if anything. */
+/** What the cap left out of this envelope, if anything. */
 export function overflowOf(envelope: Envelope): Overflow | undefined {
   return envelope.ok ? overflows.get(envelope) : undefined;
 }
@@ -150,20 +153,19 @@ function capped(
 ): OkEnvelope {
   const limit = tool.limits.outputBytes;
   const dataBytes = dataJson === undefined ? 0 : byteLength(dataJson, limit);
-  if (dataJson !== undefined && dataBytes <= limit) envelope.data = JSON.parse(dataJson);
-  else if (dataJson !== undefined) envelope.truncated = true;
-  const room = dataBytes <= limit ? limit - dataBytes : limit;
-  if (byteLength(envelope.content, room) <= room) {
-    if (dataJson !== undefined && dataBytes > limit)
-      overflows.set(envelope, { text: dataJson, part: "data", content: text });
-    return envelope;
+  const dropped = dataJson !== undefined && dataBytes > limit ? dataJson : undefined;
+  if (dataJson !== undefined && !dropped) envelope.data = JSON.parse(dataJson);
+  const room = dataJson !== undefined && !dropped ? limit - dataBytes : limit;
+  const contentCut = byteLength(envelope.content, room) > room;
+  if (!contentCut && !dropped) return envelope;
+  if (contentCut) {
+    // A fenced text is cut inside its fence, so the fence still closes: an open one would swallow what follows.
+    const render = (head: string) => (fence ? encloseUntrusted(head, fence) : head);
+    const head = headWithin(text, room, render);
+    envelope.content = head === undefined ? "" : render(head);
   }
-  // A fenced text is cut inside its fence, so the fence still closes: an open one would swallow what follows.
-  const render = (head: string) => (fence ? encloseUntrusted(head, fence) : head);
-  const head = headWithin(text, room, render);
-  envelope.content = head === undefined ? "" : render(head);
   envelope.truncated = true;
-  overflows.set(envelope, { text, part: "content" });
+  overflows.set(envelope, { content: text, contentCut, ...(dropped === undefined ? {} : { data: dropped }) });
   return envelope;
 }
 
