@@ -10,18 +10,36 @@ import { generalTools } from "../general/index.js";
 import { metaTools } from "./index.js";
 import { FIRST_BACKOFF_MS } from "./search-cache.js";
 
-/** An embedding provider that fails until `up`, counting catalogue builds and query embeddings apart. */
+/** An HTTP provider's refusal, as src/embeddings/openai-compatible.ts throws one. */
+class StatusError extends Error {
+  constructor(readonly status: number) {
+    super(`embeddings request refused with HTTP ${status}`);
+  }
+}
+
+/**
+ * An embedding provider that fails until `up`, counting catalogue builds and query embeddings apart;
+ * `failWith` is the status it fails with, and `held` keeps the next answer until its `release` is called.
+ */
 function flakyProvider() {
   const working = new HashedBagOfWordsEmbedding();
   const provider = {
     up: false,
+    failWith: 503,
+    hold: false,
+    held: [] as (() => void)[],
     builds: 0,
     queries: 0,
     embed(texts: readonly string[]) {
       // find_tools embeds one query at a time; a build embeds the whole catalogue in one batch.
       if (texts.length === 1) provider.queries++;
       else provider.builds++;
-      return provider.up ? working.embed(texts) : Promise.reject(new Error("503 Service Unavailable"));
+      const up = provider.up;
+      const answer = () => (up ? working.embed(texts) : Promise.reject(new StatusError(provider.failWith)));
+      if (!provider.hold) return answer();
+      return new Promise<number[][]>((resolve, reject) => {
+        provider.held.push(() => Promise.resolve(answer()).then(resolve, reject));
+      });
     },
   };
   return provider;
@@ -122,5 +140,54 @@ describe("find_tools while the embedding provider is down", () => {
     clock.advance(FIRST_BACKOFF_MS);
     expect((await find())[0]).toBe("calculate");
     expect(provider).toMatchObject({ builds: 1, queries: 3 });
+  });
+
+  it("does not make a new revision wait on a provider whose back-off has passed but that still fails", async () => {
+    const provider = flakyProvider();
+    const { clock, find, registry } = served(provider);
+    await find();
+    clock.advance(FIRST_BACKOFF_MS);
+    provider.hold = true;
+    registry.install(createScriptedTool(["ok"], { name: "extra_tool" }));
+    // The rebuild is held, and the call is answered by words without waiting for it.
+    expect((await find())[0]).toBe("calculate");
+    expect(provider.held).toHaveLength(1);
+    for (const release of provider.held.splice(0)) release();
+  });
+
+  it("keeps asking a provider that refused one query for what it held", async () => {
+    const provider = flakyProvider();
+    provider.up = true;
+    const { find } = served(provider);
+    await find();
+    provider.up = false;
+    provider.failWith = 400;
+    await find();
+    provider.up = true;
+    await find();
+    expect(provider.queries).toBe(3);
+  });
+
+  it("is not ended by the answer to a query asked before the failure", async () => {
+    const provider = flakyProvider();
+    provider.up = true;
+    const { clock, find } = served(provider);
+    await find();
+    provider.hold = true;
+    const early = find();
+    await settle();
+    provider.hold = false;
+    provider.up = false;
+    clock.advance(1);
+    await find();
+    provider.up = true;
+    for (const release of provider.held.splice(0)) release();
+    await early;
+    // The failure's wait still holds: the next query is answered by words alone.
+    await find();
+    expect(provider.queries).toBe(3);
+    clock.advance(FIRST_BACKOFF_MS);
+    await find();
+    expect(provider.queries).toBe(4);
   });
 });

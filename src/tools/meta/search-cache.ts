@@ -29,11 +29,14 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 /**
  * When the embedding provider may be asked again. One per view, across its revisions: a provider that is
  * down is down for the next revision too. Failures while a wait is in force (calls that were already in
- * flight) are the same outage, not more failures in a row.
+ * flight) are the same outage, not more failures in a row; and only an answer to a request made after
+ * the last failure ends one.
  */
 class Backoff {
   #retryAt: number | undefined;
   #waitMs = FIRST_BACKOFF_MS;
+  /** When the last failure was counted; undefined while the provider answers. */
+  #failedAt: number | undefined;
 
   constructor(readonly now: () => number) {}
 
@@ -41,19 +44,37 @@ class Backoff {
     return this.#retryAt !== undefined && this.now() < this.#retryAt;
   }
 
+  /** Whether the provider's last answer was a failure, waited out or not. */
+  get failing(): boolean {
+    return this.#failedAt !== undefined;
+  }
+
   /** Starts a wait unless one is in force; returns how long it is, or undefined when one already was. */
   failed(): number | undefined {
     if (this.waiting) return undefined;
     const waitMs = this.#waitMs;
-    this.#retryAt = this.now() + waitMs;
+    this.#failedAt = this.now();
+    this.#retryAt = this.#failedAt + waitMs;
     this.#waitMs = Math.min(waitMs * 2, MAX_BACKOFF_MS);
     return waitMs;
   }
 
-  succeeded(): void {
+  /** `askedAt`: when the request that succeeded was made. */
+  succeeded(askedAt: number): void {
+    if (this.#failedAt !== undefined && askedAt < this.#failedAt) return;
+    this.#failedAt = undefined;
     this.#retryAt = undefined;
     this.#waitMs = FIRST_BACKOFF_MS;
   }
+}
+
+/**
+ * Whether the provider refused this request for what it held (HTTP 400, 413 or 422 from an HTTP
+ * provider), which says nothing about the next one.
+ */
+function refusedThisRequest(error: EmbeddingProviderError): boolean {
+  const status = (error.cause as { status?: unknown } | undefined)?.status;
+  return status === 400 || status === 413 || status === 422;
 }
 
 export function searchIndexFor(view: RegistryView): ToolSearchIndex {
@@ -85,8 +106,8 @@ export function toolSearchFor(
 /**
  * One revision's hybrid search, embedded once. When the provider fails, on the catalogue or on a query,
  * the words alone rank, and the provider is asked again only once the back-off has passed (a rebuild runs
- * in the background): while it is down, no call waits for it. Only a revision's first build, when no
- * back-off is in force, is waited for.
+ * in the background): while it is down, no call waits for it. A revision's first build is waited for
+ * only while the provider is not failing.
  */
 class RevisionSearch implements ToolSearch {
   readonly revision: number;
@@ -102,7 +123,7 @@ class RevisionSearch implements ToolSearch {
     logger: Logger,
   ) {
     this.revision = view.revision;
-    if (!backoff.waiting) {
+    if (!backoff.failing) {
       this.#first = this.#build(logger).finally(() => {
         this.#first = undefined;
       });
@@ -121,14 +142,18 @@ class RevisionSearch implements ToolSearch {
       if (!this.#building) void this.#build(logger);
       return this.#words(query, options);
     }
+    const askedAt = this.backoff.now();
     try {
       const hits = await hybrid.search(query, options);
-      this.backoff.succeeded();
+      this.backoff.succeeded(askedAt);
       return hits;
     } catch (error) {
       // A 5xx or a timeout on this query costs the model its meaning match, not its answer.
       if (!(error instanceof EmbeddingProviderError)) throw error;
-      this.#failed(logger, error, "embedding the query failed; find_tools searched lexically");
+      const message = "embedding the query failed; find_tools searched lexically";
+      // A query refused for itself leaves the provider in use for every other query.
+      if (refusedThisRequest(error)) this.#warn(logger, error, message, undefined);
+      else this.#warn(logger, error, message, this.backoff.failed());
       return hybrid.index.search(query, options);
     }
   }
@@ -140,21 +165,23 @@ class RevisionSearch implements ToolSearch {
   /** Never rejects: a failure leaves the words ranking until the back-off has passed. */
   async #build(logger: Logger): Promise<void> {
     this.#building = true;
+    const askedAt = this.backoff.now();
     try {
       const built = new HybridToolSearch(new ToolSearchIndex(), this.embeddings);
       await built.add(this.view.list().map(toSearchDocument));
       this.#hybrid = built;
-      this.backoff.succeeded();
+      // A revision that has been replaced says nothing the current one should act on.
+      if (this.view.revision === this.revision) this.backoff.succeeded(askedAt);
     } catch (error) {
-      this.#failed(logger, error, "embedding the catalogue failed; find_tools searches lexically");
+      const message = "embedding the catalogue failed; find_tools searches lexically";
+      this.#warn(logger, error, message, this.backoff.failed());
     } finally {
       this.#building = false;
     }
   }
 
-  #failed(logger: Logger, error: unknown, message: string): void {
-    // The state first, so that a logger that throws still leaves the back-off set.
-    const retryInMs = this.backoff.failed();
+  /** Called after the back-off is set, so that a logger that throws still leaves it in place. */
+  #warn(logger: Logger, error: unknown, message: string, retryInMs: number | undefined): void {
     try {
       logger.warn({ err: error, ...(retryInMs === undefined ? {} : { retryInMs }) }, message);
     } catch {
