@@ -510,4 +510,25 @@ describe("bounds and a reference's siblings", () => {
       count: { type: "integer", minimum: 1 },
     });
   });
+
+  it("reads a nullable type, and a chain of references, as the type they come to", () => {
+    const converted = toGeminiSchema({
+      type: "object",
+      properties: {
+        n: { type: ["integer", "null"], exclusiveMinimum: 0, format: "int64" },
+        when: { $ref: "#/$defs/MaybeWhen", format: "date-time" },
+        count: { $ref: "#/$defs/Alias", exclusiveMinimum: 0 },
+      },
+      $defs: {
+        MaybeWhen: { type: ["string", "null"] },
+        Alias: { $ref: "#/$defs/Count" },
+        Count: { type: "integer" },
+      },
+    });
+    expect(converted.properties).toEqual({
+      n: { type: "integer", nullable: true, minimum: 1, format: "int64" },
+      when: { type: "string", nullable: true, format: "date-time" },
+      count: { type: "integer", minimum: 1 },
+    });
+  });
 });

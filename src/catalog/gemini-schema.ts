@@ -95,12 +95,19 @@ class GeminiConverter {
     if (note !== undefined) return notShown(this.#schema(siblings, refs, where), note);
     const resolved = resolve(ref, this.#root, where);
     // Siblings are read as of the target's type (a `format`, an integer's exclusive bound) unless they name one.
-    const targetType = isObject(resolved) && typeof resolved.type === "string" ? resolved.type : undefined;
+    const targetType = this.#typeOf(resolved, [...refs, ref], where);
     const typed = siblings.type === undefined && targetType ? { type: targetType, ...siblings } : siblings;
     const own = this.#schema(typed, refs, where);
     const target = this.convert(resolved, [...refs, ref], where);
     // 2020-12 applies a `$ref` and its siblings together; the siblings, written for this use, come first.
     return conjoin(own, target);
+  }
+
+  /** The `type` a schema declares, through the references it is made of, as far as they may be followed. */
+  #typeOf(node: JsonSchemaObject, refs: readonly string[], where: string): unknown {
+    if (node.type !== undefined || typeof node.$ref !== "string") return node.type;
+    if (this.#cutNote(node.$ref, refs) !== undefined) return undefined;
+    return this.#typeOf(resolve(node.$ref, this.#root, where), [...refs, node.$ref], where);
   }
 
   /** Why `ref` is not followed here, or undefined to follow it. */
@@ -116,6 +123,8 @@ class GeminiConverter {
     // Conjoined after the node's own keywords, so that the result does not depend on key order.
     const parts: GeminiSchema[] = [];
     const rawType = node.type;
+    // `[T, "null"]` is how JSON Schema says a nullable T: a format or an exclusive bound reads as T's.
+    const valueType = singleType(rawType);
     for (const [keyword, value] of Object.entries(node)) {
       switch (keyword) {
         case "type":
@@ -160,7 +169,7 @@ class GeminiConverter {
           break;
         case "exclusiveMinimum":
         case "exclusiveMaximum":
-          if (typeof value === "number") writeExclusive(out, keyword, value, rawType === "integer");
+          if (typeof value === "number") writeExclusive(out, keyword, value, valueType === "integer");
           break;
         case "minimum":
         case "maximum":
@@ -171,7 +180,7 @@ class GeminiConverter {
           if (Array.isArray(value) && value.length > 0) out.example = value[0];
           break;
         case "format":
-          if (typeof value === "string" && typeof rawType === "string" && FORMATS[rawType]?.includes(value)) {
+          if (typeof value === "string" && valueType && FORMATS[valueType]?.includes(value)) {
             out.format = value;
           }
           break;
@@ -321,6 +330,14 @@ function resolve(ref: string, root: JsonSchemaObject, where: string): JsonSchema
   }
   if (!isObject(target)) throw new CatalogSchemaError(`${where}: $ref "${ref}" points at nothing`);
   return target;
+}
+
+/** The one type other than null a `type` names, if it names one. */
+function singleType(type: unknown): string | undefined {
+  if (typeof type === "string") return type;
+  if (!Array.isArray(type)) return undefined;
+  const types = type.filter((entry) => entry !== "null");
+  return types.length === 1 && typeof types[0] === "string" ? types[0] : undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
