@@ -95,7 +95,8 @@ const SIZING_REF = `out_${"0".repeat(64)}`;
 /**
  * What of the content the envelope shows beside the data it keeps and the notes: all of it when that fits,
  * else a head (undefined when not even an empty fence fits) and a note where to read on. A note names a
- * head's length, at most the whole's, so room for the longest will do.
+ * head's length, at most the whole's, so room for the longest will do. A cap smaller than the notes alone
+ * (a few hundred bytes) is exceeded by them: where to read on matters more than the cap.
  */
 function layout(
   content: string,
