@@ -117,4 +117,48 @@ describe("an untrusted output over its cap", () => {
     expect(text).toBe("x".repeat(5_000));
     expect(JSON.parse(json as string)).toEqual(data);
   });
+
+  it("counts the bytes of data that is not plain ASCII against the cap", async () => {
+    const data = { s: "é".repeat(900) };
+    for (const store of [outputs, undefined]) {
+      const tool = createScriptedTool([{ content: "x".repeat(1_900), data }], {
+        limits: { outputBytes: 3_000 },
+      });
+      const { seam, context } = createTestHarness([tool], store ? { outputs: store } : {});
+      const envelope = await seam.call(context(), "scripted_tool", {});
+      if (!envelope.ok) throw new Error(`expected ok, got ${JSON.stringify(envelope)}`);
+      expect(envelope.truncated).toBe(true);
+      expect(envelope.data).toEqual(data);
+      const bytes = Buffer.byteLength(envelope.content) + Buffer.byteLength(JSON.stringify(envelope.data));
+      expect(bytes).toBeLessThanOrEqual(3_000);
+    }
+  });
+
+  it("shows a tool's data as its whole text, once, when only data was returned and no page fits beside it", async () => {
+    const data = { rows: "y".repeat(1_880) };
+    const tool = createScriptedTool([{ data }], { limits: { outputBytes: 2_000 } });
+    const { seam, context } = createTestHarness([tool], { outputs });
+    const envelope = await seam.call(context(), "scripted_tool", {});
+    if (!envelope.ok) throw new Error(`expected ok, got ${JSON.stringify(envelope)}`);
+    // The text is the data's JSON: shown whole, it is not kept aside, nor carried twice.
+    expect(JSON.parse(envelope.content)).toEqual(data);
+    expect(envelope.data).toBeUndefined();
+    expect(envelope.truncated).toBe(true);
+  });
+
+  it("still says where to read on when the store keeps the text but fails to keep the data", async () => {
+    let puts = 0;
+    const failingSecond: OutputStore = {
+      put: (output) => (++puts === 2 ? Promise.reject(new Error("disk full")) : outputs.put(output)),
+      get: (request) => outputs.get(request),
+    };
+    const envelope = await cut(
+      { content: "x".repeat(3_000), data: { rows: "y".repeat(5_000) } },
+      failingSecond,
+    );
+    expect(puts).toBe(2);
+    expect(envelope.content).toMatch(/the whole text is kept/);
+    expect(envelope.content).not.toContain("did not fit");
+    expect(await keptAside(envelope.content)).toEqual(["x".repeat(3_000)]);
+  });
 });

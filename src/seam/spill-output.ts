@@ -54,29 +54,33 @@ async function spill(
   let shown = envelope.data === undefined ? undefined : JSON.stringify(envelope.data);
   let page = layout(content, limit, render, contentNote, aside && dataNote(SIZING_REF, aside), shown);
   if (page.cut && page.head === undefined && shown !== undefined) {
-    // No room for any page text beside the data: the data goes aside too.
-    aside = shown;
+    // No room for any page text beside the data: the data goes aside too, once if it is the text.
+    aside = shown === content ? undefined : shown;
     shown = undefined;
-    page = layout(content, limit, render, contentNote, dataNote(SIZING_REF, aside), shown);
+    page = layout(content, limit, render, contentNote, aside && dataNote(SIZING_REF, aside), shown);
   }
 
-  let contentRef: string | undefined;
-  let dataRef: string | undefined;
-  try {
-    const keep = (text: string) =>
-      store.put({
+  const keep = async (text: string): Promise<string | undefined> => {
+    try {
+      return await store.put({
         tenantId: context.tenantId,
         principalId: context.principalId,
         toolName: tool.name,
         text,
         ...(untrusted ? { provenance: untrusted } : {}),
       });
-    if (page.cut) contentRef = await keep(content);
-    if (aside !== undefined) dataRef = await keep(aside);
-  } catch (error) {
-    // The envelope already says it was cut; failing to keep the rest must not fail the call.
-    context.logger.warn({ err: error, tool: tool.name }, "could not keep an output over its cap");
-    return envelope;
+    } catch (error) {
+      // Failing to keep the rest must not fail the call; the envelope still says it was cut.
+      context.logger.warn({ err: error, tool: tool.name }, "could not keep an output over its cap");
+      return undefined;
+    }
+  };
+  const contentRef = page.cut ? await keep(content) : undefined;
+  const dataRef = aside === undefined ? undefined : await keep(aside);
+  if (page.cut && contentRef === undefined && dataRef === undefined) return envelope;
+  // Data moved aside for room stays in the envelope if it could not be kept: nothing is lost for a cap.
+  if (shown === undefined && envelope.data !== undefined && dataRef === undefined && aside !== undefined) {
+    shown = aside;
   }
   const { data: _shownBefore, ...rest } = envelope;
   return {

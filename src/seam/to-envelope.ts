@@ -152,7 +152,8 @@ function capped(
   fence?: FenceSource,
 ): OkEnvelope {
   const limit = tool.limits.outputBytes;
-  const dataBytes = dataJson === undefined ? 0 : byteLength(dataJson, limit);
+  // The data's size is what is left for the content, so it is counted exactly, not just checked.
+  const dataBytes = dataJson === undefined ? 0 : Buffer.byteLength(dataJson);
   const dropped = dataJson !== undefined && dataBytes > limit ? dataJson : undefined;
   if (dataJson !== undefined && !dropped) envelope.data = JSON.parse(dataJson);
   const room = dataJson !== undefined && !dropped ? limit - dataBytes : limit;

@@ -190,4 +190,23 @@ describe("find_tools while the embedding provider is down", () => {
     await find();
     expect(provider.queries).toBe(4);
   });
+
+  it("starts no wait for a failure of a query asked before the provider last answered", async () => {
+    const provider = flakyProvider();
+    provider.up = true;
+    const { clock, find } = served(provider);
+    await find();
+    provider.up = false;
+    provider.hold = true;
+    const early = find();
+    await settle();
+    provider.hold = false;
+    provider.up = true;
+    clock.advance(1);
+    await find();
+    for (const release of provider.held.splice(0)) release();
+    await early;
+    await find();
+    expect(provider.queries).toBe(4);
+  });
 });

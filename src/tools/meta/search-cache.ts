@@ -29,14 +29,16 @@ const MAX_BACKOFF_MS = 5 * 60_000;
 /**
  * When the embedding provider may be asked again. One per view, across its revisions: a provider that is
  * down is down for the next revision too. Failures while a wait is in force (calls that were already in
- * flight) are the same outage, not more failures in a row; and only an answer to a request made after
- * the last failure ends one.
+ * flight) are the same outage, not more failures in a row; only an answer to a request made after the
+ * last failure ends one, and a failure of a request made before the last answer starts none.
  */
 class Backoff {
   #retryAt: number | undefined;
   #waitMs = FIRST_BACKOFF_MS;
   /** When the last failure was counted; undefined while the provider answers. */
   #failedAt: number | undefined;
+  /** When the request was made that the provider last answered. */
+  #answeredAt: number | undefined;
 
   constructor(readonly now: () => number) {}
 
@@ -49,9 +51,12 @@ class Backoff {
     return this.#failedAt !== undefined;
   }
 
-  /** Starts a wait unless one is in force; returns how long it is, or undefined when one already was. */
-  failed(): number | undefined {
-    if (this.waiting) return undefined;
+  /**
+   * Starts a wait unless one is in force, or the request was made before the provider last answered;
+   * returns how long the wait is, or undefined when none was started.
+   */
+  failed(askedAt: number): number | undefined {
+    if (this.waiting || (this.#answeredAt !== undefined && askedAt < this.#answeredAt)) return undefined;
     const waitMs = this.#waitMs;
     this.#failedAt = this.now();
     this.#retryAt = this.#failedAt + waitMs;
@@ -62,6 +67,7 @@ class Backoff {
   /** `askedAt`: when the request that succeeded was made. */
   succeeded(askedAt: number): void {
     if (this.#failedAt !== undefined && askedAt < this.#failedAt) return;
+    this.#answeredAt = askedAt;
     this.#failedAt = undefined;
     this.#retryAt = undefined;
     this.#waitMs = FIRST_BACKOFF_MS;
@@ -153,7 +159,7 @@ class RevisionSearch implements ToolSearch {
       const message = "embedding the query failed; find_tools searched lexically";
       // A query refused for itself leaves the provider in use for every other query.
       if (refusedThisRequest(error)) this.#warn(logger, error, message, undefined);
-      else this.#warn(logger, error, message, this.backoff.failed());
+      else this.#warn(logger, error, message, this.backoff.failed(askedAt));
       return hybrid.index.search(query, options);
     }
   }
@@ -174,7 +180,7 @@ class RevisionSearch implements ToolSearch {
       if (this.view.revision === this.revision) this.backoff.succeeded(askedAt);
     } catch (error) {
       const message = "embedding the catalogue failed; find_tools searches lexically";
-      this.#warn(logger, error, message, this.backoff.failed());
+      this.#warn(logger, error, message, this.backoff.failed(askedAt));
     } finally {
       this.#building = false;
     }
