@@ -211,14 +211,8 @@ class GeminiConverter {
 }
 
 function writeType(out: GeminiSchema, value: unknown): void {
-  if (typeof value === "string") {
-    if (value === "null") out.nullable = true;
-    else out.type = value;
-    return;
-  }
-  if (!Array.isArray(value)) return;
-  const types = value.filter((type): type is string => typeof type === "string" && type !== "null");
-  if (types.length < value.length) out.nullable = true;
+  if (value === "null" || (Array.isArray(value) && value.includes("null"))) out.nullable = true;
+  const types = typesBesideNull(value);
   if (types.length === 1) out.type = types[0];
   else if (types.length > 1) out.anyOf = types.map((type) => ({ type }));
 }
@@ -332,12 +326,17 @@ function resolve(ref: string, root: JsonSchemaObject, where: string): JsonSchema
   return target;
 }
 
+/** The types a `type` keyword names, null aside. */
+function typesBesideNull(value: unknown): string[] {
+  if (typeof value === "string") return value === "null" ? [] : [value];
+  if (!Array.isArray(value)) return [];
+  return value.filter((type): type is string => typeof type === "string" && type !== "null");
+}
+
 /** The one type other than null a `type` names, if it names one. */
-function singleType(type: unknown): string | undefined {
-  if (typeof type === "string") return type;
-  if (!Array.isArray(type)) return undefined;
-  const types = type.filter((entry) => entry !== "null");
-  return types.length === 1 && typeof types[0] === "string" ? types[0] : undefined;
+function singleType(value: unknown): string | undefined {
+  const types = typesBesideNull(value);
+  return types.length === 1 ? types[0] : undefined;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

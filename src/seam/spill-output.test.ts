@@ -15,9 +15,13 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const outputs = createArtifactOutputStore(createFileArtifactStore(scratch));
 const untrusted = { source: "https://example.test/page", trusted: false };
 
-/** One call of a tool that returns `output` under a 1,000-byte cap, kept by `store` when given. */
-async function cut(output: ToolOutput<unknown>, store?: OutputStore): Promise<OkEnvelope> {
-  const tool = createScriptedTool([output], { limits: { outputBytes: 1_000 } });
+/** One call of a tool that returns `output` under its cap (1,000 bytes), kept by `store` when given. */
+async function cut(
+  output: ToolOutput<unknown>,
+  store?: OutputStore,
+  outputBytes = 1_000,
+): Promise<OkEnvelope> {
+  const tool = createScriptedTool([output], { limits: { outputBytes } });
   const { seam, context } = createTestHarness([tool], store ? { outputs: store } : {});
   const envelope = await seam.call(context(), "scripted_tool", {});
   if (!envelope.ok) throw new Error(`expected ok, got ${JSON.stringify(envelope)}`);
@@ -29,6 +33,13 @@ async function keptAside(content: string): Promise<string[]> {
   const refs = [...content.matchAll(/"ref":"(out_[0-9a-f]{64})"/g)].map((match) => match[1] as string);
   const kept = await Promise.all(refs.map((ref) => outputs.get({ tenantId: "t1", principalId: "p1", ref })));
   return kept.map((output) => output?.text ?? "");
+}
+
+/** The notes in `content` point at `text` and then at `data`'s JSON, each kept whole. */
+async function expectKept(content: string, text: string, data: unknown): Promise<void> {
+  const [keptText, json] = await keptAside(content);
+  expect(keptText).toBe(text);
+  expect(JSON.parse(json as string)).toEqual(data);
 }
 
 /** The fence opens once and closes once with the same nonce, and nothing of the page follows it but a note. */
@@ -75,9 +86,7 @@ describe("an untrusted output over its cap", () => {
     expect(envelope.data).toBeUndefined();
     expectClosedFence(envelope.content);
     expect(Buffer.byteLength(envelope.content)).toBeLessThanOrEqual(1_000);
-    const [text, json] = await keptAside(envelope.content);
-    expect(text).toBe(`${"x".repeat(700)} THE END`);
-    expect(JSON.parse(json as string)).toEqual(data);
+    await expectKept(envelope.content, `${"x".repeat(700)} THE END`, data);
   });
 
   it("keeps both the text and the data when both are over the cap", async () => {
@@ -87,9 +96,7 @@ describe("an untrusted output over its cap", () => {
     expect(Buffer.byteLength(envelope.content)).toBeLessThanOrEqual(1_000);
     expect(envelope.content).toMatch(/cut at character \d+ of 3000 .*the whole text is kept/);
     expect(envelope.content).toMatch(/data \(\d+ characters of JSON\) did not fit in its 1000-byte cap/);
-    const [text, json] = await keptAside(envelope.content);
-    expect(text).toBe("x".repeat(3_000));
-    expect(JSON.parse(json as string)).toEqual(data);
+    await expectKept(envelope.content, "x".repeat(3_000), data);
   });
 
   it("holds the cap with the data it keeps, in its fence, with or without an output store", async () => {
@@ -113,20 +120,13 @@ describe("an untrusted output over its cap", () => {
     expectClosedFence(kept.content);
     expect(kept.content).toContain("x".repeat(100));
     expect(Buffer.byteLength(kept.content)).toBeLessThanOrEqual(1_000);
-    const [text, json] = await keptAside(kept.content);
-    expect(text).toBe("x".repeat(5_000));
-    expect(JSON.parse(json as string)).toEqual(data);
+    await expectKept(kept.content, "x".repeat(5_000), data);
   });
 
   it("counts the bytes of data that is not plain ASCII against the cap", async () => {
     const data = { s: "é".repeat(900) };
     for (const store of [outputs, undefined]) {
-      const tool = createScriptedTool([{ content: "x".repeat(1_900), data }], {
-        limits: { outputBytes: 3_000 },
-      });
-      const { seam, context } = createTestHarness([tool], store ? { outputs: store } : {});
-      const envelope = await seam.call(context(), "scripted_tool", {});
-      if (!envelope.ok) throw new Error(`expected ok, got ${JSON.stringify(envelope)}`);
+      const envelope = await cut({ content: "x".repeat(1_900), data }, store, 3_000);
       expect(envelope.truncated).toBe(true);
       expect(envelope.data).toEqual(data);
       const bytes = Buffer.byteLength(envelope.content) + Buffer.byteLength(JSON.stringify(envelope.data));
@@ -136,10 +136,7 @@ describe("an untrusted output over its cap", () => {
 
   it("shows a tool's data as its whole text, once, when only data was returned and no page fits beside it", async () => {
     const data = { rows: "y".repeat(1_880) };
-    const tool = createScriptedTool([{ data }], { limits: { outputBytes: 2_000 } });
-    const { seam, context } = createTestHarness([tool], { outputs });
-    const envelope = await seam.call(context(), "scripted_tool", {});
-    if (!envelope.ok) throw new Error(`expected ok, got ${JSON.stringify(envelope)}`);
+    const envelope = await cut({ data }, outputs, 2_000);
     // The text is the data's JSON: shown whole, it is not kept aside, nor carried twice.
     expect(JSON.parse(envelope.content)).toEqual(data);
     expect(envelope.data).toBeUndefined();

@@ -51,13 +51,13 @@ async function spill(
 
   // Without data of its own, the content is the data's JSON: kept once.
   let aside = overflow.data === content ? undefined : overflow.data;
-  let shown = envelope.data === undefined ? undefined : JSON.stringify(envelope.data);
-  let page = layout(content, limit, render, contentNote, aside && dataNote(SIZING_REF, aside), shown);
-  if (page.cut && page.head === undefined && shown !== undefined) {
-    // No room for any page text beside the data: the data goes aside too, once if it is the text.
-    aside = shown === content ? undefined : shown;
-    shown = undefined;
-    page = layout(content, limit, render, contentNote, aside && dataNote(SIZING_REF, aside), shown);
+  const shownJson = envelope.data === undefined ? undefined : JSON.stringify(envelope.data);
+  let page = layout(content, limit, render, contentNote, aside && dataNote(SIZING_REF, aside), shownJson);
+  // With no room for any page text beside the data, the data goes aside too, once if it is the text.
+  const dataMoved = page.cut && page.head === undefined && shownJson !== undefined;
+  if (dataMoved) {
+    aside = shownJson === content ? undefined : shownJson;
+    page = layout(content, limit, render, contentNote, aside && dataNote(SIZING_REF, aside), undefined);
   }
 
   const keep = async (text: string): Promise<string | undefined> => {
@@ -79,13 +79,11 @@ async function spill(
   const dataRef = aside === undefined ? undefined : await keep(aside);
   if (page.cut && contentRef === undefined && dataRef === undefined) return envelope;
   // Data moved aside for room stays in the envelope if it could not be kept: nothing is lost for a cap.
-  if (shown === undefined && envelope.data !== undefined && dataRef === undefined && aside !== undefined) {
-    shown = aside;
-  }
-  const { data: _shownBefore, ...rest } = envelope;
+  const dataStays = !dataMoved || (aside !== undefined && dataRef === undefined);
+  const { data: _data, ...rest } = envelope;
   return {
     ...rest,
-    ...(shown === undefined ? {} : { data: envelope.data }),
+    ...(dataStays && envelope.data !== undefined ? { data: envelope.data } : {}),
     content:
       (page.head === undefined ? "" : render(page.head)) +
       (contentRef === undefined ? "" : contentNote(contentRef, page.head?.length ?? 0)) +

@@ -111,11 +111,12 @@ function build(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
     }
   }
   const text = content ?? dataJson ?? "";
-  const fence = provenance !== undefined && !provenance.trusted && !passedOn.has(output);
+  const handedOn = passedOn.has(output);
+  const fence = provenance !== undefined && !provenance.trusted && !handedOn;
   const envelope: OkEnvelope = { ok: true, content: fence ? encloseUntrusted(text, provenance) : text };
   if (truncated) envelope.truncated = true;
   if (provenance) envelope.provenance = { source: provenance.source, trusted: provenance.trusted };
-  if (passedOn.has(output)) {
+  if (handedOn) {
     // Capped already, by its own tool's limits, and maybe fenced: cut again, its fence could stay open.
     if (dataJson !== undefined) envelope.data = JSON.parse(dataJson);
     return envelope;

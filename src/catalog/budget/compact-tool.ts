@@ -1,8 +1,8 @@
 /**
  * @module The compact form of a tool for a model: the first sentence of its description and a schema that
  * keeps every parameter's name, type, requiredness and allowed values but drops prose and bounds, and
- * says a union of plain types as a list of types. The seam
- * still validates against the full schema, and its refusals name what was wrong.
+ * says a union of plain types as a list of types. The seam still validates against the full schema, and
+ * its refusals name what was wrong.
  */
 import type { JsonSchemaObject } from "../../declaration/json-schema-validator.js";
 import type { AnyTool } from "../../registry/registry.js";

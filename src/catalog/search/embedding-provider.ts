@@ -4,7 +4,11 @@ import { schemaText } from "./schema-text.js";
 import { splitIdentifier, tokenize } from "./tokenize.js";
 import type { SearchDocument } from "./tool-search-index.js";
 
-/** Turns texts into vectors, one per text, all of one length; for deployments that have an embedding model. */
+/**
+ * Turns texts into vectors, one per text, all of one length; for deployments that have an embedding model.
+ * A provider over HTTP throws errors with the response's `status`: find_tools reads 400, 413 and 422 as a
+ * refusal of that one request, not as the provider being down.
+ */
 export interface EmbeddingProvider {
   embed(texts: readonly string[]): number[][] | Promise<number[][]>;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { failingOnQueries } from "../../../test/support/failing-embeddings.js";
 import { searchDocuments as catalogue } from "../../../test/support/search-documents.js";
 import {
   type EmbeddingProvider,
@@ -220,14 +221,7 @@ describe("HybridToolSearch", () => {
   });
 
   it("says the provider failed on a query in an error of its own", async () => {
-    let documentsEmbedded = false;
-    const failing: EmbeddingProvider = {
-      embed: (texts) => {
-        if (documentsEmbedded) throw new Error("HTTP 503");
-        documentsEmbedded = true;
-        return new HashedBagOfWordsEmbedding(16).embed(texts);
-      },
-    };
+    const failing = failingOnQueries("HTTP 503", 16);
     const hybrid = new HybridToolSearch(new ToolSearchIndex(), failing);
     await hybrid.add(catalogue);
     const failed = hybrid.search("read a web page");

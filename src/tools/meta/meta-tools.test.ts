@@ -2,12 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { failingOnQueries } from "../../../test/support/failing-embeddings.js";
 import { createArtifactOutputStore } from "../../artifacts/artifact-output-store.js";
 import { createFileArtifactStore } from "../../artifacts/file-artifact-store.js";
-import {
-  type EmbeddingProvider,
-  HashedBagOfWordsEmbedding,
-} from "../../catalog/search/embedding-provider.js";
 import type { Authorizer } from "../../policy/ports.js";
 import type { AnyTool } from "../../registry/registry.js";
 import { approvalIdOf, type Envelope } from "../../seam/envelope.js";
@@ -90,20 +87,13 @@ describe("find_tools", () => {
   });
 
   it("ranks by words alone, and says so in the log, when the embedding service fails on the query", async () => {
-    let catalogueEmbedded = false;
-    const failingOnQueries: EmbeddingProvider = {
-      embed: (texts) => {
-        if (catalogueEmbedded) throw new Error("embeddings request refused with HTTP 503: overloaded");
-        catalogueEmbedded = true;
-        return new HashedBagOfWordsEmbedding().embed(texts);
-      },
-    };
+    const failing = failingOnQueries("embeddings request refused with HTTP 503: overloaded");
     const outputs = createArtifactOutputStore(createFileArtifactStore(join(scratch, "outputs-hybrid")));
     let harness: TestHarness | undefined;
     const meta = metaTools({
       seam: () => (harness as TestHarness).seam,
       outputs,
-      embeddings: failingOnQueries,
+      embeddings: failing,
     });
     harness = createTestHarness([...generalTools({}), sendMail(), ...meta], { outputs });
     const warnings: string[] = [];
@@ -116,7 +106,7 @@ describe("find_tools", () => {
     const found = ok(
       await harness.seam.call(harness.context({ logger }), "find_tools", { query: "arithmetic expression" }),
     );
-    expect(catalogueEmbedded).toBe(true);
+    expect(failing.catalogueEmbedded).toBe(true);
     expect((found.data as { tools: { name: string }[] }).tools[0]?.name).toBe("calculate");
     expect(warnings).toEqual(["embedding the query failed; find_tools searched lexically"]);
   });

@@ -62,6 +62,21 @@ function served(embeddings: EmbeddingProvider) {
 /** Lets a build started in the background settle: the provider answers without timers. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
+/**
+ * Starts a query the provider holds, answered as the provider was when asked; the function returned
+ * releases it and waits for its call to end.
+ */
+async function heldQuery(provider: ReturnType<typeof flakyProvider>, find: () => Promise<string[]>) {
+  provider.hold = true;
+  const early = find();
+  await settle();
+  provider.hold = false;
+  return async () => {
+    for (const release of provider.held.splice(0)) release();
+    await early;
+  };
+}
+
 describe("find_tools while the embedding provider is down", () => {
   it("embeds the catalogue once, answers lexically, and uses the provider again after the back-off", async () => {
     const provider = flakyProvider();
@@ -173,16 +188,12 @@ describe("find_tools while the embedding provider is down", () => {
     provider.up = true;
     const { clock, find } = served(provider);
     await find();
-    provider.hold = true;
-    const early = find();
-    await settle();
-    provider.hold = false;
+    const answerEarly = await heldQuery(provider, find);
     provider.up = false;
     clock.advance(1);
     await find();
     provider.up = true;
-    for (const release of provider.held.splice(0)) release();
-    await early;
+    await answerEarly();
     // The failure's wait still holds: the next query is answered by words alone.
     await find();
     expect(provider.queries).toBe(3);
@@ -197,15 +208,11 @@ describe("find_tools while the embedding provider is down", () => {
     const { clock, find } = served(provider);
     await find();
     provider.up = false;
-    provider.hold = true;
-    const early = find();
-    await settle();
-    provider.hold = false;
+    const failEarly = await heldQuery(provider, find);
     provider.up = true;
     clock.advance(1);
     await find();
-    for (const release of provider.held.splice(0)) release();
-    await early;
+    await failEarly();
     await find();
     expect(provider.queries).toBe(4);
   });

@@ -20,7 +20,7 @@ export interface ToolSearch {
 }
 
 const lexical = new WeakMap<RegistryView, { revision: number; index: ToolSearchIndex }>();
-const hybrid = new WeakMap<RegistryView, { backoff: Backoff; search: RevisionSearch }>();
+const revisionSearches = new WeakMap<RegistryView, { backoff: Backoff; search: RevisionSearch }>();
 
 /** The first wait after a failure before the provider is asked again; each failure in a row doubles it. */
 export const FIRST_BACKOFF_MS = 5_000;
@@ -100,11 +100,11 @@ export function toolSearchFor(
   now: () => number = Date.now,
 ): ToolSearch | Promise<ToolSearch> {
   if (!embeddings) return searchIndexFor(view);
-  let cached = hybrid.get(view);
+  let cached = revisionSearches.get(view);
   if (!cached || cached.search.revision !== view.revision) {
     const backoff = cached?.backoff ?? new Backoff(now);
     cached = { backoff, search: new RevisionSearch(view, embeddings, backoff, logger) };
-    hybrid.set(view, cached);
+    revisionSearches.set(view, cached);
   }
   return cached.search.ready();
 }
