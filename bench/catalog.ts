@@ -2,11 +2,13 @@
  * @module The model-facing catalogue at 272, 1,000 and 10,000 synthetic tools: render time cold and cached
  * (OpenAI Chat), tokens per entry in full and compact form (o200k), and find_tools latency through the
  * seam beside the search index alone, measured in the same run; and tokens per entry of the shipped tools.
+ * Tokens are counted as the model reads an entry (for OpenAI, the TypeScript declaration its API bills:
+ * `tokens_per_entry_*`) and as the JSON the request carries (`json_tokens_per_entry_*`).
  */
 
 import { entryTokens, loadO200kCounter, type TokenCounter } from "../src/catalog/budget/index.js";
-import { type CatalogProvider, renderCatalog } from "../src/catalog/render-catalog.js";
-import { ToolRegistry } from "../src/registry/registry.js";
+import { type CatalogProvider, renderCatalog, renderTools } from "../src/catalog/render-catalog.js";
+import { type AnyTool, ToolRegistry } from "../src/registry/registry.js";
 import { createExecutionContext } from "../src/seam/context.js";
 import { Seam } from "../src/seam/seam.js";
 import { createMemoryStores } from "../src/stores/memory/index.js";
@@ -16,7 +18,7 @@ import { searchIndexFor } from "../src/tools/meta/search-cache.js";
 import { syntheticTools } from "./synthetic-catalogue.js";
 
 const SIZES = [272, 1_000, 10_000] as const;
-const PROVIDER: CatalogProvider = "openai-chat";
+const PROVIDER = "openai-chat" satisfies CatalogProvider;
 const QUERIES = [
   "list customer records",
   "find support tickets that are open",
@@ -36,6 +38,8 @@ interface SizeReport {
   cache_speedup: number;
   tokens_per_entry_full: number;
   tokens_per_entry_compact: number;
+  json_tokens_per_entry_full: number;
+  json_tokens_per_entry_compact: number;
   find_p50_ms: number;
   find_p99_ms: number;
   search_only_p99_ms: number;
@@ -52,10 +56,6 @@ function round(value: number, digits = 3): number {
   return Math.round(value * scale) / scale;
 }
 
-function mean(values: number[]): number {
-  return values.reduce((sum, value) => sum + value, 0) / values.length;
-}
-
 async function measureSize(size: number, counter: TokenCounter): Promise<SizeReport> {
   let seam: Seam | undefined;
   const registry = new ToolRegistry([...syntheticTools(size), ...metaTools({ seam: () => seam as Seam })]);
@@ -70,9 +70,10 @@ async function measureSize(size: number, counter: TokenCounter): Promise<SizeRep
   for (let run = 0; run < cachedRuns; run++) renderCatalog(PROVIDER, view);
   const renderCached = (performance.now() - cachedStarted) / cachedRuns;
 
-  const catalogued = view.list().filter((tool) => tool.category !== "meta");
-  const full = mean(catalogued.map((tool) => entryTokens(PROVIDER, tool, counter)));
-  const compact = mean(catalogued.map((tool) => entryTokens(PROVIDER, tool, counter, { detail: "compact" })));
+  const tokens = tokensPerEntry(
+    view.list().filter((tool) => tool.category !== "meta"),
+    counter,
+  );
 
   const context = createExecutionContext({
     tenantId: "bench",
@@ -105,27 +106,41 @@ async function measureSize(size: number, counter: TokenCounter): Promise<SizeRep
     render_cold_ms: round(renderCold, 2),
     render_cached_ms: round(renderCached, 5),
     cache_speedup: Math.round(renderCold / renderCached),
-    tokens_per_entry_full: round(full, 1),
-    tokens_per_entry_compact: round(compact, 1),
+    ...tokens,
     find_p50_ms: round(percentile(times, 0.5)),
     find_p99_ms: round(percentile(times, 0.99)),
     search_only_p99_ms: round(percentile(searchTimes, 0.99)),
   };
 }
 
-/** The tools `toolreg serve` ships, beside the synthetic ones: real descriptions and schemas weigh more. */
-function shippedTokens(
-  counter: TokenCounter,
-): Pick<SizeReport, "tokens_per_entry_full" | "tokens_per_entry_compact"> & { tools: number } {
-  const tools = defaultCatalogue().tools;
+type EntryTokens = Pick<
+  SizeReport,
+  | "tokens_per_entry_full"
+  | "tokens_per_entry_compact"
+  | "json_tokens_per_entry_full"
+  | "json_tokens_per_entry_compact"
+>;
+
+/** Mean tokens of an entry, full and compact, as the model reads it and as the request's JSON carries it. */
+function tokensPerEntry(tools: readonly AnyTool[], counter: TokenCounter): EntryTokens {
+  const average = (count: (tool: AnyTool) => number) =>
+    round(tools.reduce((sum, tool) => sum + count(tool), 0) / tools.length, 1);
+  const read = (detail: "full" | "compact") =>
+    average((tool) => entryTokens(PROVIDER, tool, counter, { detail }));
+  const json = (detail: "full" | "compact") =>
+    average((tool) => counter.count(JSON.stringify(renderTools(PROVIDER, [tool], { detail })[0])));
   return {
-    tools: tools.length,
-    tokens_per_entry_full: round(mean(tools.map((tool) => entryTokens(PROVIDER, tool, counter))), 1),
-    tokens_per_entry_compact: round(
-      mean(tools.map((tool) => entryTokens(PROVIDER, tool, counter, { detail: "compact" }))),
-      1,
-    ),
+    tokens_per_entry_full: read("full"),
+    tokens_per_entry_compact: read("compact"),
+    json_tokens_per_entry_full: json("full"),
+    json_tokens_per_entry_compact: json("compact"),
   };
+}
+
+/** The tools `toolreg serve` ships, beside the synthetic ones: real descriptions and schemas weigh more. */
+function shippedTokens(counter: TokenCounter): EntryTokens & { tools: number } {
+  const tools = defaultCatalogue().tools;
+  return { tools: tools.length, ...tokensPerEntry(tools, counter) };
 }
 
 async function main(): Promise<void> {

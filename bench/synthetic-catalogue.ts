@@ -1,7 +1,7 @@
 /**
  * @module Synthetic tools for catalogue benchmarks: deterministic, and shaped like real ones (a two-sentence
  * description, two to four parameters with their own descriptions, an enum here and a bound there), so
- * an OpenAI-format entry averages about the 118 tokens measured on real catalogues.
+ * an OpenAI-format entry's JSON averages about the 118 tokens measured on real catalogues.
  */
 import { defineTool } from "../src/declaration/define-tool.js";
 import type { AnyTool } from "../src/registry/registry.js";

@@ -354,8 +354,7 @@ describe("toGeminiSchema types an enum that has no type", () => {
 
   it("keeps an integer enum's type through the compact form", () => {
     const level = { type: "integer", enum: [1, 2, 3] };
-    expect(compactSchema(level)).toEqual({ enum: [1, 2, 3] });
-    expect(toGeminiSchema(compactSchema(level) as JsonSchemaObject)).toEqual({ type: "integer" });
+    expect(compactSchema(level)).toEqual(level);
     const tool = jsonTool("set_level", { type: "object", properties: { level }, required: ["level"] });
     const [declaration] = renderTools("gemini", [tool], {
       detail: "compact",

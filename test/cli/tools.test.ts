@@ -355,6 +355,12 @@ describe("the catalogue a model sees, through the CLI", () => {
       kept: kept.length,
     });
     expect([...event.dropped, ...kept].sort()).toEqual(full.map((entry) => entry.name).sort());
+    expect(event.budget.countedAs).toBe("json");
+    // OpenAI's models read TypeScript declarations, lighter than the JSON: the same budget holds more.
+    const openai = await runToolreg(["render", "openai-chat", "--compact", "--budget", "600"], cwd);
+    expect((JSON.parse(openai.stdout) as unknown[]).length).toBeGreaterThan(kept.length);
+    const tight = await runToolreg(["render", "openai-chat", "--compact", "--budget", "300"], cwd);
+    expect(JSON.parse(tight.stderr.trim().split("\n")[1] as string).budget.countedAs).toBe("typescript");
   });
 
   it("finds the tool for a task", async () => {

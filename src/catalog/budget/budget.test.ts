@@ -5,7 +5,8 @@ import type { AnyTool } from "../../registry/registry.js";
 import { generalTools } from "../../tools/general/index.js";
 import { renderTools } from "../render-catalog.js";
 import { compactSchema } from "./compact-tool.js";
-import { type CatalogTruncatedEvent, entryTokens, fitCatalog } from "./fit-catalog.js";
+import { type CatalogTruncatedEvent, countedAs, entryTokens, fitCatalog } from "./fit-catalog.js";
+import { OPENAI_FUNCTIONS_FRAME, openAIFunctionText } from "./openai-function-text.js";
 import { loadO200kCounter, type TokenCounter } from "./token-counter.js";
 
 let counter: TokenCounter;
@@ -24,15 +25,20 @@ const tool = (name: string, description: string) =>
   });
 
 describe("token counting", () => {
-  it("counts o200k tokens of an entry as compact JSON, once per tool and rendering", () => {
+  it("counts an OpenAI entry as the TypeScript its models read, any other as compact JSON, once per tool and rendering", () => {
     expect(counter.encoding).toBe("o200k_base");
     expect(counter.count("hello world")).toBe(2);
-    const [now] = generalTools({});
-    const entry = renderTools("openai-chat", [now as AnyTool])[0];
+    const [now] = generalTools({}) as AnyTool[];
+    const chat = renderTools("openai-chat", [now as AnyTool])[0];
     const tokens = entryTokens("openai-chat", now as AnyTool, counter);
-    expect(tokens).toBe(counter.count(JSON.stringify(entry)));
-    expect(entryTokens("anthropic", now as AnyTool, counter)).toBeLessThan(tokens);
+    expect(tokens).toBe(counter.count(openAIFunctionText(chat?.function ?? { name: "" })));
+    expect(tokens).toBeLessThan(counter.count(JSON.stringify(chat)));
+    expect(entryTokens("openai-responses", now as AnyTool, counter)).toBe(tokens);
+    const anthropic = renderTools("anthropic", [now as AnyTool])[0];
+    expect(entryTokens("anthropic", now as AnyTool, counter)).toBe(counter.count(JSON.stringify(anthropic)));
     expect(entryTokens("openai-chat", now as AnyTool, counter, { detail: "compact" })).toBeLessThan(tokens);
+    expect(countedAs("openai-responses")).toBe("typescript");
+    expect(countedAs("gemini")).toBe("json");
   });
 });
 
@@ -68,7 +74,7 @@ describe("compact mode", () => {
       properties: {
         description: { type: "string" },
         limit: { type: "integer" },
-        status: { enum: ["open", "closed"] },
+        status: { type: "string", enum: ["open", "closed"] },
         tags: { type: "array", items: { type: "string" } },
         when: { type: ["string", "null"] },
         cell: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] },
@@ -118,7 +124,8 @@ describe("catalogBudget", () => {
     const small = ["alpha_tool", "gamma_tool", "find_tools"].map((name) =>
       entryTokens("openai-chat", catalogue.find((entry) => entry.name === name) as AnyTool, counter),
     );
-    const maxTokens = small.reduce((sum, tokens) => sum + tokens, 0);
+    // The namespace around OpenAI's functions is paid once, with the first tool kept.
+    const maxTokens = small.reduce((sum, tokens) => sum + tokens, counter.count(OPENAI_FUNCTIONS_FRAME));
     const seen: CatalogTruncatedEvent[] = [];
     const fitted = fitCatalog("openai-chat", catalogue, {
       budget: { maxTokens },
@@ -136,7 +143,13 @@ describe("catalogBudget", () => {
       {
         type: "catalog.truncated",
         provider: "openai-chat",
-        budget: { name: "catalogBudget", maxTokens, usedTokens: maxTokens, encoding: "o200k_base" },
+        budget: {
+          name: "catalogBudget",
+          maxTokens,
+          usedTokens: maxTokens,
+          encoding: "o200k_base",
+          countedAs: "typescript",
+        },
         dropped: ["beta_tool"],
         kept: 3,
         findToolsOffered: true,
@@ -163,8 +176,9 @@ describe("catalogBudget", () => {
     const meta = ["learn_tools", "execute_tool", "find_tools"].map((name) => tool(name, `${name} does it.`));
     const tools = [...meta, catalogue[0] as AnyTool];
     const [learn, execute, find] = meta.map((entry) => entryTokens("openai-chat", entry, counter));
-    const maxTokens = (find as number) + (execute as number);
-    expect(maxTokens).toBeLessThan((find as number) + (learn as number) + (execute as number));
+    const frame = counter.count(OPENAI_FUNCTIONS_FRAME);
+    const maxTokens = frame + (find as number) + (execute as number);
+    expect(maxTokens).toBeLessThan(frame + (find as number) + (learn as number) + (execute as number));
     const fitted = fitCatalog("openai-chat", tools, { budget: { maxTokens }, counter });
     expect(fitted.tools.map((entry) => entry.name)).toEqual(["execute_tool", "find_tools"]);
     expect(fitted.truncated).toMatchObject({ findToolsOffered: true, executeToolOffered: true });

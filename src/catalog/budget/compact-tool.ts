@@ -1,7 +1,8 @@
 /**
  * @module The compact form of a tool for a model: the first sentence of its description and a schema that
  * keeps every parameter's name, type, requiredness and allowed values but drops prose and bounds, and
- * says a union of plain types as a list of types. The seam still validates against the full schema, and
+ * says a union of plain types as a list of types. An enum keeps its type: OpenAI's renderer shows an
+ * untyped enum as `any`, and Gemini refuses one. The seam still validates against the full schema, and
  * its refusals name what was wrong.
  */
 import type { JsonSchemaObject } from "../../declaration/json-schema-validator.js";
@@ -79,8 +80,6 @@ export function compactSchema(schema: unknown): unknown {
   const compact: Record<string, unknown> = {};
   for (const [keyword, value] of Object.entries(schema)) {
     if (DROPPED.has(keyword) || keyword === "$schema") continue;
-    // An enum's values already say their type.
-    if (keyword === "type" && Array.isArray((schema as { enum?: unknown }).enum)) continue;
     if (SCHEMA_MAPS.has(keyword) && typeof value === "object" && value !== null) {
       compact[keyword] = Object.fromEntries(
         Object.entries(value).map(([name, child]) => [name, compactSchema(child)]),

@@ -6,13 +6,16 @@
  */
 import type { AnyTool } from "../../registry/registry.js";
 import type { AnthropicOptions } from "../anthropic.js";
+import type { OpenAIChatTool } from "../openai-chat.js";
+import type { OpenAIResponsesTool } from "../openai-responses.js";
 import {
   type CatalogFormats,
   type CatalogProvider,
   type DetailOptions,
   renderTools,
 } from "../render-catalog.js";
-import { countJsonTokens, type TokenCounter } from "./token-counter.js";
+import { OPENAI_FUNCTIONS_FRAME, openAIFunctionText } from "./openai-function-text.js";
+import type { TokenCounter } from "./token-counter.js";
 
 /**
  * Kept first, in this order, when present: the machinery that reaches what was dropped. find_tools and
@@ -21,14 +24,31 @@ import { countJsonTokens, type TokenCounter } from "./token-counter.js";
 export const PINNED_TOOLS = ["find_tools", "execute_tool", "learn_tools", "read_tool_output"] as const;
 
 export interface CatalogBudget {
-  /** Most tokens the rendered entries may take together, counted as compact JSON. */
+  /** Most tokens the rendered entries may take together, counted as the model reads them (see countedAs). */
   maxTokens: number;
+}
+
+/**
+ * What a budget counts for a provider. OpenAI's models read function tools as TypeScript declarations,
+ * and OpenAI bills that text, not the JSON of the request; for the other providers the JSON is the best
+ * public measure of what the model reads.
+ */
+export type CountedAs = "typescript" | "json";
+
+export function countedAs(provider: CatalogProvider): CountedAs {
+  return provider === "openai-chat" || provider === "openai-responses" ? "typescript" : "json";
 }
 
 export interface CatalogTruncatedEvent {
   type: "catalog.truncated";
   provider: CatalogProvider;
-  budget: { name: "catalogBudget"; maxTokens: number; usedTokens: number; encoding: string };
+  budget: {
+    name: "catalogBudget";
+    maxTokens: number;
+    usedTokens: number;
+    encoding: string;
+    countedAs: CountedAs;
+  };
   /** Every tool left out, in catalogue order. */
   dropped: string[];
   kept: number;
@@ -77,14 +97,26 @@ export function entryTokens<P extends CatalogProvider>(
   const key = JSON.stringify([provider, options ?? {}]);
   const known = byRendering.get(key);
   if (known !== undefined) return known;
-  const rendered = renderTools(provider, [tool], options) as unknown;
+  const tokens = counter.count(entryText(provider, renderTools(provider, [tool], options)));
+  byRendering.set(key, tokens);
+  return tokens;
+}
+
+/** The text a provider's model reads for a rendering of one tool. */
+function entryText(provider: CatalogProvider, rendered: unknown): string {
   const entry =
     provider === "gemini"
       ? (rendered as CatalogFormats["gemini"]["output"]).functionDeclarations[0]
       : (rendered as unknown[])[0];
-  const tokens = countJsonTokens(counter, entry);
-  byRendering.set(key, tokens);
-  return tokens;
+  if (countedAs(provider) === "json") return JSON.stringify(entry);
+  return openAIFunctionText(
+    provider === "openai-chat" ? (entry as OpenAIChatTool).function : (entry as OpenAIResponsesTool),
+  );
+}
+
+/** What a provider's catalogue costs once, whatever it holds: OpenAI's namespace around its functions. */
+function frameTokens(provider: CatalogProvider, counter: TokenCounter): number {
+  return countedAs(provider) === "typescript" ? counter.count(OPENAI_FUNCTIONS_FRAME) : 0;
 }
 
 /**
@@ -127,7 +159,8 @@ export function fitCatalog<P extends CatalogProvider>(
   const rest = tools.filter((tool) => !(PINNED_TOOLS as readonly string[]).includes(tool.name));
   const { entry, once } = perEntryOptions(provider, tools, counter, options.render);
   const kept = new Set<AnyTool>();
-  let usedTokens = once;
+  // Paid once with the first tool kept, and not at all when none is.
+  let usedTokens = once + frameTokens(provider, counter);
   for (const tool of [...pinned, ...rest]) {
     const tokens = entryTokens(provider, tool, counter, entry);
     if (usedTokens + tokens > budget.maxTokens) continue;
@@ -142,7 +175,13 @@ export function fitCatalog<P extends CatalogProvider>(
   const truncated: CatalogTruncatedEvent = {
     type: "catalog.truncated",
     provider,
-    budget: { name: "catalogBudget", maxTokens: budget.maxTokens, usedTokens, encoding: counter.encoding },
+    budget: {
+      name: "catalogBudget",
+      maxTokens: budget.maxTokens,
+      usedTokens,
+      encoding: counter.encoding,
+      countedAs: countedAs(provider),
+    },
     dropped,
     kept: resident.length,
     findToolsOffered: resident.some((tool) => tool.name === "find_tools"),

@@ -4,10 +4,17 @@ export { compactSchema, compactTool } from "./compact-tool.js";
 export {
   type CatalogBudget,
   type CatalogTruncatedEvent,
+  type CountedAs,
+  countedAs,
   entryTokens,
   type FitOptions,
   type FittedCatalog,
   fitCatalog,
   PINNED_TOOLS,
 } from "./fit-catalog.js";
-export { countJsonTokens, loadO200kCounter, type TokenCounter } from "./token-counter.js";
+export {
+  OPENAI_FUNCTIONS_FRAME,
+  type OpenAIFunctionDefinition,
+  openAIFunctionText,
+} from "./openai-function-text.js";
+export { loadO200kCounter, type TokenCounter } from "./token-counter.js";

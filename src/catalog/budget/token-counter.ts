@@ -23,8 +23,3 @@ export function loadO200kCounter(): Promise<TokenCounter> {
   );
   return o200k;
 }
-
-/** Tokens of a rendered entry as it goes over the wire: compact JSON. */
-export function countJsonTokens(counter: TokenCounter, value: unknown): number {
-  return counter.count(JSON.stringify(value));
-}
