@@ -184,7 +184,7 @@ describe("HybridToolSearch", () => {
       embed: (texts) =>
         texts.map((text) =>
           text.startsWith("web search")
-            ? [Number.NaN, 1]
+            ? [Number.NaN, ...new Array<number>(15).fill(1)]
             : new HashedBagOfWordsEmbedding(16).embed([text])[0]!,
         ),
     };
@@ -237,5 +237,25 @@ describe("HybridToolSearch", () => {
     );
     expect(hybrid.index.size).toBe(0);
     expect(await hybrid.search("read a web page")).toEqual([]);
+  });
+
+  it("refuses vectors of another length than the ones before, for a tool and for a query", async () => {
+    const words = new HashedBagOfWordsEmbedding(16);
+    let queryLength = 16;
+    const provider: EmbeddingProvider = {
+      embed: (texts) =>
+        texts.map((text) =>
+          text.startsWith("send email") ? [1, 0] : (words.embed([text])[0] ?? []).slice(0, queryLength),
+        ),
+    };
+    const hybrid = new HybridToolSearch(new ToolSearchIndex(), provider);
+    await expect(hybrid.add(catalogue)).rejects.toThrow("a vector of 2 numbers where the others have 16");
+    expect(hybrid.index.size).toBe(0);
+    await hybrid.add(catalogue.filter((document) => document.name !== "send_email"));
+    expect((await hybrid.search("download a web page"))[0]?.name).toBe("fetch_url");
+    queryLength = 8;
+    const failed = hybrid.search("download a web page");
+    await expect(failed).rejects.toThrow(EmbeddingProviderError);
+    await expect(failed).rejects.toThrow("a vector of 8 numbers for the query, 16 for the tools");
   });
 });
