@@ -112,18 +112,18 @@ async function quality(
 }
 
 /**
- * An encoder that remembers what it embedded, so the 10,000-tool run can reuse the bfcl set's vectors
- * instead of embedding ten thousand texts again (a minute per thousand with the in-process encoder).
+ * An encoder that keeps a copy of every vector it makes, so the 10,000-tool run can reuse the bfcl set's
+ * vectors instead of embedding ten thousand texts again (a minute per thousand with the in-process
+ * encoder). It never answers from the copy: every query the sets time is embedded afresh.
  */
-function remembering(encoder: EmbeddingProvider): EmbeddingProvider & { vectors: Map<string, number[]> } {
+function recording(encoder: EmbeddingProvider): EmbeddingProvider & { vectors: Map<string, number[]> } {
   const vectors = new Map<string, number[]>();
   return {
     vectors,
     async embed(texts) {
-      const missing = texts.filter((text) => !vectors.has(text));
-      const made = missing.length > 0 ? await encoder.embed(missing) : [];
-      for (const [i, text] of missing.entries()) vectors.set(text, made[i] ?? []);
-      return texts.map((text) => vectors.get(text) ?? []);
+      const made = await encoder.embed(texts);
+      for (const [i, text] of texts.entries()) vectors.set(text, made[i] ?? []);
+      return made;
     },
   };
 }
@@ -243,7 +243,7 @@ function synthetic(tools: SearchDocument[], count: number): SearchDocument[] {
 async function main(): Promise<void> {
   const asJson = process.argv.includes("--json");
   const loaded = await loadEncoder();
-  const encoder = loaded && remembering(loaded);
+  const encoder = loaded && recording(loaded);
   const directory = benchDataDirectory();
   const options: ToolSearchIndexOptions = process.env.TOOLREG_SEARCH_OPTIONS
     ? (JSON.parse(process.env.TOOLREG_SEARCH_OPTIONS) as ToolSearchIndexOptions)
