@@ -78,6 +78,21 @@ describe("seam: approvals", () => {
     expect(tool.calls).toHaveLength(1);
   });
 
+  it("another principal's call under the same run and call ids parks anew, and never gets the first result", async () => {
+    const tool = sendTool();
+    const { seam, context } = createTestHarness([tool]);
+    const alice = context({ principalId: "alice", toolCallId: "call-7" });
+    const id = approvalIdOf(await seam.call(alice, "send_message", { to: "bob" }));
+    await seam.approve({ tenantId: "t1", approvalId: id, by: "carol" });
+    await seam.resume(alice, id);
+    const dave = context({ principalId: "dave", toolCallId: "call-7" });
+    const parked = approvalIdOf(await seam.call(dave, "send_message", { to: "bob" }));
+    expect(parked).not.toBe(id);
+    await seam.approve({ tenantId: "t1", approvalId: parked, by: "carol" });
+    expect(await seam.resume(dave, parked)).toMatchObject({ ok: true, content: "sent" });
+    expect(tool.calls.map((call) => call.context.principalId)).toEqual(["alice", "dave"]);
+  });
+
   it("approve racing deny: the first commit wins, the other is told", async () => {
     const { seam, context } = createTestHarness([sendTool()]);
     const id = approvalIdOf(await seam.call(context(), "send_message", {}));
