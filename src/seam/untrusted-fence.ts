@@ -110,13 +110,44 @@ function defuse(folded: string): string {
   return body;
 }
 
-/** Strips invisible characters and folds full-width and look-alike forms to ASCII, so matching sees markers. */
+/**
+ * Strips invisible characters and folds compatibility and look-alike forms to ASCII, so matching sees
+ * markers: a full-width `＃`, a small `﹟`, a no-break or ideographic space before `#`, a role name in
+ * mathematical bold, all read as their ASCII selves to a model.
+ */
 function fold(text: string): string {
   return text
     .replace(INVISIBLE, "")
-    .replace(/[\uFF01-\uFF5E]/g, (char) => String.fromCharCode(char.charCodeAt(0) - 0xfee0))
+    .replace(HAS_ASCII_FORM, asciiForm)
     .replace(
       /[\uFE64\uFE65\u2329\u232A\u3008\u3009\u2758\u2223\u01C0]/g,
       (char) => LOOK_ALIKES[char] ?? char,
     );
+}
+
+/**
+ * Every character whose compatibility form is ASCII lies in these ranges (a test walks all of Unicode to
+ * say so), so the rest of a page, a Chinese one say, is never looked at one character at a time.
+ */
+export const HAS_ASCII_FORM =
+  /[\u00A0-\u00BA\u0132\u0133\u017F\u01C7-\u01F3\u02B0-\u02E3\u037E\u1D2C-\u1DBB\u1FEF-\u20A8\u2100-\u217F\u249C-\u24E9\u2A74-\u2A76\u2C7C\u2C7D\u3000\u3250\u32CC-\u32CF\u3371-\u33FF\uA7F1-\uA7F4\uFB00-\uFB29\uFE10-\uFE6B\uFF01-\uFF5E\u{107A5}\u{1CCD6}-\u{1CCEF}\u{1D400}-\u{1D6A3}\u{1F110}-\u{1F190}]/gu;
+
+/** Forms already looked up: a page repeats its characters, and NFKC per character costs ten times a lookup. */
+const asciiForms = new Map<string, string>();
+const MAX_REMEMBERED_FORMS = 65_536;
+
+/**
+ * A character's compatibility form (NFKC) when that is plain ASCII without digits, else the character: a
+ * superscript `²` or a circled `①` says a number, not structure, and stays as written.
+ */
+function asciiForm(char: string): string {
+  let form = asciiForms.get(char);
+  if (form === undefined) {
+    const compatible = char.normalize("NFKC");
+    form = /^[\x20-\x2F\x3A-\x7E]+$/.test(compatible) ? compatible : char;
+    // A text of every character there is must not grow the memory without end.
+    if (asciiForms.size >= MAX_REMEMBERED_FORMS) asciiForms.clear();
+    asciiForms.set(char, form);
+  }
+  return form;
 }
