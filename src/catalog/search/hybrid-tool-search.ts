@@ -13,6 +13,7 @@ import {
   selectTop,
   type ToolSearchIndex,
 } from "./tool-search-index.js";
+import { VectorMatrix } from "./vector-matrix.js";
 
 /** The weight of each signal in the fused score; every signal is on a 0..1 scale before it is weighed. */
 export interface HybridWeights {
@@ -55,11 +56,9 @@ export interface HybridSearchOptions {
  */
 export class HybridToolSearch {
   // One id space for the documents, their vectors and the character index, so a query's scores are flat
-  // arrays. The vectors are rows of one matrix, each of unit length, so a cosine is one dot product over
-  // memory read in order: at 10,000 tools that is most of what a query costs.
+  // arrays. The vectors are the rows of one matrix, sized by the first batch added.
   readonly #documents: (SearchDocument | undefined)[] = [];
-  #vectors = new Float32Array(0);
-  #dimensions = 0;
+  #vectors: VectorMatrix | undefined;
   readonly #ids = new Map<string, number>();
   readonly #free: number[] = [];
   readonly #characters = new CharacterNgramIndex();
@@ -100,19 +99,20 @@ export class HybridToolSearch {
     if (vectors.length !== documents.length) {
       throw new Error(`the embedding provider gave ${vectors.length} vectors for ${documents.length} texts`);
     }
-    const dimensions = this.#dimensions || (vectors[0]?.length ?? 0);
+    const dimensions = this.#vectors?.dimensions ?? vectors[0]?.length ?? 0;
     const odd = vectors.find((vector) => vector.length !== dimensions);
     if (odd) {
       throw new Error(
         `the embedding provider gave a vector of ${odd.length} numbers where the others have ${dimensions}`,
       );
     }
-    this.#dimensions = dimensions;
+    const matrix = this.#vectors ?? new VectorMatrix(dimensions);
+    this.#vectors = matrix;
     documents.forEach((document, i) => {
       this.remove(document.name);
       const id = this.#free.pop() ?? this.#documents.length;
       this.#documents[id] = document;
-      this.#setVector(id, vectors[i] as number[]);
+      matrix.set(id, vectors[i] as number[]);
       this.#ids.set(document.name, id);
       this.#characters.set(id, `${document.name} ${document.description}`);
       this.index.add(document);
@@ -126,6 +126,7 @@ export class HybridToolSearch {
     const id = this.#ids.get(name);
     if (id !== undefined) {
       this.#documents[id] = undefined;
+      this.#vectors?.clear(id);
       this.#ids.delete(name);
       this.#free.push(id);
       this.#characters.delete(id);
@@ -140,15 +141,17 @@ export class HybridToolSearch {
   async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
     const limit = Math.max(0, Math.floor(options.limit ?? 10));
     if (limit === 0 || query.trim() === "") return [];
-    let queryVector: Float32Array;
+    const matrix = this.#vectors;
+    if (!matrix) return [];
+    let cosines: Float32Array;
     try {
       const [given = []] = await this.provider.embed([query]);
-      if (this.#dimensions > 0 && given.length !== this.#dimensions) {
+      if (given.length !== matrix.dimensions) {
         throw new Error(
-          `a vector of ${given.length} numbers for the query, ${this.#dimensions} for the tools`,
+          `a vector of ${given.length} numbers for the query, ${matrix.dimensions} for the tools`,
         );
       }
-      queryVector = unitVector(given);
+      cosines = matrix.cosines(given, this.#documents.length);
     } catch (error) {
       throw new EmbeddingProviderError(error);
     }
@@ -164,7 +167,7 @@ export class HybridToolSearch {
       const document = this.#documents[id];
       if (!document || (options.filter && !options.filter(document))) continue;
       passed[id] = 1;
-      const similarity = dot(queryVector, this.#vectors, id * this.#dimensions);
+      const similarity = cosines[id]!;
       fused[id] = similarity;
       best = Math.max(best, similarity);
       worst = Math.min(worst, similarity);
@@ -217,16 +220,6 @@ export class HybridToolSearch {
     const id = this.#ids.get(name);
     return id !== undefined && passed[id] === 1;
   }
-
-  #setVector(id: number, vector: readonly number[]): void {
-    const needed = (id + 1) * this.#dimensions;
-    if (this.#vectors.length < needed) {
-      const grown = new Float32Array(Math.max(needed, this.#vectors.length * 2));
-      grown.set(this.#vectors);
-      this.#vectors = grown;
-    }
-    this.#vectors.set(unitVector(vector), id * this.#dimensions);
-  }
 }
 
 /**
@@ -244,36 +237,4 @@ function largest(scores: Float64Array, passed: Uint8Array, rank: number): number
     if (top.length > rank) top.pop();
   }
   return top.at(-1) ?? 0;
-}
-
-/**
- * The vector scaled to unit length, so a dot product is the cosine. A vector of zeros, or with NaN or an
- * infinity in it (a provider's fault), becomes zeros: it says nothing, instead of making every score NaN.
- */
-function unitVector(vector: readonly number[]): Float32Array {
-  let norm = 0;
-  for (const value of vector) norm += value * value;
-  const unit = new Float32Array(vector.length);
-  if (!(norm > 0 && Number.isFinite(norm))) return unit;
-  const scale = 1 / Math.sqrt(norm);
-  for (let i = 0; i < vector.length; i++) unit[i] = vector[i]! * scale;
-  return unit;
-}
-
-/** The dot product of `query` with the row of `matrix` that starts at `offset`, four lanes at a time. */
-function dot(query: Float32Array, matrix: Float32Array, offset: number): number {
-  const length = query.length;
-  let a = 0;
-  let b = 0;
-  let c = 0;
-  let d = 0;
-  let i = 0;
-  for (; i + 3 < length; i += 4) {
-    a += query[i]! * matrix[offset + i]!;
-    b += query[i + 1]! * matrix[offset + i + 1]!;
-    c += query[i + 2]! * matrix[offset + i + 2]!;
-    d += query[i + 3]! * matrix[offset + i + 3]!;
-  }
-  for (; i < length; i++) a += query[i]! * matrix[offset + i]!;
-  return a + b + c + d;
 }
