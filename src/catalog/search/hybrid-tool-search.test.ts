@@ -249,6 +249,7 @@ describe("HybridToolSearch", () => {
         ),
     };
     const hybrid = new HybridToolSearch(new ToolSearchIndex(), provider);
+    await hybrid.add([]);
     await expect(hybrid.add(catalogue)).rejects.toThrow("a vector of 2 numbers where the others have 16");
     expect(hybrid.index.size).toBe(0);
     await hybrid.add(catalogue.filter((document) => document.name !== "send_email"));

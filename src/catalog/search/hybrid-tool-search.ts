@@ -95,6 +95,8 @@ export class HybridToolSearch {
    * than the ones before, index none of them.
    */
   async add(documents: readonly SearchDocument[]): Promise<void> {
+    // The first batch with a document in it says how long the vectors are.
+    if (documents.length === 0) return;
     const vectors = await this.provider.embed(documents.map(embeddingText));
     if (vectors.length !== documents.length) {
       throw new Error(`the embedding provider gave ${vectors.length} vectors for ${documents.length} texts`);
