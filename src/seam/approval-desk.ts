@@ -12,7 +12,7 @@ import type { ExecutionContext } from "./context.js";
 import { describeCall } from "./describe-call.js";
 import { type Envelope, failure } from "./envelope.js";
 import { newEventId } from "./event-id.js";
-import { fingerprintOf, idempotencyKeyFor, scopedIdempotencyKey, storableInput } from "./idempotency-key.js";
+import { fingerprintOf, idempotencyKeyFor, storableInput } from "./idempotency-key.js";
 import type { KeyedRunner } from "./keyed-runner.js";
 import type { CallOptions, SeamSettings } from "./seam-settings.js";
 
@@ -61,14 +61,11 @@ export class ApprovalDesk {
     // approved is one call, and asking again for the same tool call (a framework resending its approval)
     // must replay what ran, not run it twice.
     const key = idempotencyKeyFor(context);
-    const previous = await this.#settings.stores.idempotency.get({
-      tenantId: context.tenantId,
-      key: scopedIdempotencyKey(context, key),
-    });
+    const previous = await this.#settings.stores.idempotency.get({ tenantId: context.tenantId, key });
     if (
       previous?.status === "completed" &&
       previous.envelope &&
-      previous.fingerprint === fingerprintOf(tool.name, parsed.json)
+      previous.fingerprint === fingerprintOf(context.principalId, tool.name, parsed.json)
     ) {
       trace.replayed = true;
       return previous.envelope;

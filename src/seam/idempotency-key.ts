@@ -8,16 +8,6 @@ export function idempotencyKeyFor(context: ExecutionContext): string {
   return context.idempotencyKey ?? `call:${JSON.stringify([context.runId, context.toolCallId])}`;
 }
 
-/**
- * The key as the idempotency store holds it, within the tenant the store already scopes by: the principal's
- * and the caller's key together. A key is a name one caller gives its own call; another principal in the
- * tenant who sends the same key is making another call, and must neither run into the first one's result
- * (its text, and kept outputs only the first may read) nor be refused as a conflict with it.
- */
-export function scopedIdempotencyKey(context: ExecutionContext, key: string): string {
-  return JSON.stringify([context.principalId, key]);
-}
-
 /** Arguments that are stored (in an approval) or fingerprinted are bounded: 1 MiB of canonical JSON. */
 export const MAX_STORED_INPUT_CHARS = 1024 * 1024;
 
@@ -38,7 +28,12 @@ export function storableInput(input: unknown): { ok: true; json: string } | { ok
   return { ok: true, json };
 }
 
-/** Same tool and same canonical arguments ⇒ same fingerprint, whatever the key order. */
-export function fingerprintOf(toolName: string, canonicalInput: string): string {
-  return sha256(`${toolName}\n${canonicalInput}`);
+/**
+ * Same caller, same tool and same canonical arguments ⇒ same fingerprint, whatever the key order. The
+ * caller is part of it: a key is scoped by tenant, and a colleague in the tenant who sends the same key
+ * is making another call. It is refused as a conflict, never answered with the first caller's result,
+ * and never run, since a tool may deduplicate on the key itself.
+ */
+export function fingerprintOf(principalId: string, toolName: string, canonicalInput: string): string {
+  return sha256(`${JSON.stringify(principalId)}\n${toolName}\n${canonicalInput}`);
 }

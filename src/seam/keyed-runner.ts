@@ -8,7 +8,7 @@ import type { CallTrace } from "./call-trace.js";
 import type { ExecutionContext } from "./context.js";
 import { type Envelope, failure } from "./envelope.js";
 import { newEventId } from "./event-id.js";
-import { fingerprintOf, scopedIdempotencyKey, storableInput } from "./idempotency-key.js";
+import { fingerprintOf, storableInput } from "./idempotency-key.js";
 import { perform } from "./perform.js";
 import type { CallOptions, SeamSettings } from "./seam-settings.js";
 import { spillCutOutput } from "./spill-output.js";
@@ -40,15 +40,14 @@ export class KeyedRunner {
     if (refused) return refused;
     const stored = storableInput(input);
     if (!stored.ok) return failure("invalid_input", `invalid input for ${tool.name}: ${stored.reason}`);
-    const fingerprint = fingerprintOf(tool.name, stored.json);
-    const scoped = scopedIdempotencyKey(context, key);
+    const fingerprint = fingerprintOf(context.principalId, tool.name, stored.json);
     const leaseMs = tool.limits.timeoutMs + leaseGraceMs;
     const waitUntil = now() + Math.min(leaseMs, (context.deadline ?? Number.POSITIVE_INFINITY) - now());
     for (;;) {
       const claimId = newEventId();
       const claim = await stores.idempotency.claim({
         tenantId: context.tenantId,
-        key: scoped,
+        key,
         fingerprint,
         toolName: tool.name,
         claimId,
@@ -59,14 +58,14 @@ export class KeyedRunner {
       });
       switch (claim.kind) {
         case "claimed":
-          return await this.#runClaimed(context, tool, input, key, scoped, claimId, approvalId);
+          return await this.#runClaimed(context, tool, input, key, claimId, approvalId);
         case "completed":
           trace.replayed = true;
           return claim.envelope;
         case "conflict":
           return failure(
             "idempotency_conflict",
-            `idempotency key "${key}" was already used for ${tool.name} with other arguments; nothing was run. Use a new key for a different call`,
+            `idempotency key "${key}" was already used for another call (other arguments, another tool or another caller); nothing was run. Use a new key for a different call`,
           );
         case "unknown":
           return failure(
@@ -84,7 +83,7 @@ export class KeyedRunner {
               },
             );
           }
-          const local = this.#inflight.get(`${context.tenantId}\u0000${scoped}`);
+          const local = this.#inflight.get(`${context.tenantId}\u0000${key}`);
           if (local) await local;
           else await new Promise((resolve) => setTimeout(resolve, waitPollMs));
         }
@@ -139,12 +138,11 @@ export class KeyedRunner {
     tool: AnyTool,
     input: unknown,
     key: string,
-    scoped: string,
     claimId: string,
     approvalId: string | undefined,
   ): Promise<Envelope> {
     const { stores, now, retentionMs } = this.#settings;
-    const inflightKey = `${context.tenantId}\u0000${scoped}`;
+    const inflightKey = `${context.tenantId}\u0000${key}`;
     const running = (async () => {
       let envelope: Envelope;
       try {
@@ -156,7 +154,7 @@ export class KeyedRunner {
       }
       const completed = await stores.idempotency.complete({
         tenantId: context.tenantId,
-        key: scoped,
+        key,
         claimId,
         envelope,
         now: now(),

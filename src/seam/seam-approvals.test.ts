@@ -78,7 +78,7 @@ describe("seam: approvals", () => {
     expect(tool.calls).toHaveLength(1);
   });
 
-  it("another principal's call under the same run and call ids parks anew, and never gets the first result", async () => {
+  it("another principal's call under the same run and call ids parks anew, and is refused, not answered with the first result", async () => {
     const tool = sendTool();
     const { seam, context } = createTestHarness([tool]);
     const alice = context({ principalId: "alice", toolCallId: "call-7" });
@@ -89,8 +89,10 @@ describe("seam: approvals", () => {
     const parked = approvalIdOf(await seam.call(dave, "send_message", { to: "bob" }));
     expect(parked).not.toBe(id);
     await seam.approve({ tenantId: "t1", approvalId: parked, by: "carol" });
-    expect(await seam.resume(dave, parked)).toMatchObject({ ok: true, content: "sent" });
-    expect(tool.calls.map((call) => call.context.principalId)).toEqual(["alice", "dave"]);
+    const refused = await seam.resume(dave, parked);
+    expect(refused).toMatchObject({ ok: false, error: { code: "idempotency_conflict" } });
+    expect(JSON.stringify(refused)).not.toContain("sent");
+    expect(tool.calls.map((call) => call.context.principalId)).toEqual(["alice"]);
   });
 
   it("approve racing deny: the first commit wins, the other is told", async () => {

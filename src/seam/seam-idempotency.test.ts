@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ToolFailure } from "../errors/tool-failure.js";
 import { createScriptedTool } from "../test/scripted-tool.js";
 import { createTestHarness } from "../test/test-harness.js";
-import { fingerprintOf, scopedIdempotencyKey } from "./idempotency-key.js";
+import { fingerprintOf } from "./idempotency-key.js";
 
 /** An external-write tool approved by policy, so idempotency can be tested without parking. */
 function writeTool(
@@ -90,8 +90,8 @@ describe("seam: idempotency", () => {
     ] as const) {
       await stores.idempotency.claim({
         tenantId: "t1",
-        key: scopedIdempotencyKey(context({ toolCallId: key }), `call:["r1","${key}"]`),
-        fingerprint: fingerprintOf(toolName, "{}"),
+        key: `call:["r1","${key}"]`,
+        fingerprint: fingerprintOf("p1", toolName, "{}"),
         toolName,
         claimId: "dead",
         reclaimable: toolName === "create_ticket",
@@ -112,7 +112,7 @@ describe("seam: idempotency", () => {
     });
     expect(destroy.calls).toHaveLength(0);
     expect(await stores.idempotency.list({ tenantId: "t1", status: "unknown" })).toMatchObject([
-      { key: '["p1","call:[\\"r1\\",\\"d\\"]"]' },
+      { key: 'call:["r1","d"]' },
     ]);
   });
 
@@ -127,27 +127,32 @@ describe("seam: idempotency", () => {
     ]);
   });
 
-  it("keys are per principal: another's key runs its own call, and a retry replays only its own", async () => {
+  it("a colleague's call under the same key is refused, never answered with the first result nor run", async () => {
+    // The tool deduplicates on the key itself, as a vendor's API does: a second run would be lost there.
+    const seen = new Set<string>();
     const tool = writeTool([
-      (input, context) => ({ content: `for ${context.principalId}`, data: input }),
-      (input, context) => ({ content: `for ${context.principalId}`, data: input }),
+      (input, context) => {
+        seen.add(context.idempotencyKey as string);
+        return { content: `for ${context.principalId}`, data: input };
+      },
     ]);
     const { seam, context } = createTestHarness([tool], { approvalPolicy: allowAll });
     const mine = await seam.call(context({ principalId: "p1", idempotencyKey: "k" }), "create_ticket", {
       v: 1,
     });
-    // The same key from a colleague, with other arguments: no conflict, and none of p1's result.
-    const theirs = await seam.call(context({ principalId: "p2", idempotencyKey: "k" }), "create_ticket", {
-      v: 2,
-    });
-    expect([mine, theirs]).toEqual([
-      { ok: true, content: "for p1", data: { v: 1 } },
-      { ok: true, content: "for p2", data: { v: 2 } },
-    ]);
-    const retried = await seam.call(context({ principalId: "p1", idempotencyKey: "k" }), "create_ticket", {
-      v: 1,
-    });
-    expect(retried).toEqual(mine);
-    expect(tool.calls.map((call) => call.context.idempotencyKey)).toEqual(["k", "k"]);
+    for (const input of [{ v: 1 }, { v: 2 }]) {
+      const theirs = await seam.call(
+        context({ principalId: "p2", idempotencyKey: "k" }),
+        "create_ticket",
+        input,
+      );
+      expect(theirs).toMatchObject({ ok: false, error: { code: "idempotency_conflict", retryable: false } });
+      expect(JSON.stringify(theirs)).not.toContain("for p1");
+    }
+    expect(
+      await seam.call(context({ principalId: "p1", idempotencyKey: "k" }), "create_ticket", { v: 1 }),
+    ).toEqual(mine);
+    expect(tool.calls).toHaveLength(1);
+    expect([...seen]).toEqual(["k"]);
   });
 });
