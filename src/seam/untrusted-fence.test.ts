@@ -109,6 +109,8 @@ describe("encloseUntrusted", () => {
     expect(missed).toEqual([]);
     expect(neutralise("E=mc² and ① and 𝟘", NONCE)).toBe("E=mc² and ① and 𝟘");
     expect(neutralise("ﬁle", NONCE)).toBe("file");
+    // Full-width digits fold, so a nonce spelled in them is still found.
+    expect(neutralise("id ０１２３４５６７８９ａｂｃｄｅｆ", NONCE)).toBe("id [nonce]");
   });
 
   it("keeps a source label from breaking out of its attribute", () => {

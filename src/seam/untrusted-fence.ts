@@ -113,12 +113,13 @@ function defuse(folded: string): string {
 /**
  * Strips invisible characters and folds compatibility and look-alike forms to ASCII, so matching sees
  * markers: a full-width `＃`, a small `﹟`, a no-break or ideographic space before `#`, a role name in
- * mathematical bold, all read as their ASCII selves to a model.
+ * mathematical bold, all read as their ASCII selves to a model. Typographic forms are spelled out as
+ * well (`™` as `TM`, `…` as `...`, `ﬁ` as `fi`): the words stay.
  */
 function fold(text: string): string {
   return text
     .replace(INVISIBLE, "")
-    .replace(HAS_ASCII_FORM, asciiForm)
+    .replace(ANY_ASCII_FORM, (char) => asciiForms().get(char) ?? char)
     .replace(
       /[\uFE64\uFE65\u2329\u232A\u3008\u3009\u2758\u2223\u01C0]/g,
       (char) => LOOK_ALIKES[char] ?? char,
@@ -126,28 +127,64 @@ function fold(text: string): string {
 }
 
 /**
- * Every character whose compatibility form is ASCII lies in these ranges (a test walks all of Unicode to
- * say so), so the rest of a page, a Chinese one say, is never looked at one character at a time.
+ * The code points of every character whose compatibility form (NFKC) is ASCII (a test walks all of
+ * Unicode to hold them to it), so the rest of a page, a Chinese one say, is never looked at one character
+ * at a time.
  */
-export const HAS_ASCII_FORM =
-  /[\u00A0-\u00BA\u0132\u0133\u017F\u01C7-\u01F3\u02B0-\u02E3\u037E\u1D2C-\u1DBB\u1FEF-\u20A8\u2100-\u217F\u249C-\u24E9\u2A74-\u2A76\u2C7C\u2C7D\u3000\u3250\u32CC-\u32CF\u3371-\u33FF\uA7F1-\uA7F4\uFB00-\uFB29\uFE10-\uFE6B\uFF01-\uFF5E\u{107A5}\u{1CCD6}-\u{1CCEF}\u{1D400}-\u{1D6A3}\u{1F110}-\u{1F190}]/gu;
+const ASCII_FORM_RANGES: readonly (readonly [number, number])[] = [
+  [0xa0, 0xba],
+  [0x132, 0x133],
+  [0x17f, 0x17f],
+  [0x1c7, 0x1f3],
+  [0x2b0, 0x2e3],
+  [0x37e, 0x37e],
+  [0x1d2c, 0x1dbb],
+  [0x1fef, 0x20a8],
+  [0x2100, 0x217f],
+  [0x249c, 0x24e9],
+  [0x2a74, 0x2a76],
+  [0x2c7c, 0x2c7d],
+  [0x3000, 0x3000],
+  [0x3250, 0x3250],
+  [0x32cc, 0x32cf],
+  [0x3371, 0x33ff],
+  [0xa7f1, 0xa7f4],
+  [0xfb00, 0xfb29],
+  [0xfe10, 0xfe6b],
+  [0xff01, 0xff5e],
+  [0x107a5, 0x107a5],
+  [0x1ccd6, 0x1ccef],
+  [0x1d400, 0x1d6a3],
+  [0x1f110, 0x1f190],
+];
 
-/** Forms already looked up: a page repeats its characters, and NFKC per character costs ten times a lookup. */
-const asciiForms = new Map<string, string>();
-const MAX_REMEMBERED_FORMS = 65_536;
+/** One character in those ranges. */
+export const HAS_ASCII_FORM = new RegExp(
+  `[${ASCII_FORM_RANGES.map(([first, last]) => `\\u{${first.toString(16)}}-\\u{${last.toString(16)}}`).join("")}]`,
+  "u",
+);
+const ANY_ASCII_FORM = new RegExp(HAS_ASCII_FORM.source, "gu");
+
+let forms: Map<string, string> | undefined;
 
 /**
- * A character's compatibility form (NFKC) when that is plain ASCII without digits, else the character: a
- * superscript `²` or a circled `①` says a number, not structure, and stays as written.
+ * Each character of the ranges whose compatibility form is plain ASCII, with that form; made once, on
+ * first use (a few thousand characters). A form with a digit is left out, so a superscript `²` or a
+ * circled `①` stays as written, except a full-width digit's: a nonce written in full-width digits must
+ * still be found.
  */
-function asciiForm(char: string): string {
-  let form = asciiForms.get(char);
-  if (form === undefined) {
-    const compatible = char.normalize("NFKC");
-    form = /^[\x20-\x2F\x3A-\x7E]+$/.test(compatible) ? compatible : char;
-    // A text of every character there is must not grow the memory without end.
-    if (asciiForms.size >= MAX_REMEMBERED_FORMS) asciiForms.clear();
-    asciiForms.set(char, form);
+function asciiForms(): Map<string, string> {
+  if (forms) return forms;
+  forms = new Map();
+  for (const [first, last] of ASCII_FORM_RANGES) {
+    for (let code = first; code <= last; code++) {
+      const char = String.fromCodePoint(code);
+      const form = char.normalize("NFKC");
+      const fullWidthDigit = code >= 0xff10 && code <= 0xff19;
+      if (form !== char && /^[\x20-\x7E]+$/.test(form) && (fullWidthDigit || !/[0-9]/.test(form))) {
+        forms.set(char, form);
+      }
+    }
   }
-  return form;
+  return forms;
 }
