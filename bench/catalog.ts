@@ -6,7 +6,12 @@
  * `tokens_per_entry_*`) and as the JSON the request carries (`json_tokens_per_entry_*`).
  */
 
-import { entryTokens, loadO200kCounter, type TokenCounter } from "../src/catalog/budget/index.js";
+import {
+  countJsonTokens,
+  entryTokens,
+  loadO200kCounter,
+  type TokenCounter,
+} from "../src/catalog/budget/index.js";
 import { type CatalogProvider, renderCatalog, renderTools } from "../src/catalog/render-catalog.js";
 import { type AnyTool, ToolRegistry } from "../src/registry/registry.js";
 import { createExecutionContext } from "../src/seam/context.js";
@@ -128,7 +133,7 @@ function tokensPerEntry(tools: readonly AnyTool[], counter: TokenCounter): Entry
   const read = (detail: "full" | "compact") =>
     average((tool) => entryTokens(PROVIDER, tool, counter, { detail }));
   const json = (detail: "full" | "compact") =>
-    average((tool) => counter.count(JSON.stringify(renderTools(PROVIDER, [tool], { detail })[0])));
+    average((tool) => countJsonTokens(counter, renderTools(PROVIDER, [tool], { detail })[0]));
   return {
     tokens_per_entry_full: read("full"),
     tokens_per_entry_compact: read("compact"),

@@ -8,6 +8,7 @@ export {
   compactSchema,
   compactTool,
   countedAs,
+  countJsonTokens,
   entryTokens,
   type FitOptions,
   type FittedCatalog,

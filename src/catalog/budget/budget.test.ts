@@ -7,7 +7,7 @@ import { renderTools } from "../render-catalog.js";
 import { compactSchema } from "./compact-tool.js";
 import { type CatalogTruncatedEvent, countedAs, entryTokens, fitCatalog } from "./fit-catalog.js";
 import { OPENAI_FUNCTIONS_FRAME, openAIFunctionText } from "./openai-function-text.js";
-import { loadO200kCounter, type TokenCounter } from "./token-counter.js";
+import { countJsonTokens, loadO200kCounter, type TokenCounter } from "./token-counter.js";
 
 let counter: TokenCounter;
 beforeAll(async () => {
@@ -198,6 +198,34 @@ describe("catalogBudget", () => {
     expect(fitted.output.at(-1)?.cache_control).toEqual({ type: "ephemeral" });
     const tight = fitCatalog("anthropic", tools, { budget: { maxTokens: real - 1 }, counter, render });
     expect(tight.truncated?.dropped).toHaveLength(1);
+  });
+
+  it("counts OpenAI's shapes as JSON when told, for a server whose model reads the JSON", () => {
+    const tools = [catalogue[0], catalogue[2]] as AnyTool[];
+    const json = renderTools("openai-chat", tools).reduce(
+      (sum, entry) => sum + countJsonTokens(counter, entry),
+      0,
+    );
+    const fitted = fitCatalog("openai-chat", tools, {
+      budget: { maxTokens: json },
+      counter,
+      countAs: "json",
+    });
+    expect(fitted.usedTokens).toBe(json);
+    expect(fitted.truncated).toBeUndefined();
+    const tight = fitCatalog("openai-chat", tools, {
+      budget: { maxTokens: json - 1 },
+      counter,
+      countAs: "json",
+    });
+    expect(tight.truncated?.budget.countedAs).toBe("json");
+    // Read as TypeScript, the same two fit with room to spare.
+    expect(
+      fitCatalog("openai-chat", tools, { budget: { maxTokens: json - 1 }, counter }).truncated,
+    ).toBeUndefined();
+    expect(() =>
+      fitCatalog("anthropic", tools, { budget: { maxTokens: json }, counter, countAs: "typescript" }),
+    ).toThrow("anthropic entries are counted as JSON");
   });
 
   it("counts with the counter it is given, even when another shares its encoding's name", () => {

@@ -15,7 +15,7 @@ import {
   renderTools,
 } from "../render-catalog.js";
 import { OPENAI_FUNCTIONS_FRAME, openAIFunctionText } from "./openai-function-text.js";
-import type { TokenCounter } from "./token-counter.js";
+import { countJsonTokens, type TokenCounter } from "./token-counter.js";
 
 /**
  * Kept first, in this order, when present: the machinery that reaches what was dropped. find_tools and
@@ -37,6 +37,15 @@ export type CountedAs = "typescript" | "json";
 
 export function countedAs(provider: CatalogProvider): CountedAs {
   return provider === "openai-chat" || provider === "openai-responses" ? "typescript" : "json";
+}
+
+/** The way asked for, or the provider's own; only OpenAI's shapes can be read as TypeScript here. */
+function countingFor(provider: CatalogProvider, asked: CountedAs | undefined): CountedAs {
+  const own = countedAs(provider);
+  if (asked === "typescript" && own !== "typescript") {
+    throw new RangeError(`${provider} entries are counted as JSON; only OpenAI's can be read as TypeScript`);
+  }
+  return asked ?? own;
 }
 
 export interface CatalogTruncatedEvent {
@@ -61,6 +70,11 @@ export interface CatalogTruncatedEvent {
 export interface FitOptions<P extends CatalogProvider> {
   budget: CatalogBudget;
   counter: TokenCounter;
+  /**
+   * `json` counts OpenAI's shapes as the JSON of the request: for a server that speaks OpenAI's API to
+   * another model (vLLM, Ollama), whose chat template may show that model the JSON itself.
+   */
+  countAs?: CountedAs;
   render?: CatalogFormats[P]["options"];
   /** Called when something was dropped; the host forwards it to its run's event stream. */
   onTruncated?: (event: CatalogTruncatedEvent) => void;
@@ -77,13 +91,18 @@ export interface FittedCatalog<P extends CatalogProvider> {
 /** Counted entries, by counter (two counters may share an encoding's name), tool and rendering. */
 const counted = new WeakMap<TokenCounter, WeakMap<AnyTool, Map<string, number>>>();
 
-/** One entry's tokens for a provider: the tool rendered alone. Counted once per counter, tool and rendering. */
+/**
+ * One entry's tokens for a provider: the tool rendered alone, read as `countAs` says (the provider's own
+ * way unless told). Counted once per counter, tool, rendering and way.
+ */
 export function entryTokens<P extends CatalogProvider>(
   provider: P,
   tool: AnyTool,
   counter: TokenCounter,
   options?: CatalogFormats[P]["options"],
+  countAs?: CountedAs,
 ): number {
+  const as = countingFor(provider, countAs);
   let byTool = counted.get(counter);
   if (!byTool) {
     byTool = new WeakMap();
@@ -94,29 +113,36 @@ export function entryTokens<P extends CatalogProvider>(
     byRendering = new Map();
     byTool.set(tool, byRendering);
   }
-  const key = JSON.stringify([provider, options ?? {}]);
+  const key = JSON.stringify([provider, options ?? {}, as]);
   const known = byRendering.get(key);
   if (known !== undefined) return known;
-  const tokens = counter.count(entryText(provider, renderTools(provider, [tool], options)));
+  const tokens = countEntry(provider, renderTools(provider, [tool], options), counter, as);
   byRendering.set(key, tokens);
   return tokens;
 }
 
-/** The text a provider's model reads for a rendering of one tool. */
-function entryText(provider: CatalogProvider, rendered: unknown): string {
+/** Tokens of what a provider's model reads for a rendering of one tool. */
+function countEntry(
+  provider: CatalogProvider,
+  rendered: unknown,
+  counter: TokenCounter,
+  as: CountedAs,
+): number {
   const entry =
     provider === "gemini"
       ? (rendered as CatalogFormats["gemini"]["output"]).functionDeclarations[0]
       : (rendered as unknown[])[0];
-  if (countedAs(provider) === "json") return JSON.stringify(entry);
-  return openAIFunctionText(
-    provider === "openai-chat" ? (entry as OpenAIChatTool).function : (entry as OpenAIResponsesTool),
+  if (as === "json") return countJsonTokens(counter, entry);
+  return counter.count(
+    openAIFunctionText(
+      provider === "openai-chat" ? (entry as OpenAIChatTool).function : (entry as OpenAIResponsesTool),
+    ),
   );
 }
 
 /** What a provider's catalogue costs once, whatever it holds: OpenAI's namespace around its functions. */
-function frameTokens(provider: CatalogProvider, counter: TokenCounter): number {
-  return countedAs(provider) === "typescript" ? counter.count(OPENAI_FUNCTIONS_FRAME) : 0;
+function frameTokens(as: CountedAs, counter: TokenCounter): number {
+  return as === "typescript" ? counter.count(OPENAI_FUNCTIONS_FRAME) : 0;
 }
 
 /**
@@ -137,7 +163,9 @@ function perEntryOptions<P extends CatalogProvider>(
   const typed = entry as CatalogFormats[P]["options"];
   return {
     entry: typed,
-    once: entryTokens(provider, first, counter, render) - entryTokens(provider, first, counter, typed),
+    once:
+      entryTokens(provider, first, counter, render, "json") -
+      entryTokens(provider, first, counter, typed, "json"),
   };
 }
 
@@ -157,12 +185,13 @@ export function fitCatalog<P extends CatalogProvider>(
   }
   const pinned = PINNED_TOOLS.flatMap((name) => tools.filter((tool) => tool.name === name));
   const rest = tools.filter((tool) => !(PINNED_TOOLS as readonly string[]).includes(tool.name));
+  const as = countingFor(provider, options.countAs);
   const { entry, once } = perEntryOptions(provider, tools, counter, options.render);
   const kept = new Set<AnyTool>();
   // Paid once with the first tool kept, and not at all when none is.
-  let usedTokens = once + frameTokens(provider, counter);
+  let usedTokens = once + frameTokens(as, counter);
   for (const tool of [...pinned, ...rest]) {
-    const tokens = entryTokens(provider, tool, counter, entry);
+    const tokens = entryTokens(provider, tool, counter, entry, as);
     if (usedTokens + tokens > budget.maxTokens) continue;
     usedTokens += tokens;
     kept.add(tool);
@@ -180,7 +209,7 @@ export function fitCatalog<P extends CatalogProvider>(
       maxTokens: budget.maxTokens,
       usedTokens,
       encoding: counter.encoding,
-      countedAs: countedAs(provider),
+      countedAs: as,
     },
     dropped,
     kept: resident.length,

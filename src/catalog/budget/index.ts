@@ -17,4 +17,4 @@ export {
   type OpenAIFunctionDefinition,
   openAIFunctionText,
 } from "./openai-function-text.js";
-export { loadO200kCounter, type TokenCounter } from "./token-counter.js";
+export { countJsonTokens, loadO200kCounter, type TokenCounter } from "./token-counter.js";

@@ -66,7 +66,7 @@ function typeText(schema: unknown, indent: string): string {
       .map((member) => {
         const notes = isSchema(member) ? memberNotes(member, true) : [];
         const comment = notes.length > 0 ? ` // ${notes.join(" ")}` : "";
-        return `\n${indent} | ${typeText(member, `${indent}   `)}${comment}`;
+        return `\n${indent} | ${nullableText(member, `${indent}   `)}${comment}`;
       })
       .join("");
   }
@@ -98,6 +98,12 @@ function typeText(schema: unknown, indent: string): string {
     default:
       return "any";
   }
+}
+
+/** A schema's type, with `| null` when it says `nullable` (OpenAPI's way) and does not already. */
+function nullableText(schema: unknown, indent: string): string {
+  const text = typeText(schema, indent);
+  return isSchema(schema) && schema.nullable === true && !text.includes("null") ? `${text} | null` : text;
 }
 
 /** A union member's description and default, said after it on its line. */
@@ -134,7 +140,7 @@ function objectText(schema: Schema, indent: string): string {
       continue;
     }
     const fallback = defaultText(property);
-    text += `${indent}${key}${optional}: ${typeText(property, `${indent}    `)},`;
+    text += `${indent}${key}${optional}: ${nullableText(property, `${indent}    `)},`;
     text += fallback ? ` // ${fallback}\n` : "\n";
   }
   return `${text}${indent}}`;
@@ -163,7 +169,7 @@ function unionPropertyText(
       ? memberNotes(member, !(index === 0 && above) && member.description !== described)
       : [];
     const comment = notes.length > 0 ? ` // ${notes.join(" ")}` : "";
-    text += `${indent} | ${typeText(member, `${indent}   `)}${comment}\n`;
+    text += `${indent} | ${nullableText(member, `${indent}   `)}${comment}\n`;
   });
   return `${text}${indent},\n`;
 }

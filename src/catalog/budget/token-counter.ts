@@ -23,3 +23,8 @@ export function loadO200kCounter(): Promise<TokenCounter> {
   );
   return o200k;
 }
+
+/** Tokens of a value as it goes over the wire: compact JSON. */
+export function countJsonTokens(counter: TokenCounter, value: unknown): number {
+  return counter.count(JSON.stringify(value));
+}

@@ -239,6 +239,22 @@ describe("HybridToolSearch", () => {
     expect(await hybrid.search("read a web page")).toEqual([]);
   });
 
+  it("ranks a limit of hundreds as it ranks a short one, and refuses vectors with no numbers", async () => {
+    const many: SearchDocument[] = Array.from({ length: 300 }, (_, i) => ({
+      name: `tool_${i}`,
+      description: `Handles ${["invoices", "tickets", "calendars", "pages"][i % 4]} number ${i} for a team.`,
+    }));
+    const hybrid = new HybridToolSearch(new ToolSearchIndex(), new HashedBagOfWordsEmbedding(32));
+    await hybrid.add(many);
+    const long = await hybrid.search("team invoices", { limit: 200 });
+    expect(long).toHaveLength(200);
+    expect((await hybrid.search("team invoices", { limit: 10 })).map((hit) => hit.name)).toEqual(
+      long.slice(0, 10).map((hit) => hit.name),
+    );
+    const empty = new HybridToolSearch(new ToolSearchIndex(), { embed: (texts) => texts.map(() => []) });
+    await expect(empty.add(many)).rejects.toThrow("vectors with no numbers in them");
+  });
+
   it("refuses vectors of another length than the ones before, for a tool and for a query", async () => {
     const words = new HashedBagOfWordsEmbedding(16);
     let queryLength = 16;

@@ -102,6 +102,7 @@ export class HybridToolSearch {
       throw new Error(`the embedding provider gave ${vectors.length} vectors for ${documents.length} texts`);
     }
     const dimensions = this.#vectors?.dimensions ?? vectors[0]?.length ?? 0;
+    if (dimensions === 0) throw new Error("the embedding provider gave vectors with no numbers in them");
     const odd = vectors.find((vector) => vector.length !== dimensions);
     if (odd) {
       throw new Error(
@@ -145,18 +146,18 @@ export class HybridToolSearch {
     if (limit === 0 || query.trim() === "") return [];
     const matrix = this.#vectors;
     if (!matrix) return [];
-    let cosines: Float32Array;
+    let queryVector: number[];
     try {
-      const [given = []] = await this.provider.embed([query]);
-      if (given.length !== matrix.dimensions) {
+      [queryVector = []] = await this.provider.embed([query]);
+      if (queryVector.length !== matrix.dimensions) {
         throw new Error(
-          `a vector of ${given.length} numbers for the query, ${matrix.dimensions} for the tools`,
+          `a vector of ${queryVector.length} numbers for the query, ${matrix.dimensions} for the tools`,
         );
       }
-      cosines = matrix.cosines(given, this.#documents.length);
     } catch (error) {
       throw new EmbeddingProviderError(error);
     }
+    const cosines = matrix.cosines(queryVector, this.#documents.length);
     const weights = this.#weights;
     const count = this.#documents.length;
     // The filter (authorization, for find_tools) is asked once per document, here; every other signal
@@ -229,6 +230,11 @@ export class HybridToolSearch {
  * without sorting or making an object per tool: a query over 10,000 tools wants ten of them.
  */
 function largest(scores: Float64Array, passed: Uint8Array, rank: number): number {
+  // Past a few dozen, keeping a sorted window costs more than sorting what passed once.
+  if (rank > 64) {
+    const kept = scores.filter((_, id) => passed[id] === 1).sort();
+    return kept[Math.max(0, kept.length - rank)] ?? 0;
+  }
   const top: number[] = [];
   for (let id = 0; id < scores.length; id++) {
     const score = scores[id]!;

@@ -70,8 +70,21 @@ describe("VectorMatrix", () => {
     expect(Array.from(vectors.cosines([Number.NaN, 0, 0])).slice(0, 5)).toEqual([0, 0, 0, 0, 0]);
   });
 
-  it("refuses a vector or a query of another length, and a length that is not a whole number", () => {
+  it("keeps the direction of a vector of very large or very small numbers", () => {
+    const vectors = new VectorMatrix(2);
+    vectors.set(0, [1e200, 1e200]);
+    vectors.set(1, [1e-200, 0]);
+    vectors.set(2, [5e-324, 5e-324]);
+    const cosines = vectors.cosines([1, 1]);
+    expect(cosines[0]).toBeCloseTo(1, 5);
+    expect(cosines[1]).toBeCloseTo(Math.SQRT1_2, 5);
+    expect(cosines[2]).toBeCloseTo(1, 5);
+  });
+
+  it("refuses a vector or a query of another length, a row that is not a whole number, and such a length", () => {
     const vectors = new VectorMatrix(4);
+    expect(() => vectors.set(1.5, [1, 2, 3, 4])).toThrow("a row is a whole number of 0 or more, not 1.5");
+    expect(() => vectors.clear(-1)).toThrow(RangeError);
     expect(() => vectors.set(0, [1, 2, 3])).toThrow("a vector of 3 numbers in a matrix of 4");
     expect(() => vectors.cosines([1, 2, 3, 4, 5])).toThrow("a query of 5 numbers for a matrix of 4");
     expect(() => new VectorMatrix(1.5)).toThrow(RangeError);

@@ -25,11 +25,14 @@ export class VectorMatrix {
     this.dimensions = dimensions;
     this.#stride = Math.ceil(dimensions / STEP) * STEP;
     this.#memory = new WebAssembly.Memory({ initial: 1 });
-    this.#kernel = instantiateKernel(this.#memory);
+    kernelModule ??= new WebAssembly.Module(kernelBytes());
+    const instance = new WebAssembly.Instance(kernelModule, { env: { memory: this.#memory } });
+    this.#kernel = instance.exports.dots as DotProducts;
   }
 
   /** Stores `vector` scaled to unit length as row `row`; a vector of another length is refused. */
   set(row: number, vector: readonly number[]): void {
+    checkRow(row);
     if (vector.length !== this.dimensions) {
       throw new RangeError(`a vector of ${vector.length} numbers in a matrix of ${this.dimensions}`);
     }
@@ -39,6 +42,7 @@ export class VectorMatrix {
 
   /** Sets row `row` to zeros: it is as close to every query as nothing is. */
   clear(row: number): void {
+    checkRow(row);
     if (row >= this.#capacity) return;
     this.#numbers().fill(0, row * this.#stride, (row + 1) * this.#stride);
   }
@@ -85,28 +89,34 @@ export class VectorMatrix {
   }
 }
 
+function checkRow(row: number): void {
+  if (!Number.isInteger(row) || row < 0)
+    throw new RangeError(`a row is a whole number of 0 or more, not ${row}`);
+}
+
 /**
- * The vector scaled to unit length, so a dot product is the cosine. A vector of zeros, or with NaN or an
- * infinity in it (a provider's fault), becomes zeros: it says nothing, instead of making every score NaN.
+ * The vector scaled to unit length, so a dot product is the cosine; divided by its largest number first,
+ * so a vector of very large or very small numbers keeps its direction instead of overflowing or vanishing
+ * as it is squared. A vector of zeros, or with NaN or an infinity in it (a provider's fault), becomes
+ * zeros: it says nothing, instead of making every score NaN.
  */
 function unitVector(vector: readonly number[]): Float32Array {
-  let norm = 0;
-  for (const value of vector) norm += value * value;
   const unit = new Float32Array(vector.length);
-  if (!(norm > 0 && Number.isFinite(norm))) return unit;
-  const scale = 1 / Math.sqrt(norm);
-  for (let i = 0; i < vector.length; i++) unit[i] = (vector[i] as number) * scale;
+  let largest = 0;
+  for (const value of vector) largest = Math.max(largest, Math.abs(value));
+  if (!(largest > 0 && Number.isFinite(largest))) return unit;
+  let norm = 0;
+  for (const value of vector) norm += (value / largest) ** 2;
+  const length = Math.sqrt(norm);
+  for (let i = 0; i < vector.length; i++) unit[i] = (vector[i] as number) / largest / length;
   return unit;
 }
 
 /** `(query, matrix, rows, stride, out)`, byte offsets and counts: out[r] = Σ query[i] · matrix[r][i]. */
 type DotProducts = (query: number, matrix: number, rows: number, stride: number, out: number) => void;
 
-function instantiateKernel(memory: WebAssembly.Memory): DotProducts {
-  const module = new WebAssembly.Module(kernelBytes());
-  const instance = new WebAssembly.Instance(module, { env: { memory } });
-  return instance.exports.dots as DotProducts;
-}
+/** Compiled once, on the first matrix; each matrix instantiates it over its own memory. */
+let kernelModule: WebAssembly.Module | undefined;
 
 // ---- the kernel, assembled ----------------------------------------------------------------------
 //
