@@ -226,8 +226,8 @@ export class HybridToolSearch {
 }
 
 /**
- * The `rank`-th largest of the scores that passed (the smallest there is when fewer passed), found
- * without sorting or making an object per tool: a query over 10,000 tools wants ten of them.
+ * The `rank`-th largest of the scores that passed (the smallest there is when fewer passed), without
+ * making an object per tool: a query over 10,000 tools wants ten of them, kept in a short sorted window.
  */
 function largest(scores: Float64Array, passed: Uint8Array, rank: number): number {
   // Past a few dozen, keeping a sorted window costs more than sorting what passed once.
