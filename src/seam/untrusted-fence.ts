@@ -127,8 +127,8 @@ function fold(text: string): string {
 }
 
 /**
- * The code points of every character whose compatibility form (NFKC) is ASCII (a test walks all of
- * Unicode to hold them to it), so the rest of a page, a Chinese one say, is never looked at one character
+ * The code points of every character whose compatibility form (NFKC) is ASCII other than digits (a test
+ * walks all of Unicode to hold them to it), so the rest of a page, a Chinese one say, is never looked at one character
  * at a time.
  */
 const ASCII_FORM_RANGES: readonly (readonly [number, number])[] = [

@@ -64,8 +64,7 @@ function typeText(schema: unknown, indent: string): string {
   if (members) {
     return members
       .map((member) => {
-        const notes = isSchema(member) ? memberNotes(member, true) : [];
-        const comment = notes.length > 0 ? ` // ${notes.join(" ")}` : "";
+        const comment = memberComment(member, true);
         return `\n${indent} | ${nullableText(member, `${indent}   `)}${comment}`;
       })
       .join("");
@@ -106,13 +105,14 @@ function nullableText(schema: unknown, indent: string): string {
   return isSchema(schema) && schema.nullable === true && !text.includes("null") ? `${text} | null` : text;
 }
 
-/** A union member's description and default, said after it on its line. */
-function memberNotes(member: Schema, withDescription: boolean): string[] {
+/** A union member's description and default, as the comment after it on its line; empty for neither. */
+function memberComment(member: unknown, withDescription: boolean): string {
+  if (!isSchema(member)) return "";
   const notes: string[] = [];
   if (withDescription && typeof member.description === "string") notes.push(member.description);
   const fallback = defaultText(member);
   if (fallback) notes.push(fallback);
-  return notes;
+  return notes.length > 0 ? ` // ${notes.join(" ")}` : "";
 }
 
 function objectText(schema: Schema, indent: string): string {
@@ -165,11 +165,8 @@ function unionPropertyText(
   if (fallback) text += `${indent}// ${fallback}\n`;
   text += `${indent}${key}${optional}:\n`;
   members.forEach((member, index) => {
-    const notes = isSchema(member)
-      ? memberNotes(member, !(index === 0 && above) && member.description !== described)
-      : [];
-    const comment = notes.length > 0 ? ` // ${notes.join(" ")}` : "";
-    text += `${indent} | ${nullableText(member, `${indent}   `)}${comment}\n`;
+    const describe = !(index === 0 && above) && isSchema(member) && member.description !== described;
+    text += `${indent} | ${nullableText(member, `${indent}   `)}${memberComment(member, describe)}\n`;
   });
   return `${text}${indent},\n`;
 }
