@@ -1,9 +1,11 @@
 /** @module In-process ceilings: token buckets per tenant, principal or tool key. */
+import { type CeilingLevel, ceilingKey } from "./ceiling-key.js";
 import type { CeilingDecision, Ceilings } from "./ports.js";
+import { TokenBucket } from "./token-bucket.js";
 
 export interface CeilingRule {
   /** What one bucket counts: all calls of a tenant, of a principal, or of a principal on one tool. */
-  per: "tenant" | "principal" | "tool";
+  per: CeilingLevel;
   /** Burst size. */
   capacity: number;
   refillPerSecond: number;
@@ -11,14 +13,13 @@ export interface CeilingRule {
   tools?: readonly string[];
 }
 
-interface Bucket {
-  tokens: number;
-  updatedAt: number;
-}
-
+/**
+ * A bucket of `capacity` refilled at `refillPerSecond`: smooth, but over a window it admits the capacity
+ * plus what refilled meanwhile. `SlidingWindowCeilings` holds "N per window" exactly.
+ */
 export class TokenBucketCeilings implements Ceilings {
   readonly #rules: readonly CeilingRule[];
-  readonly #buckets = new Map<string, Bucket>();
+  readonly #buckets = new Map<string, TokenBucket>();
 
   constructor(rules: readonly CeilingRule[]) {
     for (const rule of rules) {
@@ -30,49 +31,27 @@ export class TokenBucketCeilings implements Ceilings {
   }
 
   take(request: { tenantId: string; principalId: string; toolName: string; now: number }): CeilingDecision {
-    const matched: { key: string; bucket: Bucket; rule: CeilingRule }[] = [];
+    const matched: TokenBucket[] = [];
     for (const [index, rule] of this.#rules.entries()) {
       if (rule.tools && !rule.tools.includes(request.toolName)) continue;
-      const key = `${index}\u0000${bucketKey(rule, request)}`;
-      const bucket = this.#refilled(key, rule, request.now);
-      if (bucket.tokens < 1) {
+      const key = `${index}\u0000${ceilingKey(rule.per, request)}`;
+      let bucket = this.#buckets.get(key);
+      if (!bucket) {
+        bucket = new TokenBucket(rule.capacity, rule.refillPerSecond, request.now);
+        this.#buckets.set(key, bucket);
+      }
+      const retryAfterMs = bucket.msUntilToken(request.now);
+      if (retryAfterMs > 0) {
         return {
           allowed: false,
-          retryAfterMs: Math.ceil(((1 - bucket.tokens) / rule.refillPerSecond) * 1000),
+          retryAfterMs,
           limit: `${rule.capacity} per ${rule.per} (refill ${rule.refillPerSecond}/s)`,
         };
       }
-      matched.push({ key, bucket, rule });
+      matched.push(bucket);
     }
     // Take only once every bucket had room, so a refused call costs nothing.
-    for (const { bucket } of matched) bucket.tokens -= 1;
+    for (const bucket of matched) bucket.take(request.now);
     return { allowed: true };
-  }
-
-  #refilled(key: string, rule: CeilingRule, now: number): Bucket {
-    let bucket = this.#buckets.get(key);
-    if (!bucket) {
-      bucket = { tokens: rule.capacity, updatedAt: now };
-      this.#buckets.set(key, bucket);
-      return bucket;
-    }
-    const elapsedSeconds = Math.max(0, now - bucket.updatedAt) / 1000;
-    bucket.tokens = Math.min(rule.capacity, bucket.tokens + elapsedSeconds * rule.refillPerSecond);
-    bucket.updatedAt = now;
-    return bucket;
-  }
-}
-
-function bucketKey(
-  rule: CeilingRule,
-  request: { tenantId: string; principalId: string; toolName: string },
-): string {
-  switch (rule.per) {
-    case "tenant":
-      return request.tenantId;
-    case "principal":
-      return `${request.tenantId}\u0000${request.principalId}`;
-    case "tool":
-      return `${request.tenantId}\u0000${request.principalId}\u0000${request.toolName}`;
   }
 }
