@@ -44,6 +44,13 @@ export interface ToolDeclaration<I, O> {
   /** Overrides the derived idempotency-key requirement; needs `overrideReason`. */
   idempotencyKey?: boolean;
   overrideReason?: string;
+  /**
+   * The provider deduplicates on the idempotency key this tool hands it (an `Idempotency-Key` header, a
+   * vendor's request id, a unique column): a call whose outcome was lost may run again under its key
+   * without repeating its effect. Default false: such a call is reported `unknown` and waits for an
+   * operator. Only for tools that carry a key; `toolreg check` lists the tools that claim it.
+   */
+  upstreamDeduplicates?: boolean;
   scopes?: readonly string[];
   cost?: Cost;
   limits?: Partial<ToolLimits>;
@@ -81,6 +88,8 @@ export interface Tool<I = unknown, O = unknown> {
   readonly effect: Effect;
   readonly approval: Approval;
   readonly idempotencyKey: boolean;
+  /** See `ToolDeclaration.upstreamDeduplicates`. */
+  readonly upstreamDeduplicates: boolean;
   readonly overrides: readonly GovernanceOverride[];
   readonly input: ToolSchema<I>;
   readonly output: ToolSchema<O> | undefined;
@@ -167,6 +176,11 @@ export function defineTool<I, O = unknown>(declaration: ToolDeclaration<I, O>): 
     });
   }
   if (reason && overrides.length === 0) fail("overrideReason", "is given but nothing is overridden");
+  const upstreamDeduplicates = declaration.upstreamDeduplicates ?? false;
+  if (typeof upstreamDeduplicates !== "boolean") fail("upstreamDeduplicates", "must be true or false");
+  if (upstreamDeduplicates && !idempotencyKey) {
+    fail("upstreamDeduplicates", "needs an idempotency key to hand upstream (the tool takes none)");
+  }
 
   const limits = { ...DEFAULT_LIMITS, ...declaration.limits };
   for (const [field, value] of Object.entries(limits) as [keyof ToolLimits, number][]) {
@@ -190,6 +204,8 @@ export function defineTool<I, O = unknown>(declaration: ToolDeclaration<I, O>): 
     effect: declaration.effect,
     approval,
     idempotencyKey,
+    // Hashed only when claimed, so the hashes of every other tool (and approvals parked under them) stay.
+    ...(upstreamDeduplicates ? { upstreamDeduplicates } : {}),
     inputJsonSchema: input.jsonSchema,
     outputJsonSchema: output?.jsonSchema,
     scopes,
@@ -199,6 +215,7 @@ export function defineTool<I, O = unknown>(declaration: ToolDeclaration<I, O>): 
   };
   return Object.freeze({
     ...governed,
+    upstreamDeduplicates,
     overrides: Object.freeze(overrides),
     input,
     output,

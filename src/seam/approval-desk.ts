@@ -1,20 +1,29 @@
 /**
- * @module Step 6's other half: parking a call for a human, recording the decision, and resuming an
- * approved call exactly once, after checking again that it may still run.
+ * @module Step 6's other half: parking a call for a human (once per key), recording the decision, resuming
+ * an approved call exactly once after checking again that it may still run, and seeing that every
+ * approval ends: a run whose outcome was lost is `interrupted`, and only an operator's retry runs it again.
  */
 import { randomUUID } from "node:crypto";
+import { canonicalJson } from "../declaration/tool-hash.js";
 import type { AnyTool } from "../registry/registry.js";
-import type { ApprovalRecord } from "../stores/types.js";
+import {
+  type ApprovalRecord,
+  evidenceOf,
+  type IdempotencyRecord,
+  type Interruption,
+  type NewApproval,
+} from "../stores/types.js";
 import { isVisible, unmetPrecondition, unstartable, validateInput } from "./call-checks.js";
 import { callEvent, recordAudit } from "./call-record.js";
 import type { CallTrace } from "./call-trace.js";
-import type { ExecutionContext } from "./context.js";
+import { createExecutionContext, type ExecutionContext, type Logger } from "./context.js";
 import { describeCall } from "./describe-call.js";
 import { type Envelope, failure } from "./envelope.js";
 import { newEventId } from "./event-id.js";
 import { fingerprintOf, idempotencyKeyFor, storableInput } from "./idempotency-key.js";
-import type { KeyedRunner } from "./keyed-runner.js";
+import { type KeyedOutcome, type KeyedRunner, unknownOutcome } from "./keyed-runner.js";
 import type { CallOptions, SeamSettings } from "./seam-settings.js";
+import { storeFailure } from "./store-failure.js";
 
 export interface DecisionRequest {
   tenantId: string;
@@ -24,14 +33,14 @@ export interface DecisionRequest {
   note?: string;
 }
 
+export type DecisionFailure = "not_found" | "already_decided" | "expired" | "not_served" | "not_interrupted";
+
 export type DecisionResult =
   | { ok: true; approval: ApprovalRecord }
-  | {
-      ok: false;
-      reason: "not_found" | "already_decided" | "expired";
-      message: string;
-      approval?: ApprovalRecord;
-    };
+  | { ok: false; reason: DecisionFailure; message: string; approval?: ApprovalRecord };
+
+/** How many approved approvals one sweep looks at for lost runs. */
+const SWEEP_BATCH = 500;
 
 export class ApprovalDesk {
   readonly #settings: SeamSettings;
@@ -43,8 +52,10 @@ export class ApprovalDesk {
   }
 
   /**
-   * Parks a call for a human. The raw arguments are stored, not the parsed ones: resume validates them
-   * again, and a schema that transforms its input must see what the model sent, not its own output.
+   * Parks a call for a human, once per key: a duplicate (a retry, a framework resending its call) is
+   * answered with the approval already made, and the same key with other arguments is refused before
+   * anything is parked. The raw arguments are stored, not the parsed ones: resume validates them again,
+   * and a schema that transforms its input must see what the model sent, not its own output.
    */
   async park(
     context: ExecutionContext,
@@ -58,36 +69,46 @@ export class ApprovalDesk {
     const parsed = storableInput(input);
     if (!parsed.ok) return failure("invalid_input", `invalid input for ${tool.name}: ${parsed.reason}`);
     // Every parked call runs under the tool call's key, a tool that needs none included: the call a human
-    // approved is one call, and asking again for the same tool call (a framework resending its approval)
-    // must replay what ran, not run it twice.
+    // approved is one call, and asking again for it must answer for that call, not park or run a second.
     const key = idempotencyKeyFor(context);
-    const previous = await this.#settings.stores.idempotency.get({ tenantId: context.tenantId, key });
-    if (
-      previous?.status === "completed" &&
-      previous.envelope &&
-      previous.fingerprint === fingerprintOf(context.principalId, tool.name, parsed.json)
-    ) {
-      trace.replayed = true;
-      return previous.envelope;
+    trace.idempotencyKey = key;
+    const fingerprint = fingerprintOf(context.principalId, tool.name, parsed.json);
+    const { stores } = this.#settings;
+    let previous: IdempotencyRecord | undefined;
+    let parked: { created: boolean; record: ApprovalRecord };
+    try {
+      previous = await stores.idempotency.get({ tenantId: context.tenantId, key });
+      if (previous && previous.fingerprint !== fingerprint) return conflict(key);
+      if (previous?.status === "completed" && previous.envelope) {
+        trace.replayed = true;
+        return previous.envelope;
+      }
+      parked = await stores.approvals.park(this.#newApproval(context, tool, rawInput, key, fingerprint));
+    } catch (error) {
+      return storeFailure(`park ${tool.name} for approval`, error);
     }
-    const record = await this.#create(context, tool, rawInput, key);
+    const record = parked.record;
+    if (!sameCall(record, context.principalId, tool.name, fingerprint, raw.json)) return conflict(key);
     trace.approvalId = record.id;
-    trace.idempotencyKey = record.idempotencyKey;
-    return failure(
-      "approval_required",
-      `${tool.name} needs a human's approval and has not run. It is parked as approval ${record.id}; tell the user, and do not call it again`,
-      { details: { approvalId: record.id, expiresAt: new Date(record.expiresAt).toISOString() } },
-    );
+    if (!parked.created) return this.#answerFor(record, previous);
+    await this.#recordRequest(context, tool, record);
+    return parkedEnvelope(record, `${tool.name} needs a human's approval and has not run`);
   }
 
   /** Pending → approved or denied, once: the first decision to commit wins. */
   async decide(request: DecisionRequest, decision: "approved" | "denied"): Promise<DecisionResult> {
-    const decided = await this.#settings.stores.approvals.decide({
+    const { stores, now } = this.#settings;
+    if (decision === "approved") {
+      // Approving where the tool is not wired would leave it approved with nothing here to run it.
+      const unserved = await this.#unserved(request);
+      if (unserved) return unserved;
+    }
+    const decided = await stores.approvals.decide({
       tenantId: request.tenantId,
       id: request.approvalId,
       decision,
       by: request.by,
-      at: this.#settings.now(),
+      at: now(),
       ...(request.note === undefined ? {} : { note: request.note }),
     });
     if (!decided.ok) {
@@ -100,26 +121,41 @@ export class ApprovalDesk {
       if (decided.record) result.approval = decided.record;
       return result;
     }
-    const record = decided.record;
-    await recordAudit(this.#settings, {
+    await this.#recordDecision(request, decided.record, "approval-decision", decision);
+    return { ok: true, approval: decided.record };
+  }
+
+  /**
+   * An operator's explicit retry of an interrupted call: audited, then run again at once as its
+   * requester (`context`), under its own key, whose unknown outcome this retry alone may claim.
+   */
+  async retry(
+    request: DecisionRequest,
+    context: ExecutionContext,
+    options: CallOptions,
+    trace: CallTrace,
+  ): Promise<{ decision: DecisionResult; envelope: Envelope | undefined }> {
+    const unserved = await this.#unserved(request);
+    if (unserved) return { decision: unserved, envelope: undefined };
+    const { stores, now } = this.#settings;
+    const retried = await stores.approvals.retry({
       tenantId: request.tenantId,
-      id: newEventId(),
-      at: this.#settings.now(),
-      kind: "approval-decision",
-      actor: request.by,
-      runId: record.runId,
-      toolCallId: record.toolCallId,
-      tool: record.toolName,
-      toolVersion: record.toolVersion,
-      effect: record.effect,
-      outcome: decision,
-      durationMs: undefined,
-      approvalId: record.id,
-      idempotencyKey: record.idempotencyKey,
-      approval: "always",
-      message: request.note,
+      id: request.approvalId,
+      by: request.by,
+      at: now(),
     });
-    return { ok: true, approval: record };
+    if (!retried.ok) {
+      const message =
+        retried.reason === "not_found"
+          ? `there is no approval "${request.approvalId}" for this tenant`
+          : `approval ${request.approvalId} is ${retried.record?.status}; only an interrupted call can be retried`;
+      const decision: DecisionResult = { ok: false, reason: retried.reason, message };
+      if (retried.record) decision.approval = retried.record;
+      return { decision, envelope: undefined };
+    }
+    await this.#recordDecision(request, retried.record, "approval-retry", "approved");
+    const envelope = await this.resume(context, request.approvalId, options, trace, true);
+    return { decision: { ok: true, approval: retried.record }, envelope };
   }
 
   /** Runs an approved call under its approval's key, after checking again that it may still run. */
@@ -128,6 +164,7 @@ export class ApprovalDesk {
     approvalId: string,
     options: CallOptions,
     trace: CallTrace,
+    retryUnknown = false,
   ): Promise<Envelope> {
     const { stores, registry, now } = this.#settings;
     const { tenantId } = context;
@@ -137,29 +174,7 @@ export class ApprovalDesk {
     if (record.requestedBy !== context.principalId) {
       return failure("not_authorized", `approval ${approvalId} was requested by another principal`);
     }
-    switch (record.status) {
-      case "pending":
-        return record.expiresAt <= now()
-          ? failure("approval_denied", `approval ${approvalId} expired before anyone decided it`)
-          : failure("approval_required", `approval ${approvalId} is still waiting for a decision`, {
-              details: { approvalId },
-            });
-      case "denied":
-        return failure(
-          "approval_denied",
-          `approval ${approvalId} was denied by ${record.decidedBy}${record.note ? `: ${record.note}` : ""}`,
-        );
-      case "expired":
-        return failure("approval_denied", `approval ${approvalId} expired before anyone decided it`);
-      case "executed":
-      case "refused":
-        trace.replayed = true;
-        return (
-          record.result ?? failure("internal", `approval ${approvalId} finished without a recorded result`)
-        );
-      case "approved":
-        break;
-    }
+    if (record.status !== "approved") return this.#answerFor(record, undefined);
     if (record.expiresAt <= now()) {
       // An approval is good for its lifetime, not forever: the world it was judged in has moved on.
       return this.#refuse(
@@ -185,16 +200,27 @@ export class ApprovalDesk {
         { details: { approvalId: freshId, supersedes: approvalId } },
       );
       const settled = await this.#refuse(context, approvalId, refusal);
-      if (settled === refusal)
-        await this.#create(context, tool, record.input, record.idempotencyKey, freshId);
+      if (settled === refusal) {
+        const fresh = this.#newApproval(
+          context,
+          tool,
+          record.input,
+          record.idempotencyKey,
+          record.fingerprint,
+        );
+        const created = await stores.approvals.create({ ...fresh, id: freshId });
+        await this.#recordRequest(context, tool, created);
+      }
       return settled;
     }
     const input = await validateInput(tool, record.input);
     if (!input.ok) return this.#refuse(context, approvalId, input.envelope);
     const notNow = (await unmetPrecondition(tool, context)) ?? unstartable(context, tool, now());
     if (notNow) return notNow;
+    const held = await this.#settings.audit.admit(tool.name);
+    if (held) return held;
 
-    const envelope = await this.#runner.run(
+    const outcome = await this.#runner.run(
       context,
       tool,
       input.value,
@@ -202,17 +228,159 @@ export class ApprovalDesk {
       approvalId,
       options,
       trace,
+      retryUnknown,
     );
-    if (envelope.ok || envelope.error.code !== "in_progress") {
-      await stores.approvals.finish({
-        tenantId,
-        id: approvalId,
-        status: "executed",
-        result: envelope,
-        at: now(),
-      });
+    await this.#settle(context, record, outcome);
+    return outcome.envelope;
+  }
+
+  /**
+   * Housekeeping: approved calls whose run ended without the approval hearing of it. A stored result
+   * finishes it; a run found lost (its holder gone, or its outcome unknown) interrupts it; one that never
+   * started and outlived its approval is refused, as resume would.
+   */
+  async sweepApproved(): Promise<number> {
+    const { stores, now, logger } = this.#settings;
+    let settled = 0;
+    for (const record of await stores.approvals.listApproved({ limit: SWEEP_BATCH })) {
+      const context = requesterContext(record, logger);
+      const claim = await stores.idempotency.get({ tenantId: record.tenantId, key: record.idempotencyKey });
+      // A record written before approvals kept fingerprints is matched by its tool.
+      const ours =
+        claim !== undefined &&
+        (record.fingerprint ? claim.fingerprint === record.fingerprint : claim.toolName === record.toolName);
+      if (!claim || !ours) {
+        if (record.expiresAt > now()) continue;
+        await this.#refuse(
+          context,
+          record.id,
+          failure("approval_denied", `approval ${record.id} expired before it ran`),
+        );
+      } else if (claim.status === "completed" && claim.envelope) {
+        await this.#finish(record, claim.envelope);
+      } else if (claim.status === "unknown" || claim.leaseUntil <= now()) {
+        await this.interrupt(context, record, { reason: "lost", at: now(), ...evidenceOf(claim) });
+      } else continue;
+      settled++;
     }
-    return envelope;
+    return settled;
+  }
+
+  /** Approved → interrupted, with what is known, and an audit event that says so. */
+  async interrupt(
+    context: ExecutionContext,
+    record: ApprovalRecord,
+    interruption: Interruption,
+  ): Promise<boolean> {
+    const { stores } = this.#settings;
+    const interrupted = await stores.approvals.interrupt({
+      tenantId: record.tenantId,
+      id: record.id,
+      interruption,
+    });
+    if (interrupted) {
+      const event = callEvent(
+        this.#settings,
+        "tool-call-interrupt",
+        context,
+        this.#settings.registry.get(record.toolName),
+        record.toolName,
+        {
+          outcome: "interrupted",
+          approvalId: record.id,
+          idempotencyKey: record.idempotencyKey,
+          message: interruptionMessage(record.id, interruption),
+        },
+      );
+      await recordAudit(this.#settings, event, context.logger);
+    }
+    return interrupted;
+  }
+
+  /** What a call that found its approval already made is told: where that approval stands. */
+  async #answerFor(record: ApprovalRecord, claim: IdempotencyRecord | undefined): Promise<Envelope> {
+    const id = record.id;
+    switch (record.status) {
+      case "pending":
+        return record.expiresAt <= this.#settings.now()
+          ? failure("approval_denied", `approval ${id} expired before anyone decided it`)
+          : parkedEnvelope(record, `${record.toolName} is already parked and has not run`);
+      case "denied":
+        return failure(
+          "approval_denied",
+          `approval ${id} was denied by ${record.decidedBy}${record.note ? `: ${record.note}` : ""}`,
+          { details: { approvalId: id } },
+        );
+      case "expired":
+        return failure("approval_denied", `approval ${id} expired before anyone decided it`, {
+          details: { approvalId: id },
+        });
+      case "approved":
+        return failure(
+          "in_progress",
+          `approval ${id} was approved and ${record.toolName} is running; retry shortly`,
+          {
+            retryAfterMs: 1_000,
+            details: { approvalId: id },
+          },
+        );
+      case "executed":
+      case "refused":
+        return record.result ?? failure("internal", `approval ${id} finished without a recorded result`);
+      case "interrupted": {
+        const known =
+          record.interruption ??
+          (claim ? { reason: "lost" as const, at: claim.updatedAt, ...evidenceOf(claim) } : undefined);
+        const envelope = unknownOutcome(record.toolName, record.idempotencyKey, {
+          startedAt: known?.startedAt ?? 0,
+          by: known?.by ?? record.requestedBy,
+          holder: known?.holder ?? "",
+          lastHeartbeat: known?.lastHeartbeat ?? 0,
+        });
+        if (!envelope.ok) envelope.error.details = { ...envelope.error.details, approvalId: id };
+        return envelope;
+      }
+    }
+  }
+
+  /** What the run of an approved call leaves on its approval. */
+  async #settle(context: ExecutionContext, record: ApprovalRecord, outcome: KeyedOutcome): Promise<void> {
+    try {
+      switch (outcome.kind) {
+        case "ran":
+        case "replayed":
+          await this.#finish(record, outcome.envelope);
+          return;
+        case "unknown":
+          await this.interrupt(context, record, {
+            reason: "lost",
+            at: this.#settings.now(),
+            ...outcome.evidence,
+          });
+          return;
+        case "not_run":
+          // Another call holds the key for other arguments: this approval can never run.
+          if (!outcome.envelope.ok && outcome.envelope.error.code === "idempotency_conflict") {
+            await this.#refuse(context, record.id, outcome.envelope);
+          }
+      }
+    } catch (error) {
+      // The run is over and its result is with the caller; the sweep finishes the approval later.
+      context.logger.error(
+        { err: error, approvalId: record.id },
+        "could not record how an approved call ended",
+      );
+    }
+  }
+
+  async #finish(record: ApprovalRecord, result: Envelope): Promise<void> {
+    await this.#settings.stores.approvals.finish({
+      tenantId: record.tenantId,
+      id: record.id,
+      status: "executed",
+      result,
+      at: this.#settings.now(),
+    });
   }
 
   /** Approved → refused, once; a caller that lost the race gets the refusal that won. */
@@ -231,17 +399,58 @@ export class ApprovalDesk {
     return settled?.result ?? envelope;
   }
 
-  async #create(
+  /** A decision cannot be taken where the approval's tool is not served: it would have nothing to run. */
+  async #unserved(request: DecisionRequest): Promise<DecisionResult | undefined> {
+    const record = await this.#settings.stores.approvals.get({
+      tenantId: request.tenantId,
+      id: request.approvalId,
+    });
+    if (!record || this.#settings.registry.get(record.toolName)) return undefined;
+    return {
+      ok: false,
+      reason: "not_served",
+      message: `approval ${request.approvalId} is for ${record.toolName}, which this process does not serve; it was left ${record.status}. Decide it where ${record.toolName} is wired`,
+      approval: record,
+    };
+  }
+
+  async #recordDecision(
+    request: DecisionRequest,
+    record: ApprovalRecord,
+    kind: "approval-decision" | "approval-retry",
+    outcome: "approved" | "denied",
+  ): Promise<void> {
+    await recordAudit(this.#settings, {
+      tenantId: request.tenantId,
+      id: newEventId(),
+      at: this.#settings.now(),
+      kind,
+      actor: request.by,
+      runId: record.runId,
+      toolCallId: record.toolCallId,
+      tool: record.toolName,
+      toolVersion: record.toolVersion,
+      effect: record.effect,
+      outcome,
+      durationMs: undefined,
+      approvalId: record.id,
+      idempotencyKey: record.idempotencyKey,
+      approval: "always",
+      message: request.note,
+    });
+  }
+
+  #newApproval(
     context: ExecutionContext,
     tool: AnyTool,
     input: unknown,
     key: string,
-    id: string = randomUUID(),
-  ): Promise<ApprovalRecord> {
+    fingerprint: string,
+  ): NewApproval {
     const now = this.#settings.now();
-    const record = await this.#settings.stores.approvals.create({
+    return {
       tenantId: context.tenantId,
-      id,
+      id: randomUUID(),
       toolName: tool.name,
       toolVersion: tool.version,
       effect: tool.effect,
@@ -252,16 +461,74 @@ export class ApprovalDesk {
       runId: context.runId,
       toolCallId: context.toolCallId,
       idempotencyKey: key,
+      fingerprint,
       createdAt: now,
       expiresAt: now + this.#settings.approvalTtlMs,
-    });
+    };
+  }
+
+  async #recordRequest(context: ExecutionContext, tool: AnyTool, record: ApprovalRecord): Promise<void> {
     const event = callEvent(this.#settings, "approval-request", context, tool, tool.name, {
       outcome: "approval_required",
-      approvalId: id,
+      approvalId: record.id,
       idempotencyKey: record.idempotencyKey,
       message: record.description,
     });
     await recordAudit(this.#settings, event, context.logger);
-    return record;
   }
+}
+
+/** The answer to a call under a key already taken for another call. */
+function conflict(key: string): Envelope {
+  return failure(
+    "idempotency_conflict",
+    `idempotency key "${key}" was already used for another call (other arguments, another tool or another caller); nothing was parked or run. Use a new key for a different call`,
+  );
+}
+
+/** The answer to a parked call: what it waits for and under which approval. */
+function parkedEnvelope(record: ApprovalRecord, lead: string): Envelope {
+  return failure(
+    "approval_required",
+    `${lead}. It is parked as approval ${record.id}; tell the user, and do not call it again`,
+    { details: { approvalId: record.id, expiresAt: new Date(record.expiresAt).toISOString() } },
+  );
+}
+
+/**
+ * Whether an approval found under a key is for this very call. One written before approvals kept
+ * fingerprints is compared by its requester, tool and arguments as sent.
+ */
+function sameCall(
+  record: ApprovalRecord,
+  principalId: string,
+  toolName: string,
+  fingerprint: string,
+  rawJson: string,
+): boolean {
+  if (record.fingerprint) return record.fingerprint === fingerprint;
+  return (
+    record.requestedBy === principalId &&
+    record.toolName === toolName &&
+    (canonicalJson(record.input) ?? "null") === rawJson
+  );
+}
+
+/** The context housekeeping records an approval's events in: its requester's, as when it was asked. */
+function requesterContext(record: ApprovalRecord, logger: Logger): ExecutionContext {
+  return createExecutionContext({
+    tenantId: record.tenantId,
+    principalId: record.requestedBy,
+    runId: record.runId,
+    toolCallId: record.toolCallId,
+    logger,
+  });
+}
+
+function interruptionMessage(approvalId: string, interruption: Interruption): string {
+  const why =
+    interruption.reason === "shutdown"
+      ? "its process stopped before it finished"
+      : "its process was found gone before it finished";
+  return `approval ${approvalId}: ${why}; the outcome is unknown and it will not run again unless an operator retries it`;
 }

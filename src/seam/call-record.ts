@@ -3,7 +3,7 @@ import { ProxyTracerProvider, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { AnyTool } from "../registry/registry.js";
 import type { AuditEvent } from "../stores/types.js";
 import type { CallTrace } from "./call-trace.js";
-import { type ExecutionContext, type Logger, silentLogger } from "./context.js";
+import type { ExecutionContext, Logger } from "./context.js";
 import type { Envelope } from "./envelope.js";
 import { newEventId } from "./event-id.js";
 import type { SeamSettings } from "./seam-settings.js";
@@ -80,24 +80,16 @@ export function callEvent(
   return new CallEvent(kind, context, tool, name, result, at);
 }
 
-/** Synchronous when the sink is, so a call does not wait a tick for an in-memory append. */
+/**
+ * Synchronous when the sink is, so a call does not wait a tick for an in-memory append. A failing sink
+ * never turns a finished call into a crash: the guard keeps the event and offers it again.
+ */
 export function recordAudit(
   settings: SeamSettings,
   event: AuditEvent,
-  logger: Logger = silentLogger,
+  logger: Logger = settings.logger,
 ): void | Promise<void> {
-  // A failing audit sink must not turn a finished call into a crash; it is loud in the log instead.
-  try {
-    const pending = settings.stores.audit.record(event);
-    if (pending) return pending.then(undefined, (error: unknown) => auditFailed(logger, event, error));
-  } catch (error) {
-    auditFailed(logger, event, error);
-  }
-}
-
-/** Outside `recordAudit`, so a call whose audit write succeeds allocates no closure for the failure. */
-function auditFailed(logger: Logger, event: AuditEvent, error: unknown): void {
-  logger.error({ err: error, tool: event.tool }, "audit sink failed");
+  return settings.audit.record(event, logger);
 }
 
 /**

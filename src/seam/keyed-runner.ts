@@ -1,87 +1,137 @@
 /**
  * @module Steps 7–9: claim the idempotency key, run under it, store the result; and the run itself with
- * the output guardrails. A key is claimed before the side effect, and every claimed call stores a result.
+ * the output guardrails. A key is claimed before the side effect, and every claimed call stores a result,
+ * or leaves its claim to be found lost: a lost outcome is `unknown`, never a silent second run.
  */
+import { changesData } from "../declaration/effect.js";
 import type { AnyTool } from "../registry/registry.js";
+import type { LostCallEvidence } from "../stores/types.js";
 import { unstartable } from "./call-checks.js";
 import type { CallTrace } from "./call-trace.js";
+import { ClaimHeartbeat, leaseEnd } from "./claim-heartbeat.js";
 import type { ExecutionContext } from "./context.js";
 import { type Envelope, failure } from "./envelope.js";
 import { newEventId } from "./event-id.js";
 import { fingerprintOf, storableInput } from "./idempotency-key.js";
 import { perform } from "./perform.js";
+import { type RunningCall, RunningCalls } from "./running-calls.js";
 import type { CallOptions, SeamSettings } from "./seam-settings.js";
 import { spillCutOutput } from "./spill-output.js";
+import { storeFailure } from "./store-failure.js";
 import { describeThrown } from "./to-envelope.js";
+
+/** What became of a keyed call: run here (and whether its result was stored), replayed, lost, or not run. */
+export type KeyedOutcome =
+  | { kind: "ran"; envelope: Envelope; stored: boolean }
+  | { kind: "replayed"; envelope: Envelope }
+  | { kind: "unknown"; envelope: Envelope; evidence: LostCallEvidence }
+  | { kind: "not_run"; envelope: Envelope };
+
+/** How long a result that could not be stored is offered to the store again, once a second. */
+const UNSTORED_RETRY_MS = 10 * 60_000;
+
+/** The answer for a key whose earlier call was lost: what is known, and what the caller can do. */
+export function unknownOutcome(toolName: string, key: string, evidence: LostCallEvidence): Envelope {
+  return failure(
+    "idempotency_conflict",
+    `an earlier ${toolName} call with key "${key}" was interrupted and its outcome is unknown; it will not be re-run. Check the target system, then use a new key (or ask an operator to retry it)`,
+    { details: { status: "unknown", ...evidence } },
+  );
+}
 
 export class KeyedRunner {
   readonly #settings: SeamSettings;
   /** Calls this process is running, by tenant and key, so local waiters need not poll the store. */
-  readonly #inflight = new Map<string, Promise<Envelope>>();
+  readonly #inflight = new Map<string, Promise<KeyedOutcome>>();
+  /** Data-changing calls running here: what a shutdown waits for, and the claims the heartbeat renews. */
+  readonly running = new RunningCalls();
+  readonly #heartbeat: ClaimHeartbeat;
+  /** Results the store refused (a full disk), offered again until it takes them. */
+  readonly #unstored = new Set<() => Promise<boolean>>();
+  #stopped = false;
 
   constructor(settings: SeamSettings) {
     this.#settings = settings;
+    this.#heartbeat = new ClaimHeartbeat(settings, this.running);
   }
 
-  /** Runs the call, under `key` when there is one: a completed key replays, a key in flight waits or says so. */
+  /** Runs the call under `key`: a completed key replays, a key in flight waits or says so, a lost one is unknown. */
   async run(
     context: ExecutionContext,
     tool: AnyTool,
     input: unknown,
-    key: string | undefined,
+    key: string,
     approvalId: string | undefined,
     options: CallOptions,
     trace: CallTrace,
-  ): Promise<Envelope> {
-    if (key === undefined) return await this.perform(context, tool, input, undefined, approvalId);
-    const { stores, now, leaseGraceMs, retentionMs, waitPollMs } = this.#settings;
+    retryUnknown = false,
+  ): Promise<KeyedOutcome> {
+    const { stores, now, waitPollMs, leaseGraceMs, retentionMs, holder } = this.#settings;
     trace.idempotencyKey = key;
     const refused = unstartable(context, tool, now());
-    if (refused) return refused;
+    if (refused) return { kind: "not_run", envelope: refused };
     const stored = storableInput(input);
-    if (!stored.ok) return failure("invalid_input", `invalid input for ${tool.name}: ${stored.reason}`);
+    if (!stored.ok) {
+      const envelope = failure("invalid_input", `invalid input for ${tool.name}: ${stored.reason}`);
+      return { kind: "not_run", envelope };
+    }
     const fingerprint = fingerprintOf(context.principalId, tool.name, stored.json);
-    const leaseMs = tool.limits.timeoutMs + leaseGraceMs;
-    const waitUntil = now() + Math.min(leaseMs, (context.deadline ?? Number.POSITIVE_INFINITY) - now());
+    const waitUntil = Math.min(
+      now() + tool.limits.timeoutMs + leaseGraceMs,
+      context.deadline ?? Number.POSITIVE_INFINITY,
+    );
     for (;;) {
       const claimId = newEventId();
-      const claim = await stores.idempotency.claim({
-        tenantId: context.tenantId,
-        key,
-        fingerprint,
-        toolName: tool.name,
-        claimId,
-        reclaimable: tool.effect !== "destructive",
-        now: now(),
-        leaseMs,
-        retentionMs,
-      });
+      const at = now();
+      const deadline = Math.min(at + tool.limits.timeoutMs, context.deadline ?? Number.POSITIVE_INFINITY);
+      let claim: Awaited<ReturnType<typeof stores.idempotency.claim>>;
+      try {
+        claim = await stores.idempotency.claim({
+          tenantId: context.tenantId,
+          key,
+          fingerprint,
+          toolName: tool.name,
+          claimId,
+          principalId: context.principalId,
+          holder,
+          // A lost run is taken over only where repeating it cannot repeat its effect.
+          reclaimable: !changesData(tool.effect) || tool.upstreamDeduplicates,
+          ...(retryUnknown ? { retryUnknown } : {}),
+          now: at,
+          leaseMs: leaseEnd(this.#settings, at, deadline) - at,
+          retentionMs,
+        });
+      } catch (error) {
+        return { kind: "not_run", envelope: storeFailure(`claim key "${key}"`, error) };
+      }
       switch (claim.kind) {
         case "claimed":
           return await this.#runClaimed(context, tool, input, key, claimId, approvalId);
         case "completed":
           trace.replayed = true;
-          return claim.envelope;
+          return { kind: "replayed", envelope: claim.envelope };
         case "conflict":
-          return failure(
-            "idempotency_conflict",
-            `idempotency key "${key}" was already used for another call (other arguments, another tool or another caller); nothing was run. Use a new key for a different call`,
-          );
+          return {
+            kind: "not_run",
+            envelope: failure(
+              "idempotency_conflict",
+              `idempotency key "${key}" was already used for another call (other arguments, another tool or another caller); nothing was run. Use a new key for a different call`,
+            ),
+          };
         case "unknown":
-          return failure(
-            "idempotency_conflict",
-            `an earlier ${tool.name} call with key "${key}" was interrupted and its outcome is unknown; it will not be re-run. Check the target system, then use a new key`,
-            { details: { status: "unknown", since: claim.since } },
-          );
+          return {
+            kind: "unknown",
+            envelope: unknownOutcome(tool.name, key, claim.evidence),
+            evidence: claim.evidence,
+          };
         case "in_progress": {
           if (options.onInProgress !== "wait" || now() >= waitUntil) {
-            return failure(
+            const envelope = failure(
               "in_progress",
               `a ${tool.name} call with key "${key}" is still running; retry shortly`,
-              {
-                retryAfterMs: waitPollMs * 4,
-              },
+              { retryAfterMs: waitPollMs * 4 },
             );
+            return { kind: "not_run", envelope };
           }
           const local = this.#inflight.get(`${context.tenantId}\u0000${key}`);
           if (local) await local;
@@ -91,7 +141,10 @@ export class KeyedRunner {
     }
   }
 
-  /** Steps 8–9: run, envelope, output guardrails. No extra promise when there are no guardrails. */
+  /**
+   * Steps 8–9: run, envelope, output guardrails. No extra promise when there are no guardrails. A call
+   * that changes data without a key is tracked while it runs, so a shutdown waits for it too.
+   */
   perform(
     context: ExecutionContext,
     tool: AnyTool,
@@ -111,7 +164,48 @@ export class KeyedRunner {
     });
     const { outputs, guardrails } = this.#settings;
     const kept = outputs ? spillCutOutput(outputs, context, tool, performed) : performed;
-    return guardrails.length === 0 ? kept : this.#guard(context, tool, input, kept);
+    const guarded = guardrails.length === 0 ? kept : this.#guard(context, tool, input, kept);
+    if (key !== undefined || !changesData(tool.effect) || !(guarded instanceof Promise)) return guarded;
+    const call = this.#runningCall(context, tool, undefined, approvalId, now);
+    this.running.add(call);
+    return guarded.finally(() => this.running.delete(call));
+  }
+
+  /**
+   * The claims of calls still running, given up as unknown (the process is stopping under them): each is
+   * returned with whether this process still held it. Completions that arrive later still store the real
+   * outcome, until `stop`.
+   */
+  async abandonRunning(): Promise<{ call: RunningCall; abandoned: boolean }[]> {
+    const { stores, now } = this.#settings;
+    const calls = [...this.running];
+    return Promise.all(
+      calls.map(async (call) => {
+        if (!call.claim) return { call, abandoned: false };
+        try {
+          const abandoned = await stores.idempotency.abandon({
+            tenantId: call.context.tenantId,
+            ...call.claim,
+            now: now(),
+          });
+          return { call, abandoned };
+        } catch (error) {
+          call.context.logger.error(
+            { err: error, tool: call.tool.name },
+            "could not record a call as unknown",
+          );
+          return { call, abandoned: false };
+        }
+      }),
+    );
+  }
+
+  /** No more store writes from calls that finish after this: the stores are about to close. */
+  async stop(): Promise<void> {
+    this.#heartbeat.stop();
+    // One last offer of each unstored result, while the store is still open.
+    await Promise.all([...this.#unstored].map((store) => store().catch(() => false)));
+    this.#stopped = true;
   }
 
   async #guard(
@@ -133,6 +227,20 @@ export class KeyedRunner {
     return envelope;
   }
 
+  #runningCall(
+    context: ExecutionContext,
+    tool: AnyTool,
+    claim: RunningCall["claim"],
+    approvalId: string | undefined,
+    startedAt: number,
+  ): RunningCall {
+    const deadline = Math.min(
+      startedAt + tool.limits.timeoutMs,
+      context.deadline ?? Number.POSITIVE_INFINITY,
+    );
+    return { context, tool, claim, approvalId, startedAt, deadline };
+  }
+
   async #runClaimed(
     context: ExecutionContext,
     tool: AnyTool,
@@ -140,18 +248,47 @@ export class KeyedRunner {
     key: string,
     claimId: string,
     approvalId: string | undefined,
-  ): Promise<Envelope> {
-    const { stores, now, retentionMs } = this.#settings;
+  ): Promise<KeyedOutcome> {
     const inflightKey = `${context.tenantId}\u0000${key}`;
-    const running = (async () => {
+    const call = this.#runningCall(context, tool, { key, claimId }, approvalId, this.#settings.now());
+    this.running.add(call);
+    this.#heartbeat.ensureBeating();
+    const running = (async (): Promise<KeyedOutcome> => {
       let envelope: Envelope;
       try {
         envelope = await this.perform(context, tool, input, key, approvalId);
       } catch (error) {
-        // Whatever happens after the claim, a result is stored: a claim left in flight would let an
-        // external write run again once its lease ran out.
+        // Whatever happens after the claim, a result is stored: a claim left in flight would be found
+        // lost, and its outcome unknown, when it is known here.
         envelope = failure("internal", `${tool.name} failed after it was claimed: ${describeThrown(error)}`);
+      } finally {
+        this.running.delete(call);
       }
+      return { kind: "ran", envelope, stored: await this.#complete(context, tool, key, claimId, envelope) };
+    })();
+    this.#inflight.set(inflightKey, running);
+    try {
+      return await running;
+    } finally {
+      this.#inflight.delete(inflightKey);
+    }
+  }
+
+  /**
+   * Stores the result under the claim. A store that fails (a full disk) does not turn what ran into a
+   * failure: the caller gets the real result, the claim stays in flight (a retry waits, or finds it
+   * unknown, never runs it again) and the result is offered again each second until the store takes it.
+   */
+  async #complete(
+    context: ExecutionContext,
+    tool: AnyTool,
+    key: string,
+    claimId: string,
+    envelope: Envelope,
+  ): Promise<boolean> {
+    const { stores, now, retentionMs } = this.#settings;
+    const store = async (): Promise<boolean> => {
+      if (this.#stopped) return false;
       const completed = await stores.idempotency.complete({
         tenantId: context.tenantId,
         key,
@@ -161,14 +298,39 @@ export class KeyedRunner {
         retentionMs,
       });
       if (!completed)
-        context.logger.warn({ tool: tool.name, key }, "idempotency lease lost before completion");
-      return envelope;
-    })();
-    this.#inflight.set(inflightKey, running);
+        context.logger.warn({ tool: tool.name, key }, "idempotency claim lost before completion");
+      return completed;
+    };
     try {
-      return await running;
-    } finally {
-      this.#inflight.delete(inflightKey);
+      return await store();
+    } catch (error) {
+      context.logger.error(
+        { err: error, tool: tool.name, key },
+        "the result of a call that ran could not be stored; it is offered again each second",
+      );
+      this.#keepOffering(store, context, tool.name);
+      return false;
     }
+  }
+
+  #keepOffering(store: () => Promise<boolean>, context: ExecutionContext, toolName: string): void {
+    const giveUpAt = Date.now() + UNSTORED_RETRY_MS;
+    this.#unstored.add(store);
+    const attempt = () => {
+      // After `stop`, which made the last offer itself.
+      if (this.#stopped) return;
+      store().then(
+        () => this.#unstored.delete(store),
+        (error: unknown) => {
+          if (Date.now() < giveUpAt) {
+            setTimeout(attempt, 1_000).unref();
+            return;
+          }
+          this.#unstored.delete(store);
+          context.logger.error({ err: error, tool: toolName }, "gave up storing a call's result");
+        },
+      );
+    };
+    setTimeout(attempt, 1_000).unref();
   }
 }

@@ -1,5 +1,6 @@
 /** @module Steps 8–9 for one call: run the tool under its deadline and signal, then build the envelope. */
 import type { ToolOutput } from "../declaration/define-tool.js";
+import { changesData } from "../declaration/effect.js";
 import type { AnyTool } from "../registry/registry.js";
 import { CallContext } from "./call-context.js";
 import type { ExecutionContext } from "./context.js";
@@ -43,7 +44,11 @@ export function perform(request: PerformRequest): Envelope | Promise<Envelope> {
   );
   const timeoutMs = deadline - request.now;
   if (timeoutMs <= 0) return failure("timeout", `the deadline passed before ${tool.name} could start`);
-  if (context.signal?.aborted) return aborted(tool.name);
+  // A call that changes data is not cut off by its caller (a client hanging up, a host's abort): cut off,
+  // its effect might happen while its outcome said otherwise. It runs to its own deadline, and its real
+  // outcome is what gets answered and stored. A read stops when its caller goes.
+  const hostSignal = changesData(tool.effect) ? undefined : context.signal;
+  if (hostSignal?.aborted) return aborted(tool.name);
 
   const toolContext = new CallContext(context, deadline, request.idempotencyKey, request.approvalId);
   let result: ToolOutput<unknown> | PromiseLike<ToolOutput<unknown>>;
@@ -56,7 +61,7 @@ export function perform(request: PerformRequest): Envelope | Promise<Envelope> {
   if (!isPromiseLike(result)) return toEnvelope(tool, result);
   // The watchdog runs on real time, whatever clock the seam was given.
   const watchUntil = request.realClock ? deadline : Date.now() + timeoutMs;
-  return new PendingCall(tool, context, toolContext, timeoutMs, watchUntil, result).promise;
+  return new PendingCall(tool, hostSignal, toolContext, timeoutMs, watchUntil, result).promise;
 }
 
 // One executor for every call, instead of a closure per call: it hands its resolve function out here.
@@ -71,7 +76,7 @@ class PendingCall extends Watched {
   readonly deadline: number;
   readonly promise: Promise<Envelope>;
   readonly #tool: AnyTool;
-  readonly #context: ExecutionContext;
+  readonly #hostSignal: AbortSignal | undefined;
   readonly #toolContext: CallContext;
   readonly #timeoutMs: number;
   readonly #resolve: (envelope: Envelope) => void;
@@ -83,7 +88,7 @@ class PendingCall extends Watched {
 
   constructor(
     tool: AnyTool,
-    context: ExecutionContext,
+    hostSignal: AbortSignal | undefined,
     toolContext: CallContext,
     timeoutMs: number,
     deadline: number,
@@ -91,7 +96,7 @@ class PendingCall extends Watched {
   ) {
     super();
     this.#tool = tool;
-    this.#context = context;
+    this.#hostSignal = hostSignal;
     this.#toolContext = toolContext;
     this.#timeoutMs = timeoutMs;
     this.deadline = deadline;
@@ -101,7 +106,7 @@ class PendingCall extends Watched {
     capturedResolve = noResolve;
     // Most calls settle within the turn they start in: only those still running at the next turn get an
     // abort listener (an EventTarget's costs some 2-3 us to add and remove), all at once.
-    if (context.signal) {
+    if (hostSignal) {
       this.#batch = unlistened;
       this.#slot = unlistened.push(this) - 1;
       if (this.#slot === 0) setImmediate(listenForHostAborts);
@@ -121,7 +126,7 @@ class PendingCall extends Watched {
   /** Listens for the host's abort, or settles at once if it came before. */
   listen(): void {
     this.#batch = undefined;
-    const signal = this.#context.signal;
+    const signal = this.#hostSignal;
     if (this.#settled || !signal) return;
     const name = this.#tool.name;
     if (signal.aborted) {
@@ -147,7 +152,7 @@ class PendingCall extends Watched {
       this.#batch[this.#slot] = undefined;
       this.#batch = undefined;
     }
-    if (this.#onHostAbort) this.#context.signal?.removeEventListener("abort", this.#onHostAbort);
+    if (this.#onHostAbort) this.#hostSignal?.removeEventListener("abort", this.#onHostAbort);
     // Tell the tool to stop: it may still be running after a timeout or an abort.
     if (abortReason !== undefined) this.#toolContext.abort(abortReason);
     this.#resolve(envelope);

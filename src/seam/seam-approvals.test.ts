@@ -78,20 +78,23 @@ describe("seam: approvals", () => {
     expect(tool.calls).toHaveLength(1);
   });
 
-  it("another principal's call under the same run and call ids parks anew, and is refused, not answered with the first result", async () => {
+  it("another principal's call under the same run and call ids is refused before parking, not answered with the first result", async () => {
     const tool = sendTool();
-    const { seam, context } = createTestHarness([tool]);
+    const { seam, context, stores } = createTestHarness([tool]);
     const alice = context({ principalId: "alice", toolCallId: "call-7" });
     const id = approvalIdOf(await seam.call(alice, "send_message", { to: "bob" }));
+    const dave = context({ principalId: "dave", toolCallId: "call-7" });
+    // While alice's call waits for a decision, and after it ran: refused either way, nothing parked.
+    expect(await seam.call(dave, "send_message", { to: "bob" })).toMatchObject({
+      ok: false,
+      error: { code: "idempotency_conflict" },
+    });
     await seam.approve({ tenantId: "t1", approvalId: id, by: "carol" });
     await seam.resume(alice, id);
-    const dave = context({ principalId: "dave", toolCallId: "call-7" });
-    const parked = approvalIdOf(await seam.call(dave, "send_message", { to: "bob" }));
-    expect(parked).not.toBe(id);
-    await seam.approve({ tenantId: "t1", approvalId: parked, by: "carol" });
-    const refused = await seam.resume(dave, parked);
+    const refused = await seam.call(dave, "send_message", { to: "bob" });
     expect(refused).toMatchObject({ ok: false, error: { code: "idempotency_conflict" } });
     expect(JSON.stringify(refused)).not.toContain("sent");
+    expect((await stores.approvals.list({ tenantId: "t1" })).map((record) => record.id)).toEqual([id]);
     expect(tool.calls.map((call) => call.context.principalId)).toEqual(["alice"]);
   });
 
@@ -183,7 +186,7 @@ describe("seam: approvals", () => {
     const asker = context();
     const id = approvalIdOf(await seam.call(asker, "send_message", {}));
     clock.advance(7 * DAY - 1);
-    const early = approvalIdOf(await seam.call(asker, "send_message", { n: 2 }));
+    const early = approvalIdOf(await seam.call(context(), "send_message", { n: 2 }));
     clock.advance(1);
     expect(await seam.approve({ tenantId: "t1", approvalId: id, by: "carol" })).toMatchObject({
       ok: false,
@@ -264,10 +267,8 @@ describe("seam: approvals", () => {
     // A framework resends its approval for the same call: the result replays, nothing runs twice.
     expect(await seam.call(gated, "save_note", { text: "a" })).toMatchObject({ ok: true, content: "saved" });
     expect(note.calls).toHaveLength(1);
-    // The same call id with other arguments is another call, and is refused rather than run.
-    const other = approvalIdOf(await seam.call(gated, "save_note", { text: "b" }));
-    await seam.approve({ tenantId: "t1", approvalId: other, by: "carol" });
-    expect(await seam.resume(gated, other)).toMatchObject({
+    // The same call id with other arguments is another call, and is refused before it is parked.
+    expect(await seam.call(gated, "save_note", { text: "b" })).toMatchObject({
       ok: false,
       error: { code: "idempotency_conflict" },
     });
@@ -309,12 +310,12 @@ describe("seam: sweep", () => {
     const done = approvalIdOf(await seam.call(context(), "send_message", { to: "b" }));
     await seam.approve({ tenantId: "t1", approvalId: done, by: "carol" });
     await seam.resume(context(), done);
-    expect(await seam.sweep()).toEqual({ purged: 0, expired: 0 });
+    expect(await seam.sweep()).toEqual({ purged: 0, expired: 0, settled: 0 });
     clock.advance(1_000);
-    expect(await seam.sweep()).toEqual({ purged: 1, expired: 0 });
+    expect(await seam.sweep()).toEqual({ purged: 1, expired: 0, settled: 0 });
     expect(await stores.idempotency.list({ tenantId: "t1" })).toEqual([]);
     clock.advance(7 * DAY);
-    expect(await seam.sweep()).toEqual({ purged: 0, expired: 1 });
+    expect(await seam.sweep()).toEqual({ purged: 0, expired: 1, settled: 0 });
     expect(await stores.approvals.get({ tenantId: "t1", id })).toMatchObject({ status: "expired" });
   });
 });

@@ -72,48 +72,101 @@ describe("seam: idempotency", () => {
     expect(tool.calls).toHaveLength(1);
   });
 
-  it("after a lease expires an external-write is re-claimed, a destructive call is reported unknown", async () => {
+  it("after a lease expires, only a tool whose provider deduplicates on the key runs again; any other write is unknown", async () => {
     const write = writeTool(["written"], { limits: { timeoutMs: 1000 } });
+    const deduplicated = writeTool(["sent once upstream"], {
+      name: "send_keyed",
+      upstreamDeduplicates: true,
+      limits: { timeoutMs: 1000 },
+    });
     const destroy = writeTool(["destroyed"], {
       name: "delete_ticket",
       effect: "destructive",
       limits: { timeoutMs: 1000 },
     });
-    const { seam, context, stores, clock } = createTestHarness([write, destroy], {
+    const { seam, context, stores, clock } = createTestHarness([write, deduplicated, destroy], {
       approvalPolicy: allowAll,
       leaseGraceMs: 0,
     });
+    const startedAt = clock.now();
     // A claim whose holder died: taken directly in the store, as a crashed process would have left it.
-    for (const [toolName, key] of [
-      ["create_ticket", "w"],
-      ["delete_ticket", "d"],
-    ] as const) {
+    for (const toolName of ["create_ticket", "send_keyed", "delete_ticket"]) {
       await stores.idempotency.claim({
         tenantId: "t1",
-        key: `call:["r1","${key}"]`,
+        key: `call:["r1","${toolName}"]`,
         fingerprint: fingerprintOf("p1", toolName, "{}"),
         toolName,
         claimId: "dead",
-        reclaimable: toolName === "create_ticket",
-        now: clock.now(),
+        principalId: "p1",
+        holder: "gone:1",
+        reclaimable: false,
+        now: startedAt,
         leaseMs: 1000,
         retentionMs: 1000,
       });
     }
     clock.advance(1001);
-    expect(await seam.call(context({ toolCallId: "w" }), "create_ticket", {})).toEqual({
+    expect(await seam.call(context({ toolCallId: "send_keyed" }), "send_keyed", {})).toEqual({
       ok: true,
-      content: "written",
+      content: "sent once upstream",
     });
-    const unknown = await seam.call(context({ toolCallId: "d" }), "delete_ticket", {});
-    expect(unknown).toMatchObject({
-      ok: false,
-      error: { code: "idempotency_conflict", details: { status: "unknown" } },
-    });
+    for (const name of ["create_ticket", "delete_ticket"]) {
+      const unknown = await seam.call(context({ toolCallId: name }), name, {});
+      expect(unknown, name).toMatchObject({
+        ok: false,
+        error: {
+          code: "idempotency_conflict",
+          retryable: false,
+          details: { status: "unknown", startedAt, by: "p1", holder: "gone:1", lastHeartbeat: startedAt },
+        },
+      });
+      // Asked again later, still unknown: never run.
+      clock.advance(60_000);
+      expect(await seam.call(context({ toolCallId: name }), name, {}), name).toMatchObject({
+        error: { details: { status: "unknown" } },
+      });
+    }
+    expect(write.calls).toHaveLength(0);
     expect(destroy.calls).toHaveLength(0);
-    expect(await stores.idempotency.list({ tenantId: "t1", status: "unknown" })).toMatchObject([
-      { key: 'call:["r1","d"]' },
+    expect(deduplicated.calls).toHaveLength(1);
+    expect((await stores.idempotency.list({ tenantId: "t1", status: "unknown" })).map((r) => r.key)).toEqual([
+      'call:["r1","create_ticket"]',
+      'call:["r1","delete_ticket"]',
     ]);
+  });
+
+  it("a running call's heartbeat keeps its claim alive past the first lease", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = writeTool([
+      async () => {
+        await gate;
+        return "done";
+      },
+    ]);
+    const { seam, context, stores } = createTestHarness([slow], {
+      approvalPolicy: allowAll,
+      heartbeatMs: 20,
+      leaseGraceMs: 30,
+      clock: Date.now,
+    });
+    const running = seam.call(context({ toolCallId: "slow" }), "create_ticket", {});
+    const key = 'call:["r1","slow"]';
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    const first = await stores.idempotency.get({ tenantId: "t1", key });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const later = await stores.idempotency.get({ tenantId: "t1", key });
+    // Long past the first lease (20 + 30 ms), the claim is renewed, not lost.
+    expect(later?.heartbeatAt).toBeGreaterThan(first?.heartbeatAt ?? Number.POSITIVE_INFINITY);
+    expect(later?.leaseUntil).toBeGreaterThan(Date.now());
+    expect(await seam.call(context({ toolCallId: "slow" }), "create_ticket", {})).toMatchObject({
+      error: { code: "in_progress" },
+    });
+    release();
+    expect(await running).toEqual({ ok: true, content: "done" });
+    expect(slow.calls).toHaveLength(1);
   });
 
   it("keys are per tenant", async () => {

@@ -1,4 +1,6 @@
 /** @module The seam's options, and the same resolved with defaults: what every part of the seam reads. */
+
+import { hostname } from "node:os";
 import { type Tracer, trace } from "@opentelemetry/api";
 import {
   type ApprovalPolicy,
@@ -11,6 +13,8 @@ import {
 } from "../policy/ports.js";
 import type { RegistryView } from "../registry/registry.js";
 import type { Stores } from "../stores/types.js";
+import { type AuditFailureMode, AuditGuard } from "./audit-guard.js";
+import { type Logger, silentLogger } from "./context.js";
 import type { OutputStore } from "./output-store.js";
 
 export interface SeamOptions {
@@ -29,10 +33,24 @@ export interface SeamOptions {
   approvalTtlMs?: number;
   /** How long a completed idempotency record replays. Default 24 hours. */
   retentionMs?: number;
-  /** Lease on a claim beyond the tool's own timeout, before another caller may take it over. Default 30 s. */
+  /**
+   * How long past its holder's last heartbeat a claim is still taken as running, before it is presumed
+   * lost (its outcome unknown, or re-run where the provider deduplicates). Default 30 s.
+   */
   leaseGraceMs?: number;
+  /** How often a running call's claim is renewed. Default 5 s. */
+  heartbeatMs?: number;
   /** Poll interval while waiting on a call in flight in another process. Default 25 ms. */
   waitPollMs?: number;
+  /**
+   * While audit events cannot be written: refuse calls that change data (`refuse`, the default) or run
+   * them and log an alert (`alert`). Reads run either way.
+   */
+  onAuditFailure?: AuditFailureMode;
+  /** For what belongs to no one call: housekeeping, shutdown, the audit trail failing. Silent by default. */
+  logger?: Logger;
+  /** Names this process in the claims it holds, as evidence when one is lost. Default `host:pid`. */
+  holder?: string;
 }
 
 export interface CallOptions {
@@ -55,13 +73,19 @@ export interface SeamSettings {
   readonly approvalTtlMs: number;
   readonly retentionMs: number;
   readonly leaseGraceMs: number;
+  readonly heartbeatMs: number;
   readonly waitPollMs: number;
   readonly tracer: Tracer;
+  /** Every audit write goes through it, so a failing trail keeps its events and can refuse writes. */
+  readonly audit: AuditGuard;
+  readonly logger: Logger;
+  readonly holder: string;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
 
 export function resolveSettings(options: SeamOptions): SeamSettings {
+  const logger = options.logger ?? silentLogger;
   return {
     registry: options.registry,
     stores: options.stores,
@@ -76,7 +100,11 @@ export function resolveSettings(options: SeamOptions): SeamSettings {
     approvalTtlMs: options.approvalTtlMs ?? 7 * DAY,
     retentionMs: options.retentionMs ?? DAY,
     leaseGraceMs: options.leaseGraceMs ?? 30_000,
+    heartbeatMs: options.heartbeatMs ?? 5_000,
     waitPollMs: options.waitPollMs ?? 25,
     tracer: trace.getTracer("toolreg"),
+    audit: new AuditGuard(options.stores.audit, options.onAuditFailure ?? "refuse", logger),
+    logger,
+    holder: options.holder ?? `${hostname()}:${process.pid}`,
   };
 }

@@ -376,10 +376,11 @@ describe("seam: run and envelope", () => {
 
   it("never throws, even when a store does", async () => {
     const { seam, context, stores } = createTestHarness([readTool("send_it", { effect: "external-write" })]);
-    stores.approvals.create = () => Promise.reject(new Error("disk full"));
+    stores.approvals.park = () => Promise.reject(new Error("database or disk is full"));
+    // A store that fails is passing, not final: the caller is told to retry.
     expect(await seam.call(context(), "send_it", {})).toMatchObject({
       ok: false,
-      error: { code: "internal", message: expect.stringContaining("disk full") },
+      error: { code: "internal", message: expect.stringContaining("disk is full"), retryable: true },
     });
   });
 });

@@ -1,15 +1,17 @@
 /** @module The seam: the one path every tool call takes, in the ten steps of the design. */
 import { type Approval, changesData } from "../declaration/effect.js";
 import type { AnyTool, RegistryView } from "../registry/registry.js";
+import type { Interruption } from "../stores/types.js";
 import { ApprovalDesk, type DecisionRequest, type DecisionResult } from "./approval-desk.js";
 import { isVisible, unmetPrecondition, type Validated, validateInput } from "./call-checks.js";
-import { recordCall } from "./call-record.js";
+import { callEvent, recordAudit, recordCall } from "./call-record.js";
 import { type CallTrace, newCallTrace } from "./call-trace.js";
 import type { ExecutionContext } from "./context.js";
 import { type Envelope, failure } from "./envelope.js";
 import { idempotencyKeyFor } from "./idempotency-key.js";
 import { KeyedRunner } from "./keyed-runner.js";
 import { nearestNames } from "./nearest-names.js";
+import type { RunningCall } from "./running-calls.js";
 import { type CallOptions, resolveSettings, type SeamOptions, type SeamSettings } from "./seam-settings.js";
 import { describeThrown } from "./to-envelope.js";
 
@@ -137,20 +139,13 @@ export class Seam {
   }
 
   /** Runs an approved call, exactly once however often it is resumed; re-checks authorization first. */
-  async resume(context: ExecutionContext, approvalId: string, options: CallOptions = {}): Promise<Envelope> {
-    const startedAt = Date.now();
-    const trace = newCallTrace("approved", approvalId);
-    let envelope: Envelope;
-    try {
-      envelope = await this.#desk.resume(context, approvalId, options, trace);
-    } catch (error) {
-      envelope = crashed(context, "", error);
-    }
-    const recorded = recordCall(this.#settings, "approval-resume", context, "", trace, envelope, startedAt);
-    if (recorded) await recorded;
-    return envelope;
+  resume(context: ExecutionContext, approvalId: string, options: CallOptions = {}): Promise<Envelope> {
+    return this.#resumed(context, approvalId, (trace) =>
+      this.#desk.resume(context, approvalId, options, trace),
+    );
   }
 
+  /** Approves a parked call; refused (left pending) where its tool is not served, since nothing here could run it. */
   approve(request: DecisionRequest): Promise<DecisionResult> {
     return this.#desk.decide(request, "approved");
   }
@@ -160,14 +155,103 @@ export class Seam {
   }
 
   /**
-   * Housekeeping the host runs now and then (the CLI runs it as it opens its state): deletes completed
-   * idempotency records past their retention and marks approvals past their expiry as expired.
+   * An operator's explicit retry of an interrupted call (one whose outcome was lost): audited, then run at
+   * once as its requester (`context`), under its own key. Never done on anyone's behalf automatically.
    */
-  async sweep(): Promise<{ purged: number; expired: number }> {
+  async retry(
+    request: DecisionRequest,
+    context: ExecutionContext,
+    options: CallOptions = {},
+  ): Promise<{ decision: DecisionResult; envelope: Envelope | undefined }> {
+    let decision: DecisionResult | undefined;
+    const envelope = await this.#resumed(context, request.approvalId, async (trace) => {
+      const retried = await this.#desk.retry(request, context, options, trace);
+      decision = retried.decision;
+      return retried.envelope;
+    });
+    return { decision: decision as DecisionResult, envelope: decision?.ok ? envelope : undefined };
+  }
+
+  /**
+   * Housekeeping the host runs now and then (the CLI runs it as it opens its state, the server each
+   * minute): deletes completed idempotency records past their retention, marks approvals past their
+   * expiry as expired, and settles approved calls whose run ended unheard of (finished, or interrupted
+   * when their outcome was lost).
+   */
+  async sweep(): Promise<{ purged: number; expired: number; settled: number }> {
     const { stores, now } = this.#settings;
     const purged = await stores.idempotency.purge({ now: now() });
     const expired = await stores.approvals.expire({ now: now() });
-    return { purged, expired };
+    const settled = await this.#desk.sweepApproved();
+    return { purged, expired, settled };
+  }
+
+  /**
+   * Stops the seam before its stores close: waits up to `drainMs` for the calls that change data to end,
+   * then records each one still running as interrupted (its claim unknown, an audit event, its approval
+   * interrupted) instead of leaving it in flight for ever. Nothing is written after it resolves.
+   */
+  async stop(drainMs: number): Promise<{ drained: boolean; interrupted: number }> {
+    const drained = await this.#runner.running.whenIdle(drainMs);
+    let interrupted = 0;
+    if (!drained) {
+      for (const { call, abandoned } of await this.#runner.abandonRunning()) {
+        interrupted++;
+        await this.#recordInterrupted(call, abandoned);
+      }
+    }
+    await this.#runner.stop();
+    await this.#settings.audit.close();
+    return { drained, interrupted };
+  }
+
+  async #recordInterrupted(call: RunningCall, abandoned: boolean): Promise<void> {
+    const { context, tool, claim, approvalId } = call;
+    const settings = this.#settings;
+    try {
+      const interruption: Interruption = {
+        reason: "shutdown",
+        at: settings.now(),
+        startedAt: call.startedAt,
+        by: context.principalId,
+        holder: settings.holder,
+        lastHeartbeat: settings.now(),
+      };
+      const approval = approvalId
+        ? await settings.stores.approvals.get({ tenantId: context.tenantId, id: approvalId })
+        : undefined;
+      // The approval's own event says it all; a call without one gets an event of its own.
+      if (approval && abandoned && (await this.#desk.interrupt(context, approval, interruption))) return;
+      const event = callEvent(settings, "tool-call-interrupt", context, tool, tool.name, {
+        outcome: "interrupted",
+        ...(claim ? { idempotencyKey: claim.key } : {}),
+        ...(approvalId ? { approvalId } : {}),
+        message: `${tool.name} was still running when the process stopped; its outcome is unknown${claim ? " and it will not run again under its key" : ""}`,
+      });
+      await recordAudit(settings, event, context.logger);
+    } catch (error) {
+      context.logger.error({ err: error, tool: tool.name }, "could not record an interrupted call");
+    }
+  }
+
+  /** A resume or a retry, recorded as one: an audit event and a span, whatever happens inside. */
+  async #resumed(
+    context: ExecutionContext,
+    approvalId: string,
+    body: (trace: CallTrace) => Promise<Envelope | undefined>,
+  ): Promise<Envelope> {
+    const startedAt = Date.now();
+    const trace = newCallTrace("approved", approvalId);
+    let envelope: Envelope | undefined;
+    try {
+      envelope = await body(trace);
+    } catch (error) {
+      envelope = crashed(context, "", error);
+    }
+    if (!envelope) return failure("not_authorized", `approval ${approvalId} was not run`);
+    const recorded = recordCall(this.#settings, "approval-resume", context, "", trace, envelope, startedAt);
+    if (recorded) await recorded;
+    return envelope;
   }
 
   /** Steps 1–3 of a call. Synchronous as long as every step is; a step that is not continues as a promise. */
@@ -242,7 +326,28 @@ export class Seam {
       }
     }
 
-    // 6. Approval; a gated assistant parks whatever changes data.
+    // Nothing that changes data goes unrecorded: while the audit trail cannot be written, the deployment
+    // refuses such calls (the default) or runs them with an alert.
+    const held = changesData(tool.effect) ? settings.audit.admit(tool.name) : undefined;
+    if (held) {
+      return held.then(
+        (refusal) => refusal ?? this.#approve(context, tool, raw, input, options, trace, settings.now()),
+      );
+    }
+    return this.#approve(context, tool, raw, input, options, trace, now);
+  }
+
+  /** Step 6: approval; a gated assistant parks whatever changes data. */
+  #approve(
+    context: ExecutionContext,
+    tool: AnyTool,
+    raw: unknown,
+    input: unknown,
+    options: CallOptions,
+    trace: CallTrace,
+    now: number,
+  ): Envelope | Promise<Envelope> {
+    const settings = this.#settings;
     const approval: Approval =
       context.mode === "gated" && changesData(tool.effect) ? "always" : tool.approval;
     trace.approval = approval;
@@ -268,8 +373,15 @@ export class Seam {
     trace: CallTrace,
     now: number,
   ): Envelope | Promise<Envelope> {
-    if (!tool.idempotencyKey) return this.#runner.perform(context, tool, input, undefined, undefined, now);
-    return this.#runner.run(context, tool, input, idempotencyKeyFor(context), undefined, options, trace);
+    if (!tool.idempotencyKey) {
+      // A tool that calls another through the seam (execute_tool) hands on its caller's key, so the call
+      // it makes is keyed exactly as the same call made directly would be.
+      const key = tool.delegatesTo ? context.idempotencyKey : undefined;
+      return this.#runner.perform(context, tool, input, key, undefined, now);
+    }
+    return this.#runner
+      .run(context, tool, input, idempotencyKeyFor(context), undefined, options, trace)
+      .then((outcome) => outcome.envelope);
   }
 
   #unknownTool(context: ExecutionContext, name: string): Envelope {

@@ -71,6 +71,8 @@ export function publishingAudit(audit: AuditStore, hub: EventHub): AuditStore {
       return recorded;
     },
     list: (input) => audit.list(input),
+    ...(audit.flush ? { flush: () => audit.flush?.() } : {}),
+    ...(audit.failure ? { failure: () => audit.failure?.() } : {}),
   };
 }
 

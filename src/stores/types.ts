@@ -19,11 +19,40 @@ export interface IdempotencyRecord {
   /** Who holds the lease; `complete` must present it, so a claim that lost its lease cannot overwrite. */
   claimId: string;
   envelope: Envelope | undefined;
+  /** The holder renews it while the call runs (`heartbeat`); past it the claim is presumed lost. */
   leaseUntil: number;
   createdAt: number;
   updatedAt: number;
   /** Completed records are purged after this instant; in-flight and unknown ones are kept for a human. */
   retainUntil: number;
+  /** When the current claim began: a takeover or an operator's retry starts a new one. */
+  claimedAt: number;
+  /** The principal whose call holds (or last held) the claim; empty for records older than the field. */
+  claimedBy: string;
+  /** The process that holds (or last held) it, as `host:pid`; empty for records older than the field. */
+  holder: string;
+  /** The holder's last sign of life: the claim, then each renewal of its lease. */
+  heartbeatAt: number;
+}
+
+/** What is known of a call whose outcome was lost: what an operator reads before deciding to retry. */
+export interface LostCallEvidence {
+  startedAt: number;
+  /** The principal whose call it was. */
+  by: string;
+  /** The process that ran it. */
+  holder: string;
+  lastHeartbeat: number;
+}
+
+/** The evidence a claim record holds about its run. */
+export function evidenceOf(record: IdempotencyRecord): LostCallEvidence {
+  return {
+    startedAt: record.claimedAt,
+    by: record.claimedBy,
+    holder: record.holder,
+    lastHeartbeat: record.heartbeatAt,
+  };
 }
 
 export interface ClaimInput extends TenantKey {
@@ -31,8 +60,20 @@ export interface ClaimInput extends TenantKey {
   fingerprint: string;
   toolName: string;
   claimId: string;
-  /** May a claim whose lease expired be taken over (external-write), or is its outcome unknown (destructive)? */
+  /** The principal making the call, kept as evidence. */
+  principalId: string;
+  /** The process making it (`host:pid`), kept as evidence. */
+  holder: string;
+  /**
+   * May a claim whose lease expired be taken over and run again? Only when the tool's provider
+   * deduplicates on the key (or the call only reads); otherwise the lost outcome becomes `unknown`.
+   */
   reclaimable: boolean;
+  /**
+   * An operator's retry: an `unknown` outcome, or a claim whose lease expired, is claimed again and run.
+   * Never set on a caller's behalf.
+   */
+  retryUnknown?: boolean;
   now: number;
   leaseMs: number;
   retentionMs: number;
@@ -43,7 +84,7 @@ export type ClaimOutcome =
   | { kind: "completed"; envelope: Envelope }
   | { kind: "in_progress"; leaseUntil: number }
   | { kind: "conflict" }
-  | { kind: "unknown"; since: number };
+  | { kind: "unknown"; since: number; evidence: LostCallEvidence };
 
 export interface CompleteInput extends TenantKey {
   key: string;
@@ -53,11 +94,27 @@ export interface CompleteInput extends TenantKey {
   retentionMs: number;
 }
 
+export interface ClaimRef extends TenantKey {
+  key: string;
+  claimId: string;
+  now: number;
+}
+
 export interface IdempotencyStore {
   /** Atomically claims the key, or says why not. */
   claim(input: ClaimInput): Promise<ClaimOutcome>;
-  /** Stores the result; false when this claim no longer holds the key. */
+  /**
+   * Stores the result; false when this claim no longer holds the key. A claim marked `unknown` while its
+   * holder was still running is completed too: the real outcome replaces the unknown one.
+   */
   complete(input: CompleteInput): Promise<boolean>;
+  /** The holder is alive: records the beat and moves the lease to `leaseUntil`; false when it lost the claim. */
+  heartbeat(input: ClaimRef & { leaseUntil: number }): Promise<boolean>;
+  /**
+   * The holder gives up on a call it cannot see to its end (the process is stopping): in progress →
+   * unknown, never run again without an operator. False when it no longer holds the claim.
+   */
+  abandon(input: ClaimRef): Promise<boolean>;
   get(input: TenantKey & { key: string }): Promise<IdempotencyRecord | undefined>;
   list(input: TenantKey & { status?: IdempotencyStatus }): Promise<IdempotencyRecord[]>;
   /**
@@ -69,8 +126,25 @@ export interface IdempotencyStore {
 
 // ---- approvals -------------------------------------------------------------------------------
 
-export const APPROVAL_STATUSES = ["pending", "approved", "denied", "expired", "executed", "refused"] as const;
+export const APPROVAL_STATUSES = [
+  "pending",
+  "approved",
+  "denied",
+  "expired",
+  "executed",
+  "refused",
+  "interrupted",
+] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+/**
+ * Why an approved call did not reach its end: the process stopped past its drain deadline (`shutdown`),
+ * or it was found with its holder gone (`lost`). The run may have had its side effect, or not.
+ */
+export interface Interruption extends Partial<LostCallEvidence> {
+  reason: "shutdown" | "lost";
+  at: number;
+}
 
 export interface ApprovalRecord {
   tenantId: string;
@@ -86,6 +160,8 @@ export interface ApprovalRecord {
   runId: string;
   toolCallId: string;
   idempotencyKey: string;
+  /** The call's fingerprint (caller, tool, arguments): another call under the same key is a conflict. */
+  fingerprint: string;
   status: ApprovalStatus;
   createdAt: number;
   expiresAt: number;
@@ -95,11 +171,24 @@ export interface ApprovalRecord {
   /** The outcome once resumed (executed) or refused at resume. */
   result: Envelope | undefined;
   finishedAt: number | undefined;
+  /** Set when an approved run was interrupted; kept after an operator's retry as its history. */
+  interruption: Interruption | undefined;
+  /** The operator who last ran an interrupted call again, and when. */
+  retriedBy: string | undefined;
+  retriedAt: number | undefined;
 }
 
 export type NewApproval = Omit<
   ApprovalRecord,
-  "status" | "decidedBy" | "decidedAt" | "note" | "result" | "finishedAt"
+  | "status"
+  | "decidedBy"
+  | "decidedAt"
+  | "note"
+  | "result"
+  | "finishedAt"
+  | "interruption"
+  | "retriedBy"
+  | "retriedAt"
 >;
 
 export interface DecideInput extends TenantKey {
@@ -121,21 +210,56 @@ export interface FinishInput extends TenantKey {
   at: number;
 }
 
+export interface RetryInput extends TenantKey {
+  id: string;
+  by: string;
+  at: number;
+}
+
+export type RetryOutcome =
+  | { ok: true; record: ApprovalRecord }
+  | { ok: false; reason: "not_found" | "not_interrupted"; record: ApprovalRecord | undefined };
+
 export interface ApprovalStore {
   create(record: NewApproval): Promise<ApprovalRecord>;
+  /**
+   * One approval per idempotency key: creates `record` unless the tenant already has an approval under
+   * its key, in which case that one (the newest) is returned untouched. Atomic across processes, so
+   * duplicates of one call park it once.
+   */
+  park(record: NewApproval): Promise<{ created: boolean; record: ApprovalRecord }>;
   get(input: TenantKey & { id: string }): Promise<ApprovalRecord | undefined>;
   list(input: TenantKey & { status?: ApprovalStatus; limit?: number }): Promise<ApprovalRecord[]>;
   /** Pending → approved/denied, once: the first decision to commit wins. An expired one becomes `expired`. */
   decide(input: DecideInput): Promise<DecideOutcome>;
-  /** Approved → executed/refused, once; false when it was not approved (or already finished). */
+  /**
+   * Approved (or interrupted, when the run turns out to have ended after all) → executed/refused, once;
+   * false otherwise.
+   */
   finish(input: FinishInput): Promise<boolean>;
+  /** Approved → interrupted, with what is known; false when it was not approved. */
+  interrupt(input: TenantKey & { id: string; interruption: Interruption }): Promise<boolean>;
+  /** Interrupted → approved again by an operator's explicit retry. */
+  retry(input: RetryInput): Promise<RetryOutcome>;
+  /**
+   * Approved approvals of every tenant, oldest decision first, up to `limit`: housekeeping looks for runs
+   * that were lost, like `expire` does for undecided ones.
+   */
+  listApproved(input: { limit: number }): Promise<ApprovalRecord[]>;
   /** Marks every pending approval past its expiry as expired; returns how many. Housekeeping, like `purge`. */
   expire(input: { now: number }): Promise<number>;
 }
 
 // ---- audit -----------------------------------------------------------------------------------
 
-export type AuditKind = "tool-call" | "approval-request" | "approval-decision" | "approval-resume";
+export type AuditKind =
+  | "tool-call"
+  | "approval-request"
+  | "approval-decision"
+  | "approval-resume"
+  | "approval-retry"
+  /** A call whose outcome was lost: its process stopped under it, or it was found with its holder gone. */
+  | "tool-call-interrupt";
 
 export interface AuditEvent {
   tenantId: string;
@@ -149,8 +273,8 @@ export interface AuditEvent {
   tool: string;
   toolVersion: string | undefined;
   effect: Effect | undefined;
-  /** `ok`, an error code, or the decision taken. */
-  outcome: "ok" | ErrorCode | "approved" | "denied" | "replayed";
+  /** `ok`, an error code, the decision taken, or `interrupted` for a call whose outcome was lost. */
+  outcome: "ok" | ErrorCode | "approved" | "denied" | "replayed" | "interrupted";
   durationMs: number | undefined;
   approvalId: string | undefined;
   idempotencyKey: string | undefined;
@@ -159,9 +283,17 @@ export interface AuditEvent {
   message: string | undefined;
 }
 
-/** Where the seam writes; kept apart from reading so a sink can be a log shipper. */
+/**
+ * Where the seam writes; kept apart from reading so a sink can be a log shipper. A sink that cannot write
+ * an event either throws (the seam keeps the event and offers it again) or keeps it itself and says so
+ * through `failure` until a write succeeds.
+ */
 export interface AuditSink {
   record(event: AuditEvent): void | Promise<void>;
+  /** Writes what the sink holds back now; throws when it still cannot. */
+  flush?(): void | Promise<void>;
+  /** The error that keeps events waiting unwritten in the sink, or undefined when none wait. */
+  failure?(): unknown;
 }
 
 /** Where a page of the audit trail starts: just after this event, going back in time. */

@@ -37,6 +37,8 @@ const claimOf = (overrides: Partial<ClaimInput> = {}): ClaimInput => ({
   fingerprint: "fp-1",
   toolName: "mail.send",
   claimId: "claim-1",
+  principalId: "agent:alice",
+  holder: "host-a:101",
   reclaimable: true,
   now: 1_000,
   leaseMs: LEASE,
@@ -67,6 +69,7 @@ const approvalOf = (overrides: Partial<NewApproval> = {}): NewApproval => ({
   runId: "run-1",
   toolCallId: "call-1",
   idempotencyKey: "key-1",
+  fingerprint: "fp-1",
   createdAt: 1_000,
   expiresAt: 61_000,
   ...overrides,
@@ -120,6 +123,10 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
           createdAt: 1_000,
           updatedAt: 1_000,
           retainUntil: 1_000 + DAY,
+          claimedAt: 1_000,
+          claimedBy: "agent:alice",
+          holder: "host-a:101",
+          heartbeatAt: 1_000,
         });
         expect(record?.envelope).toBeUndefined();
         expect(await stores.idempotency.get({ tenantId: A, key: "missing" })).toBeUndefined();
@@ -180,13 +187,18 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
 
       it("lets a reclaimable claim take over an expired lease and locks the old claim out", async () => {
         await stores.idempotency.claim(claimOf());
-        const takeover = await stores.idempotency.claim(claimOf({ claimId: "claim-2", now: 1_000 + LEASE }));
+        const takeover = await stores.idempotency.claim(
+          claimOf({ claimId: "claim-2", holder: "host-b:202", now: 1_000 + LEASE }),
+        );
         expect(takeover).toEqual({ kind: "claimed", reclaimed: true });
         expect(await stores.idempotency.get({ tenantId: A, key: "key-1" })).toMatchObject({
           status: "in_progress",
           claimId: "claim-2",
           leaseUntil: 1_000 + 2 * LEASE,
           createdAt: 1_000,
+          claimedAt: 1_000 + LEASE,
+          holder: "host-b:202",
+          heartbeatAt: 1_000 + LEASE,
         });
         const late = { tenantId: A, key: "key-1", envelope: errorEnvelope, now: 40_000, retentionMs: DAY };
         expect(await stores.idempotency.complete({ ...late, claimId: "claim-1" })).toBe(false);
@@ -205,25 +217,113 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
         const first = await stores.idempotency.claim(
           claimOf({ reclaimable: false, claimId: "claim-2", now: expiredAt }),
         );
-        expect(first).toEqual({ kind: "unknown", since: expiredAt });
+        // What is known of the lost run comes with the answer: when, by whom, where, its last sign of life.
+        const evidence = { startedAt: 1_000, by: "agent:alice", holder: "host-a:101", lastHeartbeat: 1_000 };
+        expect(first).toEqual({ kind: "unknown", since: expiredAt, evidence });
         const later = await stores.idempotency.claim(
           claimOf({ reclaimable: false, claimId: "claim-3", now: expiredAt + DAY }),
         );
-        expect(later).toEqual({ kind: "unknown", since: expiredAt });
+        expect(later).toEqual({ kind: "unknown", since: expiredAt, evidence });
         // Even a reclaimable claim cannot turn an unknown outcome back into a fresh run.
         expect(await stores.idempotency.claim(claimOf({ claimId: "claim-4", now: expiredAt + DAY }))).toEqual(
-          {
-            kind: "unknown",
-            since: expiredAt,
-          },
+          { kind: "unknown", since: expiredAt, evidence },
         );
         const unknown = await stores.idempotency.list({ tenantId: A, status: "unknown" });
         expect(unknown.map((record) => [record.key, record.status, record.updatedAt])).toEqual([
           ["key-1", "unknown", expiredAt],
         ]);
         expect(await stores.idempotency.list({ tenantId: A, status: "in_progress" })).toEqual([]);
-        // The original holder cannot complete it after the fact.
-        expect(await stores.idempotency.complete(completeOf({ now: expiredAt + 1 }))).toBe(false);
+        // Another claim cannot complete it; its own holder, still running after all, records the real outcome.
+        expect(
+          await stores.idempotency.complete(completeOf({ claimId: "claim-2", now: expiredAt + 1 })),
+        ).toBe(false);
+        expect(await stores.idempotency.complete(completeOf({ now: expiredAt + 1 }))).toBe(true);
+        expect(await stores.idempotency.claim(claimOf({ claimId: "claim-5", now: expiredAt + 2 }))).toEqual({
+          kind: "completed",
+          envelope: okEnvelope,
+        });
+      });
+
+      it("renews a live claim's lease on its holder's heartbeat, and no other claim's", async () => {
+        await stores.idempotency.claim(claimOf());
+        const beat = { tenantId: A, key: "key-1", now: 20_000, leaseUntil: 20_000 + LEASE };
+        expect(await stores.idempotency.heartbeat({ ...beat, claimId: "claim-2" })).toBe(false);
+        expect(await stores.idempotency.heartbeat({ ...beat, claimId: "claim-1" })).toBe(true);
+        expect(await stores.idempotency.get({ tenantId: A, key: "key-1" })).toMatchObject({
+          heartbeatAt: 20_000,
+          leaseUntil: 20_000 + LEASE,
+          claimedAt: 1_000,
+        });
+        // Past the first lease but within the renewed one, the claim is still running.
+        expect(
+          await stores.idempotency.claim(claimOf({ claimId: "claim-3", now: 1_000 + LEASE + 1 })),
+        ).toEqual({
+          kind: "in_progress",
+          leaseUntil: 20_000 + LEASE,
+        });
+        await stores.idempotency.complete(completeOf({ now: 30_000 }));
+        expect(await stores.idempotency.heartbeat({ ...beat, claimId: "claim-1", now: 31_000 })).toBe(false);
+        expect(await stores.idempotency.heartbeat({ ...beat, key: "missing", claimId: "claim-1" })).toBe(
+          false,
+        );
+      });
+
+      it("lets a holder abandon its claim as unknown, once, and then still complete it", async () => {
+        await stores.idempotency.claim(claimOf({ reclaimable: true }));
+        const ref = { tenantId: A, key: "key-1", now: 5_000 };
+        expect(await stores.idempotency.abandon({ ...ref, claimId: "claim-2" })).toBe(false);
+        expect(await stores.idempotency.abandon({ ...ref, claimId: "claim-1" })).toBe(true);
+        expect(await stores.idempotency.abandon({ ...ref, claimId: "claim-1" })).toBe(false);
+        // Abandoned is unknown even to a reclaimable claim, however long after.
+        expect(
+          await stores.idempotency.claim(claimOf({ claimId: "claim-3", now: 1_000 + 10 * LEASE })),
+        ).toEqual({
+          kind: "unknown",
+          since: 5_000,
+          evidence: { startedAt: 1_000, by: "agent:alice", holder: "host-a:101", lastHeartbeat: 1_000 },
+        });
+        expect(await stores.idempotency.complete(completeOf({ now: 6_000 }))).toBe(true);
+        expect(await stores.idempotency.get({ tenantId: A, key: "key-1" })).toMatchObject({
+          status: "completed",
+          envelope: okEnvelope,
+        });
+      });
+
+      it("claims an unknown or lapsed key again only for an operator's retry, with the same arguments", async () => {
+        await stores.idempotency.claim(claimOf({ reclaimable: false }));
+        await stores.idempotency.abandon({ tenantId: A, key: "key-1", claimId: "claim-1", now: 2_000 });
+        const retry = claimOf({ reclaimable: false, retryUnknown: true, now: 3_000, holder: "host-c:303" });
+        expect(await stores.idempotency.claim({ ...retry, claimId: "claim-2", fingerprint: "fp-2" })).toEqual(
+          {
+            kind: "conflict",
+          },
+        );
+        expect(await stores.idempotency.claim({ ...retry, claimId: "claim-2" })).toEqual({
+          kind: "claimed",
+          reclaimed: true,
+        });
+        expect(await stores.idempotency.get({ tenantId: A, key: "key-1" })).toMatchObject({
+          status: "in_progress",
+          claimId: "claim-2",
+          claimedAt: 3_000,
+          holder: "host-c:303",
+        });
+        // While the retry runs, a second retry waits like anyone else.
+        expect(await stores.idempotency.claim({ ...retry, claimId: "claim-3", now: 3_001 })).toEqual({
+          kind: "in_progress",
+          leaseUntil: 3_000 + LEASE,
+        });
+        // A lapsed claim, not yet marked unknown, is retried the same way.
+        await stores.idempotency.claim(claimOf({ key: "key-2", reclaimable: false }));
+        expect(
+          await stores.idempotency.claim({ ...retry, key: "key-2", claimId: "claim-4", now: 1_000 + LEASE }),
+        ).toEqual({ kind: "claimed", reclaimed: true });
+        // A completed one is only ever replayed.
+        await stores.idempotency.complete(completeOf({ claimId: "claim-2", now: 4_000 }));
+        expect(await stores.idempotency.claim({ ...retry, claimId: "claim-5", now: 5_000 })).toEqual({
+          kind: "completed",
+          envelope: okEnvelope,
+        });
       });
 
       it("refuses to complete a missing key or a claim twice", async () => {
@@ -328,6 +428,9 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
         const created = await stores.approvals.create(approvalOf());
         expect(created).toEqual({
           ...approvalOf(),
+          interruption: undefined,
+          retriedBy: undefined,
+          retriedAt: undefined,
           status: "pending",
           decidedBy: undefined,
           decidedAt: undefined,
@@ -578,6 +681,143 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
       });
     });
 
+    describe("approvals: one per key, and every one ends", () => {
+      const approve = (id: string, at = 2_000) =>
+        stores.approvals.decide({ tenantId: A, id, decision: "approved", by: "bob", at });
+      const shutdown = {
+        reason: "shutdown" as const,
+        at: 5_000,
+        startedAt: 3_000,
+        by: "agent:alice",
+        holder: "host-a:101",
+        lastHeartbeat: 4_000,
+      };
+
+      it("parks once per key: a duplicate gets the approval already made, another key a new one", async () => {
+        const first = await stores.approvals.park(approvalOf());
+        expect(first).toMatchObject({ created: true, record: { id: "approval-1", status: "pending" } });
+        const again = await stores.approvals.park(approvalOf({ id: "approval-2", createdAt: 2_000 }));
+        expect(again).toEqual({ created: false, record: first.record });
+        expect(await stores.approvals.get({ tenantId: A, id: "approval-2" })).toBeUndefined();
+        const other = await stores.approvals.park(approvalOf({ id: "approval-3", idempotencyKey: "key-2" }));
+        expect(other.created).toBe(true);
+        // The same key in another tenant is another call.
+        expect((await stores.approvals.park(approvalOf({ tenantId: B, id: "approval-4" }))).created).toBe(
+          true,
+        );
+        // Whatever became of the approval, the key's duplicates keep finding it.
+        await approve("approval-1");
+        expect(await stores.approvals.park(approvalOf({ id: "approval-5" }))).toMatchObject({
+          created: false,
+          record: { id: "approval-1", status: "approved" },
+        });
+      });
+
+      it("finds the newest approval under a key once a superseding one is made", async () => {
+        await stores.approvals.create(approvalOf({ id: "first", createdAt: 1_000 }));
+        await stores.approvals.create(approvalOf({ id: "second", createdAt: 2_000 }));
+        expect(await stores.approvals.park(approvalOf({ id: "third", createdAt: 3_000 }))).toMatchObject({
+          created: false,
+          record: { id: "second" },
+        });
+      });
+
+      it("parks exactly one of 30 concurrent duplicates", async () => {
+        const parked = await Promise.all(
+          Array.from({ length: 30 }, (_, index) => stores.approvals.park(approvalOf({ id: `dup-${index}` }))),
+        );
+        expect(parked.filter((outcome) => outcome.created)).toHaveLength(1);
+        expect(new Set(parked.map((outcome) => outcome.record.id)).size).toBe(1);
+        expect(await stores.approvals.list({ tenantId: A })).toHaveLength(1);
+      });
+
+      it("interrupts only an approved approval, keeping what is known", async () => {
+        await stores.approvals.create(approvalOf());
+        expect(
+          await stores.approvals.interrupt({ tenantId: A, id: "approval-1", interruption: shutdown }),
+        ).toBe(false);
+        await approve("approval-1");
+        expect(
+          await stores.approvals.interrupt({ tenantId: B, id: "approval-1", interruption: shutdown }),
+        ).toBe(false);
+        expect(
+          await stores.approvals.interrupt({ tenantId: A, id: "approval-1", interruption: shutdown }),
+        ).toBe(true);
+        expect(
+          await stores.approvals.interrupt({ tenantId: A, id: "approval-1", interruption: shutdown }),
+        ).toBe(false);
+        expect(await stores.approvals.get({ tenantId: A, id: "approval-1" })).toMatchObject({
+          status: "interrupted",
+          interruption: shutdown,
+          decidedBy: "bob",
+        });
+        expect(
+          (await stores.approvals.list({ tenantId: A, status: "interrupted" })).map((r) => r.id),
+        ).toEqual(["approval-1"]);
+      });
+
+      it("retries an interrupted approval once, as an operator's act, and keeps its history", async () => {
+        await stores.approvals.create(approvalOf());
+        const retry = { tenantId: A, id: "approval-1", by: "olivia", at: 6_000 };
+        expect(await stores.approvals.retry(retry)).toMatchObject({ ok: false, reason: "not_interrupted" });
+        expect(await stores.approvals.retry({ ...retry, id: "missing" })).toEqual({
+          ok: false,
+          reason: "not_found",
+          record: undefined,
+        });
+        await approve("approval-1");
+        await stores.approvals.interrupt({ tenantId: A, id: "approval-1", interruption: shutdown });
+        const retried = await stores.approvals.retry(retry);
+        expect(retried).toMatchObject({
+          ok: true,
+          record: { status: "approved", retriedBy: "olivia", retriedAt: 6_000, interruption: shutdown },
+        });
+        expect(await stores.approvals.get({ tenantId: A, id: "approval-1" })).toEqual(retried.record);
+        expect(await stores.approvals.retry({ ...retry, at: 7_000 })).toMatchObject({
+          ok: false,
+          reason: "not_interrupted",
+        });
+      });
+
+      it("finishes an interrupted approval whose run turns out to have ended", async () => {
+        await stores.approvals.create(approvalOf());
+        await approve("approval-1");
+        await stores.approvals.interrupt({ tenantId: A, id: "approval-1", interruption: shutdown });
+        const finish = {
+          tenantId: A,
+          id: "approval-1",
+          status: "executed" as const,
+          result: okEnvelope,
+          at: 8_000,
+        };
+        expect(await stores.approvals.finish(finish)).toBe(true);
+        expect(await stores.approvals.get({ tenantId: A, id: "approval-1" })).toMatchObject({
+          status: "executed",
+          result: okEnvelope,
+          interruption: shutdown,
+        });
+      });
+
+      it("lists approved approvals of every tenant, oldest decision first, up to a limit", async () => {
+        for (const [tenantId, id, at] of [
+          [A, "late", 3_000],
+          [B, "early", 1_500],
+          [A, "pending", 0],
+        ] as const) {
+          await stores.approvals.create(approvalOf({ tenantId, id }));
+          if (at > 0) await stores.approvals.decide({ tenantId, id, decision: "approved", by: "bob", at });
+        }
+        const listed = await stores.approvals.listApproved({ limit: 10 });
+        expect(listed.map((record) => [record.tenantId, record.id])).toEqual([
+          [B, "early"],
+          [A, "late"],
+        ]);
+        expect((await stores.approvals.listApproved({ limit: 1 })).map((record) => record.id)).toEqual([
+          "early",
+        ]);
+      });
+    });
+
     describe("tenant isolation", () => {
       it("keeps one idempotency key in two tenants as two records", async () => {
         expect(await stores.idempotency.claim(claimOf({ tenantId: A, fingerprint: "fp-a" }))).toEqual({
@@ -761,7 +1001,11 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
         const retry = await reopened.idempotency.claim(
           claimOf({ reclaimable: false, claimId: "claim-2", now: 1_000 + LEASE }),
         );
-        expect(retry).toEqual({ kind: "unknown", since: 1_000 + LEASE });
+        expect(retry).toEqual({
+          kind: "unknown",
+          since: 1_000 + LEASE,
+          evidence: { startedAt: 1_000, by: "agent:alice", holder: "host-a:101", lastHeartbeat: 1_000 },
+        });
         expect(
           (await reopened.idempotency.list({ tenantId: A, status: "unknown" })).map((record) => record.key),
         ).toEqual(["key-1"]);

@@ -1,18 +1,31 @@
 /** @module In-memory approval store: the reference adapter. */
-import { decideTransition, pendingApproval } from "../transitions.js";
-import type { ApprovalRecord, ApprovalStore } from "../types.js";
+import { decideTransition, finishTransition, pendingApproval, retryTransition } from "../transitions.js";
+import type { ApprovalRecord, ApprovalStore, NewApproval } from "../types.js";
 
 const keyOf = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;
 
 export function createMemoryApprovalStore(): ApprovalStore {
   const records = new Map<string, ApprovalRecord>();
+  const create = (record: NewApproval): ApprovalRecord => {
+    const id = keyOf(record.tenantId, record.id);
+    if (records.has(id)) throw new Error(`approval ${record.id} already exists`);
+    const stored = pendingApproval(structuredClone(record));
+    records.set(id, stored);
+    return structuredClone(stored);
+  };
   return {
     async create(record) {
-      const id = keyOf(record.tenantId, record.id);
-      if (records.has(id)) throw new Error(`approval ${record.id} already exists`);
-      const stored = pendingApproval(structuredClone(record));
-      records.set(id, stored);
-      return structuredClone(stored);
+      return create(record);
+    },
+    async park(record) {
+      let newest: ApprovalRecord | undefined;
+      for (const candidate of records.values()) {
+        if (candidate.tenantId !== record.tenantId || candidate.idempotencyKey !== record.idempotencyKey)
+          continue;
+        if (!newest || candidate.createdAt >= newest.createdAt) newest = candidate;
+      }
+      if (newest) return { created: false, record: structuredClone(newest) };
+      return { created: true, record: create(record) };
     },
     async get({ tenantId, id }) {
       const record = records.get(keyOf(tenantId, id));
@@ -35,15 +48,32 @@ export function createMemoryApprovalStore(): ApprovalStore {
     },
     async finish(input) {
       const id = keyOf(input.tenantId, input.id);
-      const record = records.get(id);
+      const finished = finishTransition(records.get(id), structuredClone(input));
+      if (finished) records.set(id, finished);
+      return finished !== undefined;
+    },
+    async interrupt({ tenantId, id, interruption }) {
+      const record = records.get(keyOf(tenantId, id));
       if (record?.status !== "approved") return false;
-      records.set(id, {
+      records.set(keyOf(tenantId, id), {
         ...record,
-        status: input.status,
-        result: structuredClone(input.result),
-        finishedAt: input.at,
+        status: "interrupted",
+        interruption: { ...interruption },
       });
       return true;
+    },
+    async retry(input) {
+      const id = keyOf(input.tenantId, input.id);
+      const { outcome, write } = retryTransition(records.get(id), input);
+      if (write) records.set(id, write);
+      return structuredClone(outcome);
+    },
+    async listApproved({ limit }) {
+      return [...records.values()]
+        .filter((record) => record.status === "approved")
+        .sort((a, b) => (a.decidedAt ?? 0) - (b.decidedAt ?? 0))
+        .slice(0, limit)
+        .map((record) => structuredClone(record));
     },
     async expire({ now }) {
       let expired = 0;

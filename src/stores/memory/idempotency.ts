@@ -1,5 +1,5 @@
 /** @module In-memory idempotency store: the reference adapter. */
-import { claimTransition } from "../transitions.js";
+import { claimTransition, completable } from "../transitions.js";
 import type { ClaimOutcome, IdempotencyRecord, IdempotencyStore } from "../types.js";
 
 const keyOf = (tenantId: string, key: string) => `${tenantId}\u0000${key}`;
@@ -16,7 +16,7 @@ export function createMemoryIdempotencyStore(): IdempotencyStore {
     async complete(input) {
       const id = keyOf(input.tenantId, input.key);
       const record = records.get(id);
-      if (!record || record.claimId !== input.claimId || record.status !== "in_progress") return false;
+      if (!record || !completable(record, input.claimId)) return false;
       records.set(id, {
         ...record,
         status: "completed",
@@ -24,6 +24,20 @@ export function createMemoryIdempotencyStore(): IdempotencyStore {
         updatedAt: input.now,
         retainUntil: input.now + input.retentionMs,
       });
+      return true;
+    },
+    async heartbeat({ tenantId, key, claimId, now, leaseUntil }) {
+      const record = records.get(keyOf(tenantId, key));
+      if (record?.claimId !== claimId || record.status !== "in_progress") return false;
+      record.heartbeatAt = now;
+      record.leaseUntil = leaseUntil;
+      return true;
+    },
+    async abandon({ tenantId, key, claimId, now }) {
+      const record = records.get(keyOf(tenantId, key));
+      if (record?.claimId !== claimId || record.status !== "in_progress") return false;
+      record.status = "unknown";
+      record.updatedAt = now;
       return true;
     },
     async get({ tenantId, key }) {

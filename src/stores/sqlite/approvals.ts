@@ -2,8 +2,17 @@
 import type Database from "better-sqlite3";
 import type { Effect } from "../../declaration/effect.js";
 import type { Envelope } from "../../seam/envelope.js";
-import { decideTransition, pendingApproval } from "../transitions.js";
-import type { ApprovalRecord, ApprovalStatus, ApprovalStore, DecideInput, FinishInput } from "../types.js";
+import { decideTransition, finishTransition, pendingApproval, retryTransition } from "../transitions.js";
+import type {
+  ApprovalRecord,
+  ApprovalStatus,
+  ApprovalStore,
+  DecideInput,
+  FinishInput,
+  Interruption,
+  NewApproval,
+  RetryInput,
+} from "../types.js";
 
 interface Row {
   tenant_id: string;
@@ -18,6 +27,7 @@ interface Row {
   run_id: string;
   tool_call_id: string;
   idempotency_key: string;
+  fingerprint: string;
   status: ApprovalStatus;
   created_at: number;
   expires_at: number;
@@ -26,11 +36,14 @@ interface Row {
   note: string | null;
   result: string | null;
   finished_at: number | null;
+  interruption: string | null;
+  retried_by: string | null;
+  retried_at: number | null;
 }
 
 const COLUMNS = `tenant_id, id, tool_name, tool_version, effect, definition_hash, input, description,
-  requested_by, run_id, tool_call_id, idempotency_key, status, created_at, expires_at,
-  decided_by, decided_at, note, result, finished_at`;
+  requested_by, run_id, tool_call_id, idempotency_key, fingerprint, status, created_at, expires_at,
+  decided_by, decided_at, note, result, finished_at, interruption, retried_by, retried_at`;
 
 const parse = <T>(text: string | null): T | undefined =>
   text === null ? undefined : (JSON.parse(text) as T);
@@ -48,6 +61,7 @@ const toRecord = (row: Row): ApprovalRecord => ({
   runId: row.run_id,
   toolCallId: row.tool_call_id,
   idempotencyKey: row.idempotency_key,
+  fingerprint: row.fingerprint,
   status: row.status,
   createdAt: row.created_at,
   expiresAt: row.expires_at,
@@ -56,6 +70,9 @@ const toRecord = (row: Row): ApprovalRecord => ({
   note: row.note ?? undefined,
   result: parse<Envelope>(row.result),
   finishedAt: row.finished_at ?? undefined,
+  interruption: parse<Interruption>(row.interruption),
+  retriedBy: row.retried_by ?? undefined,
+  retriedAt: row.retried_at ?? undefined,
 });
 
 const toParams = (record: ApprovalRecord) => ({
@@ -66,6 +83,9 @@ const toParams = (record: ApprovalRecord) => ({
   note: record.note ?? null,
   result: record.result === undefined ? null : JSON.stringify(record.result),
   finishedAt: record.finishedAt ?? null,
+  interruption: record.interruption === undefined ? null : JSON.stringify(record.interruption),
+  retriedBy: record.retriedBy ?? null,
+  retriedAt: record.retriedAt ?? null,
 });
 
 export function createSqliteApprovalStore(db: Database.Database): ApprovalStore {
@@ -75,14 +95,16 @@ export function createSqliteApprovalStore(db: Database.Database): ApprovalStore 
   const insert = db.prepare<[ReturnType<typeof toParams>]>(
     `INSERT INTO approvals (${COLUMNS})
      VALUES (@tenantId, @id, @toolName, @toolVersion, @effect, @definitionHash, @input, @description,
-             @requestedBy, @runId, @toolCallId, @idempotencyKey, @status, @createdAt, @expiresAt,
-             @decidedBy, @decidedAt, @note, @result, @finishedAt)
+             @requestedBy, @runId, @toolCallId, @idempotencyKey, @fingerprint, @status, @createdAt,
+             @expiresAt, @decidedBy, @decidedAt, @note, @result, @finishedAt, @interruption, @retriedBy,
+             @retriedAt)
      ON CONFLICT (tenant_id, id) DO NOTHING`,
   );
   // Only the fields a decision or a finish may change; what was asked stays as it was asked.
   const update = db.prepare<[ReturnType<typeof toParams>]>(
     `UPDATE approvals SET status = @status, decided_by = @decidedBy, decided_at = @decidedAt, note = @note,
-       result = @result, finished_at = @finishedAt
+       result = @result, finished_at = @finishedAt, interruption = @interruption, retried_by = @retriedBy,
+       retried_at = @retriedAt
      WHERE tenant_id = @tenantId AND id = @id`,
   );
   // -1 is SQLite's "no limit".
@@ -91,6 +113,17 @@ export function createSqliteApprovalStore(db: Database.Database): ApprovalStore 
   );
   const listByStatus = db.prepare<[string, ApprovalStatus, number], Row>(
     `SELECT ${COLUMNS} FROM approvals WHERE tenant_id = ? AND status = ? ORDER BY created_at DESC, id LIMIT ?`,
+  );
+  const newestForKey = db.prepare<[string, string], Row>(
+    `SELECT ${COLUMNS} FROM approvals WHERE tenant_id = ? AND idempotency_key = ?
+     ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
+  const listApproved = db.prepare<[number], Row>(
+    `SELECT ${COLUMNS} FROM approvals WHERE status = 'approved' ORDER BY decided_at LIMIT ?`,
+  );
+  const interrupt = db.prepare<[string, string, string]>(
+    `UPDATE approvals SET status = 'interrupted', interruption = ?
+     WHERE tenant_id = ? AND id = ? AND status = 'approved'`,
   );
   const expire = db.prepare<[number]>(
     "UPDATE approvals SET status = 'expired' WHERE status = 'pending' AND expires_at <= ?",
@@ -104,19 +137,38 @@ export function createSqliteApprovalStore(db: Database.Database): ApprovalStore 
   });
   const finish = db.transaction((input: FinishInput) => {
     const row = select.get(input.tenantId, input.id);
-    if (row?.status !== "approved") return false;
-    update.run(
-      toParams({ ...toRecord(row), status: input.status, result: input.result, finishedAt: input.at }),
-    );
-    return true;
+    const finished = finishTransition(row && toRecord(row), input);
+    if (finished) update.run(toParams(finished));
+    return finished !== undefined;
+  });
+  const retry = db.transaction((input: RetryInput) => {
+    const row = select.get(input.tenantId, input.id);
+    const { outcome, write } = retryTransition(row && toRecord(row), input);
+    if (write) update.run(toParams(write));
+    return outcome;
+  });
+  const insertRecord = (record: NewApproval): ApprovalRecord => {
+    const stored = pendingApproval(record);
+    // DO NOTHING plus a check, rather than catching a constraint error by its message.
+    if (insert.run(toParams(stored)).changes === 0) throw new Error(`approval ${record.id} already exists`);
+    return toRecord(select.get(record.tenantId, record.id)!);
+  };
+  // Read and insert under one write lock: duplicates of a call arriving at several processes park it once.
+  const park = db.transaction((record: NewApproval) => {
+    const existing = newestForKey.get(record.tenantId, record.idempotencyKey);
+    if (existing) return { created: false, record: toRecord(existing) };
+    return { created: true, record: insertRecord(record) };
   });
 
   return {
     async create(record) {
-      const stored = pendingApproval(record);
-      // DO NOTHING plus a check, rather than catching a constraint error by its message.
-      if (insert.run(toParams(stored)).changes === 0) throw new Error(`approval ${record.id} already exists`);
-      return toRecord(select.get(record.tenantId, record.id)!);
+      return insertRecord(record);
+    },
+    async park(record) {
+      // An unlocked read answers the duplicates; only a key with no approval yet takes the write lock.
+      const existing = newestForKey.get(record.tenantId, record.idempotencyKey);
+      if (existing) return { created: false, record: toRecord(existing) };
+      return park.immediate(record);
     },
     async get({ tenantId, id }) {
       const row = select.get(tenantId, id);
@@ -133,6 +185,15 @@ export function createSqliteApprovalStore(db: Database.Database): ApprovalStore 
     },
     async finish(input) {
       return finish.immediate(input);
+    },
+    async interrupt({ tenantId, id, interruption }) {
+      return interrupt.run(JSON.stringify(interruption), tenantId, id).changes === 1;
+    },
+    async retry(input) {
+      return retry.immediate(input);
+    },
+    async listApproved({ limit }) {
+      return listApproved.all(limit).map(toRecord);
     },
     async expire({ now }) {
       return expire.run(now).changes;

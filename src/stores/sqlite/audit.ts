@@ -3,6 +3,8 @@
  * few milliseconds (or at once past a batch size), because a commit per event measured as a third of the
  * cost of an idempotent write call. Reads, `flush()`, closing and process exit drain the buffer first; a
  * hard kill loses at most one interval. `flushIntervalMs: 0` writes each event synchronously instead.
+ * An event that cannot be written (a full disk) is never dropped: it stays in the buffer, `failure()`
+ * says why until a write succeeds, and whatever is still unwritten at exit is printed whole to stderr.
  */
 import type Database from "better-sqlite3";
 import type { Effect } from "../../declaration/effect.js";
@@ -98,10 +100,13 @@ export interface SqliteAuditOptions {
 }
 
 export interface SqliteAuditStore extends AuditStore {
-  /** Writes every buffered event now. */
+  /** Writes every buffered event now; throws (keeping them) when it cannot. */
   flush(): void;
-  /** Flushes and stops the timer; call before closing the database. */
+  failure(): unknown;
+  /** Flushes and stops the timer; call before closing the database. Events it cannot write are printed at exit. */
   close(): void;
+  /** The events recorded and not yet written. */
+  unwritten(): AuditEvent[];
 }
 
 /** Stores with unflushed events, drained synchronously if the process exits without closing them. */
@@ -145,7 +150,8 @@ export function createSqliteAuditStore(
 
   let buffer: AuditEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
-  // A timer's flush has no caller to throw to: report, keep the events, and try again later.
+  let lastError: unknown;
+  // A flush nobody waits on has no caller to throw to: report, keep the events, and try again later.
   const flushInBackground = () => {
     try {
       store.flush();
@@ -161,12 +167,8 @@ export function createSqliteAuditStore(
     options.onError ?? ((error: unknown) => console.error("toolreg: audit flush failed", error));
   const store: SqliteAuditStore = {
     record(event) {
-      if (flushIntervalMs === 0) {
-        insert.run(...toParams(event));
-        return;
-      }
       buffer.push(event);
-      if (buffer.length >= maxBatch) store.flush();
+      if (flushIntervalMs === 0 || buffer.length >= maxBatch) flushInBackground();
       else if (!timer) {
         timer = setTimeout(flushInBackground, flushIntervalMs);
         timer.unref();
@@ -193,15 +195,31 @@ export function createSqliteAuditStore(
       buffer = [];
       try {
         insertAll.immediate(events);
+        lastError = undefined;
       } catch (error) {
-        // Keep the events for the next attempt (another connection may hold the lock past busy_timeout).
+        // Keep the events for the next attempt (another connection may hold the lock past busy_timeout,
+        // or the disk may be full until someone frees it).
         buffer = events.concat(buffer);
+        lastError = error;
         throw error;
       }
     },
+    failure() {
+      return buffer.length > 0 ? lastError : undefined;
+    },
     close() {
-      store.flush();
-      open.delete(store);
+      try {
+        store.flush();
+        open.delete(store);
+      } catch (error) {
+        // Kept among the open stores: at exit, what is still unwritten is printed whole.
+        onError(error);
+        clearTimeout(timer);
+        timer = undefined;
+      }
+    },
+    unwritten() {
+      return [...buffer];
     },
   };
   open.add(store);
@@ -212,7 +230,10 @@ export function createSqliteAuditStore(
         try {
           pending.flush();
         } catch (error) {
-          console.error("toolreg: audit events lost at exit", error);
+          // The trail cannot take them; stderr can, whole, for an operator to load later.
+          const events = pending.unwritten();
+          console.error(`toolreg: ${events.length} audit events could not be written at exit`, error);
+          for (const event of events) console.error(JSON.stringify({ unwrittenAuditEvent: event }));
         }
       }
     });

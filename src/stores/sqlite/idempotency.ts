@@ -16,10 +16,14 @@ interface Row {
   created_at: number;
   updated_at: number;
   retain_until: number;
+  claimed_at: number;
+  claimed_by: string;
+  holder: string;
+  heartbeat_at: number;
 }
 
 const COLUMNS = `tenant_id, key, fingerprint, tool_name, status, claim_id, envelope,
-  lease_until, created_at, updated_at, retain_until`;
+  lease_until, created_at, updated_at, retain_until, claimed_at, claimed_by, holder, heartbeat_at`;
 
 const toRecord = (row: Row): IdempotencyRecord => ({
   tenantId: row.tenant_id,
@@ -33,6 +37,10 @@ const toRecord = (row: Row): IdempotencyRecord => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   retainUntil: row.retain_until,
+  claimedAt: row.claimed_at,
+  claimedBy: row.claimed_by,
+  holder: row.holder,
+  heartbeatAt: row.heartbeat_at,
 });
 
 type Params = [
@@ -46,6 +54,10 @@ type Params = [
   number,
   number,
   number,
+  number,
+  number,
+  string,
+  string,
   number,
 ];
 
@@ -63,8 +75,12 @@ const toParams = (record: IdempotencyRecord): Params => [
   record.createdAt,
   record.updatedAt,
   record.retainUntil,
+  record.claimedAt,
+  record.claimedBy,
+  record.holder,
+  record.heartbeatAt,
 ];
-const PLACEHOLDERS = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
+const PLACEHOLDERS = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
 
 export function createSqliteIdempotencyStore(db: Database.Database): IdempotencyStore {
   const select = db.prepare<[string, string], Row>(
@@ -76,7 +92,9 @@ export function createSqliteIdempotencyStore(db: Database.Database): Idempotency
      ON CONFLICT (tenant_id, key) DO UPDATE SET
        fingerprint = excluded.fingerprint, tool_name = excluded.tool_name, status = excluded.status,
        claim_id = excluded.claim_id, envelope = excluded.envelope, lease_until = excluded.lease_until,
-       created_at = excluded.created_at, updated_at = excluded.updated_at, retain_until = excluded.retain_until`,
+       created_at = excluded.created_at, updated_at = excluded.updated_at, retain_until = excluded.retain_until,
+       claimed_at = excluded.claimed_at, claimed_by = excluded.claimed_by, holder = excluded.holder,
+       heartbeat_at = excluded.heartbeat_at`,
   );
   const listAll = db.prepare<[string], Row>(
     `SELECT ${COLUMNS} FROM idempotency WHERE tenant_id = ? ORDER BY created_at, key`,
@@ -94,9 +112,17 @@ export function createSqliteIdempotencyStore(db: Database.Database): Idempotency
     `INSERT INTO idempotency (${COLUMNS}) VALUES (${PLACEHOLDERS})
      ON CONFLICT (tenant_id, key) DO NOTHING`,
   );
-  // Completion is one conditional UPDATE: only the holder of a live claim can store a result.
+  // Completion is one conditional UPDATE: only the claim's holder can store a result (transitions.completable).
   const completeClaim = db.prepare<[string, number, number, string, string, string]>(
     `UPDATE idempotency SET status = 'completed', envelope = ?, updated_at = ?, retain_until = ?
+     WHERE tenant_id = ? AND key = ? AND claim_id = ? AND status <> 'completed'`,
+  );
+  const heartbeat = db.prepare<[number, number, string, string, string]>(
+    `UPDATE idempotency SET heartbeat_at = ?, lease_until = ?
+     WHERE tenant_id = ? AND key = ? AND claim_id = ? AND status = 'in_progress'`,
+  );
+  const abandon = db.prepare<[number, string, string, string]>(
+    `UPDATE idempotency SET status = 'unknown', updated_at = ?
      WHERE tenant_id = ? AND key = ? AND claim_id = ? AND status = 'in_progress'`,
   );
 
@@ -127,6 +153,12 @@ export function createSqliteIdempotencyStore(db: Database.Database): Idempotency
         input.claimId,
       );
       return result.changes === 1;
+    },
+    async heartbeat({ tenantId, key, claimId, now, leaseUntil }) {
+      return heartbeat.run(now, leaseUntil, tenantId, key, claimId).changes === 1;
+    },
+    async abandon({ tenantId, key, claimId, now }) {
+      return abandon.run(now, tenantId, key, claimId).changes === 1;
     },
     async get({ tenantId, key }) {
       const row = select.get(tenantId, key);

@@ -101,6 +101,61 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 3,
+    name: "lost outcomes: claim evidence, one approval per key, interrupted approvals",
+    sql: `
+      ALTER TABLE idempotency ADD COLUMN claimed_at INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE idempotency ADD COLUMN claimed_by TEXT NOT NULL DEFAULT '';
+      ALTER TABLE idempotency ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+      ALTER TABLE idempotency ADD COLUMN heartbeat_at INTEGER NOT NULL DEFAULT 0;
+      UPDATE idempotency SET claimed_at = created_at, heartbeat_at = updated_at;
+
+      -- A CHECK constraint cannot be altered in place: the table is copied into its new shape.
+      CREATE TABLE approvals_v3 (
+        tenant_id       TEXT    NOT NULL,
+        id              TEXT    NOT NULL,
+        tool_name       TEXT    NOT NULL,
+        tool_version    TEXT    NOT NULL,
+        effect          TEXT    NOT NULL,
+        definition_hash TEXT    NOT NULL,
+        input           TEXT,
+        description     TEXT    NOT NULL,
+        requested_by    TEXT    NOT NULL,
+        run_id          TEXT    NOT NULL,
+        tool_call_id    TEXT    NOT NULL,
+        idempotency_key TEXT    NOT NULL,
+        fingerprint     TEXT    NOT NULL DEFAULT '',
+        status          TEXT    NOT NULL
+          CHECK (status IN ('pending', 'approved', 'denied', 'expired', 'executed', 'refused', 'interrupted')),
+        created_at      INTEGER NOT NULL,
+        expires_at      INTEGER NOT NULL,
+        decided_by      TEXT,
+        decided_at      INTEGER,
+        note            TEXT,
+        result          TEXT,
+        finished_at     INTEGER,
+        interruption    TEXT,
+        retried_by      TEXT,
+        retried_at      INTEGER,
+        PRIMARY KEY (tenant_id, id)
+      );
+      INSERT INTO approvals_v3 (tenant_id, id, tool_name, tool_version, effect, definition_hash, input,
+        description, requested_by, run_id, tool_call_id, idempotency_key, status, created_at, expires_at,
+        decided_by, decided_at, note, result, finished_at)
+      SELECT tenant_id, id, tool_name, tool_version, effect, definition_hash, input, description,
+        requested_by, run_id, tool_call_id, idempotency_key, status, created_at, expires_at, decided_by,
+        decided_at, note, result, finished_at
+      FROM approvals;
+      DROP TABLE approvals;
+      ALTER TABLE approvals_v3 RENAME TO approvals;
+      CREATE INDEX approvals_by_created ON approvals (tenant_id, created_at);
+      CREATE INDEX approvals_by_status ON approvals (tenant_id, status, created_at);
+      CREATE INDEX approvals_by_expiry ON approvals (status, expires_at);
+      -- Parking finds the approval already made under a call's key.
+      CREATE INDEX approvals_by_key ON approvals (tenant_id, idempotency_key, created_at);
+    `,
+  },
 ];
 
 /**

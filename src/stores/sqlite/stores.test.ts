@@ -61,6 +61,8 @@ const claimOf = (claimId: string, key = "key-1"): ClaimInput => ({
   fingerprint: "fp-1",
   toolName: "mail.send",
   claimId,
+  principalId: "agent:alice",
+  holder: "host-a:1",
   reclaimable: true,
   now: 1_000,
   leaseMs: 30_000,
@@ -101,6 +103,49 @@ describe("sqlite database", () => {
     expect(second.database.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
     expect(migrate(second.database)).toBe(MIGRATIONS.length);
     expect(second.database.prepare("SELECT count(*) AS n FROM audit").get()).toEqual({ n: 1 });
+  });
+
+  it("brings a version-2 file's claims and approvals into version 3 whole, as records of their time", async () => {
+    const path = temporaryFile();
+    const old = new Database(path);
+    migrate(old, MIGRATIONS.slice(0, 2));
+    old
+      .prepare(
+        `INSERT INTO idempotency (tenant_id, key, fingerprint, tool_name, status, claim_id, envelope, lease_until,
+           created_at, updated_at, retain_until) VALUES ('t', 'k', 'fp', 'mail.send', 'unknown', 'c1', NULL, 10, 1, 5, 99)`,
+      )
+      .run();
+    old
+      .prepare(
+        `INSERT INTO approvals (tenant_id, id, tool_name, tool_version, effect, definition_hash, input, description,
+           requested_by, run_id, tool_call_id, idempotency_key, status, created_at, expires_at, decided_by, decided_at)
+         VALUES ('t', 'a1', 'mail.send', '1.0.0', 'external-write', 'h', '{"to":"x"}', 'd', 'p', 'r', 'c', 'k',
+           'approved', 1, 100, 'bob', 2)`,
+      )
+      .run();
+    old.close();
+    const stores = open(path);
+    expect(stores.database.pragma("user_version", { simple: true })).toBe(MIGRATIONS.length);
+    // The evidence a record had then: when it was claimed and its last word; nobody is named.
+    expect(await stores.idempotency.get({ tenantId: "t", key: "k" })).toMatchObject({
+      status: "unknown",
+      claimedAt: 1,
+      heartbeatAt: 5,
+      claimedBy: "",
+      holder: "",
+    });
+    expect(await stores.approvals.get({ tenantId: "t", id: "a1" })).toMatchObject({
+      status: "approved",
+      input: { to: "x" },
+      fingerprint: "",
+      decidedBy: "bob",
+      interruption: undefined,
+    });
+    // The new status is accepted by the rebuilt table.
+    expect(
+      await stores.approvals.interrupt({ tenantId: "t", id: "a1", interruption: { reason: "lost", at: 3 } }),
+    ).toBe(true);
+    expect((await stores.approvals.park(approvalOf("again"))).created).toBe(true);
   });
 
   it("rolls a failing migration back whole and keeps the versions before it", () => {
@@ -179,6 +224,7 @@ const approvalOf = (id: string): NewApproval => ({
   runId: "run-1",
   toolCallId: `call-${id}`,
   idempotencyKey: `key-${id}`,
+  fingerprint: `fp-${id}`,
   createdAt: 1_000,
   expiresAt: 61_000,
 });
@@ -295,7 +341,8 @@ describe("sqlite races between threads", () => {
       const stored = await stores.idempotency.get({ tenantId: "tenant-a", key });
       expect(stored, key).toMatchObject({ status: "unknown", claimId: "crashed" });
       const outcomes = results.map((thread) => thread[index]);
-      expect(outcomes, key).toEqual(Array(4).fill({ kind: "unknown", since: stored!.updatedAt }));
+      const evidence = { startedAt: 1_000, by: "agent:alice", holder: "host-a:1", lastHeartbeat: 1_000 };
+      expect(outcomes, key).toEqual(Array(4).fill({ kind: "unknown", since: stored!.updatedAt, evidence }));
     }
   });
 

@@ -15,6 +15,8 @@ export function createAlertsWriteTool(path: string) {
       "A person approves every alert before it is raised, so expect it to wait for approval. For work that can wait, use tasks_write instead. Returns the alert's id.",
     category: "communication",
     effect: "external-write",
+    // Its table is unique on the key: a second run under it raises nothing.
+    upstreamDeduplicates: true,
     cost: "io",
     input: z.object({
       subject: lineField(200, "what is wrong, as one line a person can act on"),

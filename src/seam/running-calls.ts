@@ -1,0 +1,56 @@
+/**
+ * @module The calls that change data and are running in this process, so that a shutdown can wait for
+ * them, renew their claims while they run, and say which ones it had to leave behind. Reads are not
+ * tracked: cutting one off changes nothing.
+ */
+import type { AnyTool } from "../registry/registry.js";
+import type { ExecutionContext } from "./context.js";
+
+export interface RunningCall {
+  readonly context: ExecutionContext;
+  readonly tool: AnyTool;
+  /** The claim it runs under, when it has a key. */
+  readonly claim: { key: string; claimId: string } | undefined;
+  readonly approvalId: string | undefined;
+  readonly startedAt: number;
+  /** When the seam stops waiting for it (its timeout); its claim is renewed no longer than this. */
+  readonly deadline: number;
+}
+
+export class RunningCalls implements Iterable<RunningCall> {
+  readonly #calls = new Set<RunningCall>();
+  #onIdle: (() => void)[] = [];
+
+  get size(): number {
+    return this.#calls.size;
+  }
+
+  add(call: RunningCall): void {
+    this.#calls.add(call);
+  }
+
+  delete(call: RunningCall): void {
+    this.#calls.delete(call);
+    if (this.#calls.size === 0) for (const wake of this.#onIdle.splice(0)) wake();
+  }
+
+  [Symbol.iterator](): Iterator<RunningCall> {
+    return this.#calls.values();
+  }
+
+  /** Resolves true once nothing runs, or false at `timeoutMs`. */
+  whenIdle(timeoutMs: number): Promise<boolean> {
+    if (this.#calls.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.#onIdle = this.#onIdle.filter((waiting) => waiting !== wake);
+        resolve(false);
+      }, timeoutMs);
+      this.#onIdle.push(wake);
+    });
+  }
+}
