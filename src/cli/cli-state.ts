@@ -23,11 +23,14 @@ import { openSqliteStores, type SqliteStores } from "../stores/sqlite/index.js";
 import type { EmbeddingModel } from "./cli-embeddings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import type { ToolFlags } from "./cli-tools.js";
+import { ceilingsOf, loadSettings } from "./config-file.js";
 
 export const DEFAULT_DB = ".toolreg/toolreg.db";
 
 export interface GlobalOptions extends ToolFlags {
   db?: string;
+  config?: string;
+  rateLimit: string[];
   embeddings?: EmbeddingModel;
   registry?: string;
   mcpConfig?: string;
@@ -76,11 +79,13 @@ export async function openCliState(
       throw new UsageError(`${flag} "${value}" is not an identifier (letters, digits, . _ : @ / -)`);
     }
   }
+  // Before anything is opened: a mistake in the settings leaves nothing to close.
+  const ceilings = ceilingsOf(loadSettings(options, io));
   const path = statePath(options, io);
   mkdirSync(dirname(path), { recursive: true });
   const stores = openSqliteStores(path);
   const registry = new ToolRegistry(tools);
-  const seam = new Seam({ registry: registry.view(), stores, outputs });
+  const seam = new Seam({ registry: registry.view(), stores, outputs, ...(ceilings ? { ceilings } : {}) });
   await seam.sweep();
   const logger = pino({ level: options.logLevel }, pino.destination(2));
   const runId = `cli-${randomUUID()}`;

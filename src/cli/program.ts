@@ -29,6 +29,7 @@ import { listTools } from "./commands/list.js";
 import { mcpCommand } from "./commands/mcp.js";
 import { acceptPin, listPins } from "./commands/mcp-pins.js";
 import { renderCommand } from "./commands/render.js";
+import { CONFIG_FILE } from "./config-file.js";
 import { addServerCommands } from "./server-commands.js";
 
 /** Runs the CLI on `argv` (without node and script); resolves to the exit code. Never throws. */
@@ -64,6 +65,16 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option(
       "--mcp-config <file>",
       "also serve the tools of the MCP servers this JSON file lists (see docs/mcp-import.md)",
+    )
+    .option(
+      "--config <file>",
+      `the settings file: rate limits, failed-authentication throttling (default ./${CONFIG_FILE} when it exists)`,
+    )
+    .option(
+      "--rate-limit <rule>",
+      "a ceiling on tool calls, e.g. principal=100/min, tenant:acme=5000/hour or tool:crm_write=10/min,burst=3; repeatable, added to the config file's",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
     )
     .option("--artifacts-dir <dir>", "serve file_generate, keeping the files it makes in this directory")
     .option("--read-root <dir>", "serve fs_read, fs_list and fs_search confined to this directory")

@@ -1,0 +1,172 @@
+/**
+ * @module The settings file: `--config FILE`, else `toolreg.config.json` in the working directory when there
+ * is one. Today it holds the rate limits and the throttling of failed authentication; flags are shortcuts
+ * into the same settings (`--rate-limit` rules are added to the file's). Its JSON Schema is
+ * `docs/toolreg.config.schema.json`, generated from `ConfigFileSchema`.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+import type { Ceilings } from "../policy/ports.js";
+import { type RateLimitRule, SlidingWindowCeilings } from "../policy/sliding-window-ceilings.js";
+import { type CliIo, UsageError } from "./cli-io.js";
+import {
+  parseRate,
+  parseRateLimitRule,
+  type Rate,
+  RateLimitRuleSchema,
+  RateSchema,
+} from "./rate-limit-rules.js";
+
+export const CONFIG_FILE = "toolreg.config.json";
+
+/** Failed authentications one client address may make per window before it is refused: 20 a minute. */
+export const DEFAULT_AUTH_FAILURES: Rate = { limit: 20, windowMs: 60_000 };
+
+export const ConfigFileSchema = z
+  .strictObject({
+    $schema: z.string().optional().meta({ description: "where an editor finds this schema" }),
+    rateLimits: z.array(RateLimitRuleSchema).optional().meta({
+      description:
+        "ceilings on tool calls, every one applied: a call must fit them all. Strings as --rate-limit takes them, or objects",
+    }),
+    authFailures: z
+      .union([z.literal(false), z.strictObject({ rate: RateSchema })])
+      .optional()
+      .meta({
+        description:
+          "how many failed authentications one client address may make before its requests are refused with 429 unverified (default 20/min); false turns this off",
+      }),
+    trustProxy: z
+      .union([z.boolean(), z.int().min(0).max(10)])
+      .optional()
+      .meta({
+        description:
+          "how many proxies in front of the server append the address they saw to X-Forwarded-For (true: 1); the client address is read from there instead of the socket. Default 0: the header is ignored",
+      }),
+  })
+  .meta({ title: "toolreg.config.json", description: "Settings of the toolreg CLI and server." });
+
+export type ConfigFile = z.output<typeof ConfigFileSchema>;
+
+/** The settings that flags and the file decide together. */
+export interface Settings {
+  rateLimits: RateLimitRule[];
+  authFailures: Rate | false;
+  /** Proxies trusted to append to X-Forwarded-For; 0 reads the socket. */
+  trustProxy: number;
+}
+
+export interface SettingsFlags {
+  config?: string | undefined;
+  rateLimit?: readonly string[] | undefined;
+  /** `serve --auth-failures`: a rate, or `off`; replaces the file's. */
+  authFailures?: string | undefined;
+  /** `serve --trust-proxy`: a count of proxies; replaces the file's. */
+  trustProxy?: string | undefined;
+}
+
+/** The file (if any) with the flags applied; every mistake is a usage error naming where it is. */
+export function loadSettings(flags: SettingsFlags, io: CliIo): Settings {
+  const file = readConfigFile(flags.config, io);
+  const rateLimits = [...(file.rateLimits ?? [])];
+  for (const text of flags.rateLimit ?? []) {
+    const parsed = parseRateLimitRule(text);
+    if (!parsed.ok) throw new UsageError(`--rate-limit ${JSON.stringify(text)}: ${parsed.message}`);
+    rateLimits.push(parsed.value);
+  }
+  return {
+    rateLimits,
+    authFailures: authFailuresFrom(flags.authFailures, file),
+    trustProxy: trustProxyFrom(flags.trustProxy, file),
+  };
+}
+
+/** The parsed file: the one --config names, else ./toolreg.config.json when it exists, else nothing. */
+export function readConfigFile(path: string | undefined, io: CliIo): ConfigFile {
+  const file = resolve(io.cwd, path ?? CONFIG_FILE);
+  if (!existsSync(file)) {
+    if (path === undefined) return {};
+    throw new UsageError(`--config ${path}: no such file`);
+  }
+  const name = path ?? CONFIG_FILE;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`${name}: ${(error as Error).message}`);
+  }
+  const parsed = ConfigFileSchema.safeParse(json);
+  if (!parsed.success)
+    throw new UsageError(`${name}: ${parsed.error.issues.map((issue) => describeIssue(issue)).join("; ")}`);
+  return parsed.data;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, within: readonly PropertyKey[] = []): string {
+  const path = [...within, ...issue.path];
+  if (issue.code === "invalid_union") {
+    // Of a string-or-object value, the branch of the value's own type says what is wrong with it.
+    const meant = issue.errors.find((branch) => !branch.every(isWrongType));
+    if (meant) return meant.map((inner) => describeIssue(inner, path)).join("; ");
+  }
+  const at = path.length === 0 ? "" : `${jsonPath(path)}: `;
+  if (issue.code === "invalid_union") {
+    const expected = issue.errors
+      .flat()
+      .map((inner) =>
+        inner.code === "invalid_type"
+          ? inner.expected
+          : inner.code === "invalid_value"
+            ? inner.values.map(String).join(" or ")
+            : "",
+      );
+    return `${at}expected ${expected.join(" or ")}`;
+  }
+  if (issue.code === "unrecognized_keys") {
+    const keys = issue.keys.map((key) => JSON.stringify(key)).join(", ");
+    const known =
+      path.length === 0 ? ` (a config file holds ${Object.keys(ConfigFileSchema.shape).join(", ")})` : "";
+    return `${at}unknown key ${keys}${known}`;
+  }
+  return `${at}${issue.message}`;
+}
+
+function isWrongType(issue: z.core.$ZodIssue): boolean {
+  return issue.path.length === 0 && (issue.code === "invalid_type" || issue.code === "invalid_value");
+}
+
+/** `rateLimits[1].rate`, as a person reads a place in JSON. */
+function jsonPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, index) =>
+      typeof part === "number" ? `[${part}]` : `${index === 0 ? "" : "."}${String(part)}`,
+    )
+    .join("");
+}
+
+function authFailuresFrom(flag: string | undefined, file: ConfigFile): Rate | false {
+  if (flag === undefined) {
+    if (file.authFailures === undefined) return DEFAULT_AUTH_FAILURES;
+    return file.authFailures === false ? false : file.authFailures.rate;
+  }
+  if (flag === "off") return false;
+  const parsed = parseRate(flag);
+  if (!parsed.ok) throw new UsageError(`--auth-failures ${JSON.stringify(flag)}: ${parsed.message}, or off`);
+  return parsed.value;
+}
+
+function trustProxyFrom(flag: string | undefined, file: ConfigFile): number {
+  if (flag === undefined) return file.trustProxy === true ? 1 : file.trustProxy || 0;
+  const hops = Number(flag);
+  if (!/^\d+$/.test(flag) || hops > 10) {
+    throw new UsageError(
+      `--trust-proxy ${JSON.stringify(flag)}: give how many proxies append to X-Forwarded-For, 0 to 10`,
+    );
+  }
+  return hops;
+}
+
+/** The ceilings the rules make, or none when there are no rules. */
+export function ceilingsOf(settings: Pick<Settings, "rateLimits">): Ceilings | undefined {
+  return settings.rateLimits.length === 0 ? undefined : new SlidingWindowCeilings(settings.rateLimits);
+}
