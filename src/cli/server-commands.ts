@@ -14,6 +14,7 @@ import { cliOutputStore, type GlobalOptions, statePath } from "./cli-state.js";
 import type { ServedTools } from "./cli-tools.js";
 import { createKeyCommand, listKeysCommand, loginCommand, revokeKeyCommand } from "./commands/keys.js";
 import { demoDatabasePath, serveCommand } from "./commands/serve.js";
+import { ceilingsOf, loadSettings } from "./config-file.js";
 
 export interface ServerCommandHost {
   io: CliIo;
@@ -23,6 +24,14 @@ export interface ServerCommandHost {
   /** Links the meta-tools to the seam they call back into. */
   linkSeam(seam: Seam | undefined): void;
   setExitCode(code: number): void;
+}
+
+interface ServeFlags {
+  port?: string;
+  host?: string;
+  store?: string;
+  authFailures?: string;
+  trustProxy?: string;
 }
 
 /** Resolves on the first SIGTERM or SIGINT: the server stops gracefully instead of dying mid-call. */
@@ -48,7 +57,18 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
     .option("--port <port>", `port to listen on (default ${DEFAULT_PORT})`)
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--store <path>", "the SQLite store (default: --db, or .toolreg/toolreg.db)")
-    .action(async (options: { port?: string; host?: string; store?: string }) => {
+    .option(
+      "--auth-failures <rate>",
+      "failed authentications one client address may make before it is refused, unverified, with 429 (default 20/min; off)",
+    )
+    .option(
+      "--trust-proxy <hops>",
+      "read the client address from X-Forwarded-For, appended by this many proxies",
+    )
+    .action(async (options: ServeFlags) => {
+      // Before anything opens: a mistake in the settings is a usage error with nothing to close.
+      const settings = loadSettings({ ...host.globals(), ...options }, io);
+      const ceilings = ceilingsOf(settings);
       if (options.store) program.setOptionValue("db", resolve(io.cwd, options.store));
       const storePath = statePath(host.globals(), io);
       mkdirSync(dirname(storePath), { recursive: true });
@@ -62,6 +82,10 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
         storePath,
         logger,
         outputs: cliOutputStore(host.globals(), io),
+        ...(ceilings ? { ceilings } : {}),
+        ...(settings.authFailures
+          ? { authFailures: { ...settings.authFailures, trustProxy: settings.trustProxy } }
+          : {}),
       });
       host.linkSeam(server.seam);
       try {

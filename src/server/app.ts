@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { methodNotAllowed } from "hono/method-not-allowed";
+import type { AuthFailures } from "./auth-failures.js";
 import { authenticate } from "./authenticate.js";
 import { loadConsoleAssets } from "./console-assets.js";
 import { problem } from "./problem.js";
@@ -19,9 +20,13 @@ import { SECURITY_HEADERS } from "./security-headers.js";
 import type { ServerDeps } from "./server-deps.js";
 import type { ServerEnv } from "./server-env.js";
 
-export function createServerApp(deps: ServerDeps, options: { consoleDir?: string } = {}): Hono<ServerEnv> {
+export function createServerApp(
+  deps: ServerDeps,
+  options: { consoleDir?: string; authFailures?: AuthFailures } = {},
+): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
-  const authenticated = authenticate(deps.auth);
+  // One tracker for every authenticated entry (the manifest, /api, /mcp, the console login).
+  const authenticated = authenticate(deps.auth, { failures: options.authFailures });
   // The busiest route goes first, ahead of the middleware chain, with its own authentication and headers:
   // the rest of the chain costs more than serving its cached bytes.
   manifestRoute(app, deps, authenticated);
@@ -51,7 +56,7 @@ export function createServerApp(deps: ServerDeps, options: { consoleDir?: string
       ? problem(503, "shutting_down", "the server is shutting down")
       : c.json({ ok: true });
   });
-  loginRoute(app, deps);
+  loginRoute(app, deps, options.authFailures);
   const assets = loadConsoleAssets(options.consoleDir);
   const serveAsset = (name: string) => {
     const asset = assets.get(name);

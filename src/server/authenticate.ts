@@ -1,12 +1,13 @@
 /**
  * @module Every API request is authenticated: an API key (`Authorization: Bearer trk_…`), or the console's
  * session cookie — and then a state-changing request must also carry the session's CSRF token, which a
- * page on another origin cannot read.
+ * page on another origin cannot read. Failed attempts are throttled per client address (auth-failures.ts).
  */
 import { timingSafeEqual } from "node:crypto";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { type AuthStore, parseBearer } from "./auth/index.js";
+import type { AuthFailures } from "./auth-failures.js";
 import { VerifiedKeys } from "./key-cache.js";
 import { problem } from "./problem.js";
 import type { ServerEnv } from "./server-env.js";
@@ -15,19 +16,38 @@ export const SESSION_COOKIE = "toolreg_session";
 export const CSRF_HEADER = "x-csrf-token";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-export function authenticate(auth: AuthStore, keys: VerifiedKeys = new VerifiedKeys(auth)) {
+/**
+ * With `failures`, a wrong key or a cookie naming no live session counts against the client's address,
+ * which is refused once past the limit.
+ */
+export function authenticate(
+  auth: AuthStore,
+  options: { keys?: VerifiedKeys; failures?: AuthFailures | undefined } = {},
+) {
+  const { keys = new VerifiedKeys(auth), failures } = options;
   return createMiddleware<ServerEnv>(async (c, next) => {
+    // Before any credential is looked at: a throttled guesser learns nothing and costs no lookup.
+    const address = failures ? failures.addressOf(c) : "";
+    const refusal = failures?.refusal(address);
+    if (refusal) return refusal;
     const bearer = parseBearer(c.req.header("authorization"));
     if (bearer !== undefined) {
       const caller = keys.verify(bearer);
-      if (!caller) return unauthorized("the API key is unknown or revoked");
+      if (!caller) {
+        failures?.failed(address);
+        return unauthorized("the API key is unknown or revoked");
+      }
       c.set("caller", caller);
       c.set("viaSession", false);
       return next();
     }
     const sessionId = getCookie(c, SESSION_COOKIE);
     const session = sessionId ? auth.session(sessionId) : undefined;
-    if (!session) return unauthorized("send an API key as `Authorization: Bearer trk_…`");
+    if (!session) {
+      // Only a cookie that names no live session is a failure; no credential at all guessed nothing.
+      if (sessionId) failures?.failed(address);
+      return unauthorized("send an API key as `Authorization: Bearer trk_…`");
+    }
     if (!SAFE_METHODS.has(c.req.method) && !sameToken(c.req.header(CSRF_HEADER), session.csrfToken)) {
       return problem(
         403,

@@ -3,7 +3,7 @@
  * trail feeds the event stream, and registry revisions reach it too.
  */
 import type { Hono } from "hono";
-import type { ApprovalPolicy, Authorizer, Toolsets } from "../policy/ports.js";
+import type { ApprovalPolicy, Authorizer, Ceilings, Toolsets } from "../policy/ports.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import type { Logger } from "../seam/context.js";
 import type { OutputStore } from "../seam/output-store.js";
@@ -11,6 +11,7 @@ import { Seam } from "../seam/seam.js";
 import { openSqliteStores } from "../stores/sqlite/index.js";
 import { createServerApp } from "./app.js";
 import { type AuthStore, openSqliteAuthStore } from "./auth/index.js";
+import { type AuthFailureSettings, AuthFailures } from "./auth-failures.js";
 import { EventHub, publishingAudit } from "./event-hub.js";
 import { InflightCalls } from "./inflight-calls.js";
 import { ManifestCache } from "./manifest.js";
@@ -35,6 +36,10 @@ export interface RegistryServerOptions {
   sweepIntervalMs?: number;
   /** How long a parked call waits for a decision; the seam's 7 days unless given. */
   approvalTtlMs?: number;
+  /** Rate limits on tool calls (step 5 of the seam); none unless given. */
+  ceilings?: Ceilings;
+  /** Throttles failed authentication per client address; off unless given (`toolreg serve` gives 20/min). */
+  authFailures?: AuthFailureSettings;
 }
 
 export interface RegistryServer {
@@ -58,6 +63,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     ...(options.toolsets ? { toolsets: options.toolsets } : {}),
     ...(options.approvalPolicy ? { approvalPolicy: options.approvalPolicy } : {}),
     ...(options.approvalTtlMs ? { approvalTtlMs: options.approvalTtlMs } : {}),
+    ...(options.ceilings ? { ceilings: options.ceilings } : {}),
   });
   const stopListening = options.registry.onUpdate((event) => hub.publish(event));
   const deps: ServerDeps = {
@@ -72,7 +78,10 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     allowSelfApproval: options.allowSelfApproval ?? false,
     bodyTimeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
   };
-  const app = createServerApp(deps, options.consoleDir ? { consoleDir: options.consoleDir } : {});
+  const app = createServerApp(deps, {
+    ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
+    ...(options.authFailures ? { authFailures: new AuthFailures(options.authFailures) } : {}),
+  });
   // Housekeeping, as the CLI does on open: expired approvals leave the inbox, old keys stop replaying.
   const sweep = () => {
     seam.sweep().catch((error: unknown) => options.logger.warn({ err: error }, "sweep failed"));

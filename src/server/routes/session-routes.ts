@@ -4,17 +4,22 @@
  */
 import type { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { AuthFailures } from "../auth-failures.js";
 import { SESSION_COOKIE } from "../authenticate.js";
 import { problem } from "../problem.js";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
 
-/** Open to everyone: the token is the credential. */
-export function loginRoute(app: Hono<ServerEnv>, deps: ServerDeps): void {
+/** Open to everyone: the token is the credential, and a wrong one counts as a failed authentication. */
+export function loginRoute(app: Hono<ServerEnv>, deps: ServerDeps, failures?: AuthFailures): void {
   app.get("/login", (c) => {
+    const address = failures ? failures.addressOf(c) : "";
+    const refusal = failures?.refusal(address);
+    if (refusal) return refusal;
     const token = c.req.query("token") ?? "";
     const session = token.length > 0 && token.length <= 200 ? deps.auth.redeemLoginToken(token) : undefined;
     if (!session) {
+      failures?.failed(address);
       return problem(
         401,
         "login_token_invalid",
