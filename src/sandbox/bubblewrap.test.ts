@@ -1,7 +1,10 @@
 import { randomInt } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BubblewrapSandbox } from "./bubblewrap.js";
+import { parseOwnCgroups } from "./cgroup-files.js";
 import { detectSandbox } from "./detect-sandbox.js";
 import { createLocalSandbox } from "./local.js";
 import type { SandboxRunRequest } from "./sandbox.js";
@@ -11,9 +14,15 @@ const required = process.env.CI === "true";
 if (!sandbox && !required) {
   console.warn("bubblewrap.test.ts: skipped — /usr/bin/bwrap is missing or cannot start a sandbox here");
 }
+const cgroups = sandbox?.enforcement.cgroup ?? null;
+if (sandbox && !cgroups && !required) {
+  console.warn(
+    `bubblewrap.test.ts: command-cgroup tests skipped — ${sandbox.enforcement.reason ?? "no cgroups"}`,
+  );
+}
 
 const MiB = 1024 * 1024;
-const base = { timeoutMs: 10_000, maxOutputBytes: 64 * 1024, memoryBytes: 256 * MiB };
+const base = { timeoutMs: 10_000, maxOutputBytes: 64 * 1024, memoryBytes: 256 * MiB, pidsLimit: 256 };
 const run = (request: Partial<SandboxRunRequest> & { command: string }) => {
   if (!sandbox) throw new Error("no sandbox");
   return sandbox.run({ ...base, ...request });
@@ -40,6 +49,9 @@ const uniqueSleep = () => `${randomInt(100, 900)}.${randomInt(100_000, 999_999)}
 describe("bubblewrap availability", () => {
   it.runIf(!sandbox && required)("is installed and works under CI=true", () => {
     expect.fail("CI=true but /usr/bin/bwrap is missing or cannot start a sandbox; install bubblewrap");
+  });
+  it.runIf(sandbox !== undefined && !cgroups && required)("makes command cgroups under CI=true", () => {
+    expect.fail(`CI=true but the sandbox cannot make command cgroups: ${sandbox?.enforcement.reason}`);
   });
 });
 
@@ -216,5 +228,141 @@ describe.runIf(sandbox !== undefined)("bubblewrap sandbox, for real", () => {
     expect(result.durationMs).toBeLessThan(1_500);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(survivors(`sleep ${marker}`)).toEqual([]);
+  });
+});
+
+/** The cgroup directories this test process's runs made that are still there, in every hierarchy in use. */
+function cgroupsLeft(): string[] {
+  const own = parseOwnCgroups(readFileSync("/proc/self/cgroup", "utf8"));
+  const parents = [
+    join("/sys/fs/cgroup/memory", own.v1.get("memory") ?? "/nonexistent"),
+    join("/sys/fs/cgroup/pids", own.v1.get("pids") ?? "/nonexistent"),
+    join("/sys/fs/cgroup", own.v2 ?? "/nonexistent"),
+  ];
+  const prefix = `toolreg-${process.pid}-`;
+  return parents.flatMap((parent) =>
+    existsSync(parent)
+      ? readdirSync(parent)
+          .filter((name) => name.startsWith(prefix))
+          .map((name) => join(parent, name))
+      : [],
+  );
+}
+
+/** `count` python3 processes that each commit `mib` MiB (bytes * n writes every page) and hold it a while. */
+const allocators = (count: number, mib: number, marker: string) =>
+  `for i in $(seq ${count}); do python3 -c 'import time; x = b"a" * (${mib} << 20); time.sleep(3)  # ${marker}' & done; wait; echo all done`;
+
+describe.runIf(cgroups !== null)("bubblewrap sandbox, command cgroup", () => {
+  it("has python3 inside the sandbox, for the memory tests", async () => {
+    expect(await run({ command: "python3 -c 'print(6 * 7)'" })).toMatchObject({
+      exitCode: 0,
+      stdout: "42\n",
+    });
+  });
+
+  it("eight processes of 400 MB each under a 512 MiB cap are killed as one, reported as memory", async () => {
+    const marker = uniqueSleep();
+    const started = Date.now();
+    const result = await run({ command: allocators(8, 400, marker), memoryBytes: 512 * MiB });
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(result).toMatchObject({
+      limitHit: "memory",
+      memoryLimitHit: true,
+      timedOut: false,
+      exitCode: null,
+      enforcement: { memory: "command", pids: "command", cgroup: cgroups },
+    });
+    expect(result.stdout).not.toContain("all done");
+    expect(result.cgroup?.oomKills).toBeGreaterThanOrEqual(1);
+    // The host gave the command no more than its cap: the cgroup's own high-water mark, swap included.
+    const peak = result.cgroup?.peakMemoryBytes ?? Number.NaN;
+    expect(peak).toBeLessThanOrEqual(512 * MiB);
+    expect(peak).toBeGreaterThan(400 * MiB); // it really committed memory
+    console.info(
+      `eight allocators: peak ${(peak / MiB).toFixed(1)} MiB, ${result.cgroup?.oomKills} OOM kill(s)`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(survivors(marker)).toEqual([]);
+    expect(cgroupsLeft()).toEqual([]);
+  });
+
+  it("the cap is the command's, not each process's: without the cgroup the same command fits", async () => {
+    const perProcess = new BubblewrapSandbox({ cgroupRoot: false });
+    // Two processes of 100 MB under 160 MiB: each fits alone, the two together do not.
+    const command = allocators(2, 100, uniqueSleep()).replace("time.sleep(3)", "time.sleep(0.2)");
+    const alone = await perProcess.run({ ...base, command, memoryBytes: 160 * MiB });
+    expect(alone).toMatchObject({ exitCode: 0, stdout: "all done\n", limitHit: null });
+    expect(alone.enforcement).toMatchObject({ memory: "process", pids: "none", cgroup: null });
+    expect(alone.cgroup).toBeUndefined();
+    const together = await run({ command, memoryBytes: 160 * MiB });
+    expect(together).toMatchObject({ limitHit: "memory", exitCode: null });
+    expect(together.cgroup?.peakMemoryBytes).toBeLessThanOrEqual(160 * MiB);
+  });
+
+  it("10,000 forks stop at the pids limit, are reported, and leave nothing behind", async () => {
+    const marker = uniqueSleep();
+    const started = Date.now();
+    // bash, unlike dash, retries a refused fork for seconds: the sandbox ends it at the first refusal.
+    const result = await run({
+      command: `bash -c 'for i in $(seq 10000); do sleep ${marker} & done; wait; echo finished'`,
+      pidsLimit: 64,
+    });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result).toMatchObject({
+      limitHit: "processes",
+      exitCode: null,
+      signal: "SIGKILL",
+      timedOut: false,
+      memoryLimitHit: false,
+    });
+    expect(result.stdout).not.toContain("finished");
+    expect(result.cgroup?.forksRefused).toBeGreaterThanOrEqual(1);
+    // bubblewrap's own two processes and the shell count too; the rest are sleeps.
+    expect(result.cgroup?.peakProcesses ?? 64).toBeLessThanOrEqual(64);
+    console.info(
+      `fork loop: ${result.cgroup?.peakProcesses} processes at most, ${result.cgroup?.forksRefused} fork(s) refused`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(survivors(`sleep ${marker}`)).toEqual([]);
+    expect(cgroupsLeft()).toEqual([]);
+  });
+
+  it("every process of the command is in its cgroup, which is removed after; this process stays where it was", async () => {
+    const membership = readFileSync("/proc/self/cgroup", "utf8");
+    const marker = uniqueSleep();
+    const running = run({ command: `sleep ${marker} | cat`, timeoutMs: 1_000 });
+    let sleeper: string | undefined;
+    for (let i = 0; i < 100 && sleeper === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      sleeper = survivors(`sleep ${marker}`)[0]?.split(":")[0];
+    }
+    const made = cgroupsLeft();
+    expect(made.length).toBe(cgroups === "v1" ? 2 : 1);
+    for (const dir of made) {
+      const members = readFileSync(join(dir, "cgroup.procs"), "utf8").trim().split("\n");
+      expect(members).toContain(sleeper);
+      expect(members).not.toContain(String(process.pid));
+      // bwrap's own processes are members too: the launcher joined before it exec'd bwrap.
+      const commands = members.map((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+        } catch {
+          return "";
+        }
+      });
+      expect(commands).toContain("bwrap");
+    }
+    const result = await running;
+    expect(result).toMatchObject({ limitHit: "timeout" });
+    expect(cgroupsLeft()).toEqual([]);
+    expect(readFileSync("/proc/self/cgroup", "utf8")).toBe(membership);
+  });
+
+  it("a plain run reports the cgroup's counts and removes it", async () => {
+    const result = await run({ command: "echo hi" });
+    expect(result).toMatchObject({ exitCode: 0, stdout: "hi\n", limitHit: null });
+    expect(result.cgroup).toMatchObject({ version: cgroups, oomKills: 0, forksRefused: 0 });
+    expect(cgroupsLeft()).toEqual([]);
   });
 });

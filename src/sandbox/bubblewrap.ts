@@ -1,7 +1,13 @@
-/** @module The bubblewrap sandbox (Linux default): fresh namespaces, a minimal read-only root, one tmpfs. */
+/**
+ * @module The bubblewrap sandbox (Linux default): fresh namespaces, a minimal read-only root, one tmpfs, and
+ * a cgroup per command where the host lets us make one.
+ */
 import { lstatSync, readlinkSync } from "node:fs";
+import type { CgroupHierarchy, CommandCgroup } from "./cgroup.js";
+import { launchInCgroup } from "./cgroup-launcher.js";
+import { detectCgroups } from "./detect-cgroups.js";
 import { runProcess } from "./run-process.js";
-import type { Sandbox, SandboxResult, SandboxRunRequest } from "./sandbox.js";
+import type { Sandbox, SandboxEnforcement, SandboxResult, SandboxRunRequest } from "./sandbox.js";
 
 export interface BubblewrapOptions {
   /** Default `/usr/bin/bwrap`. */
@@ -14,6 +20,13 @@ export interface BubblewrapOptions {
   readOnlyPaths?: readonly string[];
   /** Host uid and gid bubblewrap runs as when this process is root; default 65534 (nobody). */
   unprivilegedId?: number;
+  /**
+   * Where the cgroup filesystems are mounted, default `/sys/fs/cgroup`; `false` to make no cgroups. Where
+   * none can be made here, memory is capped per process (RLIMIT_AS) and processes are not capped.
+   */
+  cgroupRoot?: string | false;
+  /** Drops the cgroup launcher to `unprivilegedId` when this process is root; default `/usr/bin/setpriv`. */
+  setprivPath?: string;
 }
 
 const NOBODY = 65534;
@@ -31,6 +44,10 @@ export class BubblewrapSandbox implements Sandbox {
   readonly #tmpfsBytes: number;
   /** The host account bubblewrap runs as, or undefined to run as this process. */
   readonly hostId: number | undefined;
+  /** Which limits hold for the whole command here, found at construction by making a cgroup. */
+  readonly enforcement: SandboxEnforcement;
+  readonly #cgroups: CgroupHierarchy | undefined;
+  readonly #setprivPath: string;
 
   constructor(options: BubblewrapOptions = {}) {
     this.#bwrapPath = options.bwrapPath ?? "/usr/bin/bwrap";
@@ -40,6 +57,15 @@ export class BubblewrapSandbox implements Sandbox {
     // As root, a user namespace would map the sandbox's uid onto host root, which owns most files: so
     // bubblewrap itself is dropped to an unprivileged host account first.
     this.hostId = process.getuid?.() === 0 ? (options.unprivilegedId ?? NOBODY) : undefined;
+    this.#setprivPath = options.setprivPath ?? "/usr/bin/setpriv";
+    const support =
+      options.cgroupRoot === false
+        ? { reason: "cgroups turned off (cgroupRoot: false)" }
+        : detectCgroups({ root: options.cgroupRoot, runAs: this.hostId, setprivPath: this.#setprivPath });
+    this.#cgroups = support.hierarchy;
+    this.enforcement = support.hierarchy
+      ? { memory: "command", pids: "command", cgroup: support.hierarchy.version }
+      : { memory: "process", pids: "none", cgroup: null, reason: support.reason };
   }
 
   /** The full argv for one run, program first. */
@@ -48,9 +74,34 @@ export class BubblewrapSandbox implements Sandbox {
     return [this.#bwrapPath, ...bubblewrapArgs(setup, request)];
   }
 
-  run(request: SandboxRunRequest): Promise<SandboxResult> {
-    const identity = this.hostId === undefined ? {} : { uid: this.hostId, gid: this.hostId };
-    return runProcess(this.argv(request), request, { sandbox: this.name, env: {}, ...identity });
+  async run(request: SandboxRunRequest): Promise<SandboxResult> {
+    let cgroup: CommandCgroup | undefined;
+    let refused: string | undefined;
+    try {
+      cgroup = this.#cgroups?.create(request);
+    } catch (error) {
+      refused = `could not make this command's cgroup: ${(error as Error).message}`;
+    }
+    if (cgroup === undefined) {
+      // Per-process limits only, and the result says so.
+      const identity = this.hostId === undefined ? {} : { uid: this.hostId, gid: this.hostId };
+      const result = await runProcess(this.argv(request), request, {
+        sandbox: this.name,
+        env: {},
+        ...identity,
+      });
+      const enforcement: SandboxEnforcement = refused
+        ? { memory: "process", pids: "none", cgroup: null, reason: refused }
+        : this.enforcement;
+      return { ...result, enforcement };
+    }
+    // The launcher joins the cgroup as this process, then drops to hostId and execs bwrap.
+    const argv = launchInCgroup(cgroup.procsFiles, this.argv(request), {
+      runAs: this.hostId,
+      setprivPath: this.#setprivPath,
+    });
+    const result = await runProcess(argv, request, { sandbox: this.name, env: {}, cgroup });
+    return { ...result, enforcement: this.enforcement };
   }
 }
 

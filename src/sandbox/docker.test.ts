@@ -51,12 +51,23 @@ describe("docker sandbox argv", () => {
     const memory = argv[argv.indexOf("--memory") + 1];
     expect(argv[argv.indexOf("--memory-swap") + 1]).toBe(memory);
     expect(argv[argv.indexOf("--pids-limit") + 1]).toBe("256");
+    const capped = dockerArgs(
+      { image: "alpine", pidsLimit: 64 },
+      { command, memoryBytes: MiB, pidsLimit: 32 },
+    );
+    expect(capped[capped.indexOf("--pids-limit") + 1]).toBe("32");
   });
 
   it("says clearly that no engine runs here", async () => {
     const sandbox = createDockerSandbox({ image: "alpine" });
     expect(sandbox.argv({ command: "true", memoryBytes: MiB })).toContain("--network=none");
-    const run = sandbox.run({ command: "true", timeoutMs: 1000, maxOutputBytes: 100, memoryBytes: MiB });
+    const run = sandbox.run({
+      command: "true",
+      timeoutMs: 1000,
+      maxOutputBytes: 100,
+      memoryBytes: MiB,
+      pidsLimit: 16,
+    });
     await expect(run).rejects.toBeInstanceOf(SandboxUnavailableError);
     await expect(run).rejects.toThrow(/no docker engine/);
     expect(() => createDockerSandbox({ image: "" })).toThrow(/image/);

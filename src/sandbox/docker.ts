@@ -9,17 +9,18 @@ export interface DockerOptions {
   dockerPath?: string;
   /** Size of the one writable mount, `/tmp`; default 64 MiB. */
   tmpfsBytes?: number;
-  /** Most processes the container may hold at once; default 256. */
+  /** Most processes the container may hold at once when the request names none; default 256. */
   pidsLimit?: number;
 }
 
 const NOBODY = "65534:65534";
 
+/** What of a request the argv carries. */
+export type DockerArgvRequest = Pick<SandboxRunRequest, "command" | "memoryBytes" | "stdin"> &
+  Partial<Pick<SandboxRunRequest, "pidsLimit">>;
+
 /** The `docker run` argv for one request, program first. Tests assert these flags, not only outputs. */
-export function dockerArgs(
-  options: DockerOptions,
-  request: Pick<SandboxRunRequest, "command" | "memoryBytes" | "stdin">,
-): string[] {
+export function dockerArgs(options: DockerOptions, request: DockerArgvRequest): string[] {
   const tmpfsBytes = options.tmpfsBytes ?? 64 * 1024 * 1024;
   return [
     options.dockerPath ?? "docker",
@@ -42,7 +43,7 @@ export function dockerArgs(
     "--user",
     NOBODY,
     "--pids-limit",
-    String(options.pidsLimit ?? 256),
+    String(request.pidsLimit ?? options.pidsLimit ?? 256),
     "--ulimit",
     "core=0",
     "--workdir",
@@ -66,7 +67,7 @@ export class DockerSandbox implements Sandbox {
     this.options = options;
   }
 
-  argv(request: Pick<SandboxRunRequest, "command" | "memoryBytes" | "stdin">): string[] {
+  argv(request: DockerArgvRequest): string[] {
     return dockerArgs(this.options, request);
   }
 

@@ -6,7 +6,20 @@ export {
   createBubblewrapSandbox,
 } from "./bubblewrap.js";
 export { detectSandbox } from "./detect-sandbox.js";
-export { createDockerSandbox, type DockerOptions, DockerSandbox, dockerArgs } from "./docker.js";
+export {
+  createDockerSandbox,
+  type DockerArgvRequest,
+  type DockerOptions,
+  DockerSandbox,
+  dockerArgs,
+} from "./docker.js";
 export { createLocalSandbox, type LocalOptions, LocalSandbox } from "./local.js";
-export type { Sandbox, SandboxLimit, SandboxResult, SandboxRunRequest } from "./sandbox.js";
+export type {
+  CgroupReport,
+  Sandbox,
+  SandboxEnforcement,
+  SandboxLimit,
+  SandboxResult,
+  SandboxRunRequest,
+} from "./sandbox.js";
 export { SandboxUnavailableError } from "./sandbox-unavailable-error.js";

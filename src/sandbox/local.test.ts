@@ -17,11 +17,12 @@ describe("local sandbox", () => {
 
   it("with the opt-in, runs with the exit code, output cap and timeout", async () => {
     const sandbox = createLocalSandbox({ allowUnsafeLocalExecution: true });
-    const base = { timeoutMs: 5_000, maxOutputBytes: 10, memoryBytes: 256 * 1024 * 1024 };
+    const base = { timeoutMs: 5_000, maxOutputBytes: 10, memoryBytes: 256 * 1024 * 1024, pidsLimit: 64 };
     expect(await sandbox.run({ ...base, command: "echo 0123456789abc; exit 2" })).toMatchObject({
       exitCode: 2,
       stdout: "0123456789",
       stdoutTruncated: true,
+      enforcement: { memory: "process", pids: "none", cgroup: null },
     });
     const slow = await sandbox.run({ ...base, command: "sleep 30 | cat", timeoutMs: 300 });
     expect(slow).toMatchObject({ timedOut: true, limitHit: "timeout" });

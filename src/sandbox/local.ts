@@ -1,6 +1,6 @@
 /** @module The local "sandbox": runs on the host with no isolation, only for a deployment that says so in code. */
 import { runProcess } from "./run-process.js";
-import type { Sandbox, SandboxResult, SandboxRunRequest } from "./sandbox.js";
+import type { Sandbox, SandboxEnforcement, SandboxResult, SandboxRunRequest } from "./sandbox.js";
 import { SandboxUnavailableError } from "./sandbox-unavailable-error.js";
 
 export interface LocalOptions {
@@ -11,11 +11,17 @@ export interface LocalOptions {
 }
 
 /**
- * No network, filesystem or user isolation: only the timeout (process group), the memory cap and the
- * output cap hold. A process that calls setsid escapes the timeout's kill.
+ * No network, filesystem or user isolation: only the timeout (process group), the memory cap (per process)
+ * and the output cap hold. A process that calls setsid escapes the timeout's kill.
  */
 export class LocalSandbox implements Sandbox {
   readonly name = "local";
+  readonly enforcement: SandboxEnforcement = {
+    memory: "process",
+    pids: "none",
+    cgroup: null,
+    reason: "the local sandbox makes no cgroups",
+  };
   readonly #prlimitPath: string;
 
   constructor(options: LocalOptions) {
@@ -28,12 +34,13 @@ export class LocalSandbox implements Sandbox {
     this.#prlimitPath = options.prlimitPath ?? "/usr/bin/prlimit";
   }
 
-  run(request: SandboxRunRequest): Promise<SandboxResult> {
+  async run(request: SandboxRunRequest): Promise<SandboxResult> {
     const argv = [this.#prlimitPath, `--as=${request.memoryBytes}`, "--core=0", "--", "/bin/sh", "-c"];
-    return runProcess([...argv, request.command], request, {
+    const result = await runProcess([...argv, request.command], request, {
       sandbox: this.name,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" },
     });
+    return { ...result, enforcement: this.enforcement };
   }
 }
 

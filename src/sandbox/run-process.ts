@@ -1,7 +1,12 @@
-/** @module Runs one sandbox argv: a process group of its own, capped output, a wall-clock kill, resolved on exit. */
+/**
+ * @module Runs one sandbox argv: a process group of its own, capped output, a wall-clock kill, the command's
+ * cgroup watched for its limits and removed after, resolved on exit.
+ */
 import { spawn } from "node:child_process";
 import { CappedOutput } from "./capped-output.js";
-import type { SandboxLimit, SandboxResult, SandboxRunRequest } from "./sandbox.js";
+import type { CommandCgroup } from "./cgroup.js";
+import { LAUNCH_FAILED_EXIT, LAUNCH_FAILED_MARKER } from "./cgroup-launcher.js";
+import type { CgroupReport, SandboxLimit, SandboxResult, SandboxRunRequest } from "./sandbox.js";
 import { SandboxUnavailableError } from "./sandbox-unavailable-error.js";
 
 /** How an allocation failure reads in the error output of common runtimes (libc, shells, Perl, Python, C++, Node). */
@@ -10,6 +15,8 @@ const OUT_OF_MEMORY =
 
 /** After exit, how long the pipes may take to hand over what is already in them. */
 const DRAIN_GRACE_MS = 200;
+/** How often a running command's cgroup counters are read: the delay before a limit hit kills the rest. */
+const CGROUP_POLL_MS = 50;
 
 export interface RunProcessOptions {
   /** Named in errors, e.g. "bubblewrap". */
@@ -18,6 +25,11 @@ export interface RunProcessOptions {
   /** Host account to run as (needs root). */
   uid?: number;
   gid?: number;
+  /**
+   * The command's cgroup, which `argv` joins before it runs (see `launchInCgroup`): its first OOM kill or
+   * refused fork ends the whole command, and it is closed (emptied, read, removed) before the result.
+   */
+  cgroup?: CommandCgroup;
 }
 
 /**
@@ -43,6 +55,8 @@ export function runProcess(
     const stdout = new CappedOutput(request.maxOutputBytes);
     const stderr = new CappedOutput(request.maxOutputBytes);
     let limitHit: SandboxLimit | null = null;
+    let killed = false;
+    const cgroup = options.cgroup;
 
     const killGroup = () => {
       if (child.pid === undefined) return;
@@ -54,9 +68,11 @@ export function runProcess(
     };
     const stop = (reason: SandboxLimit) => {
       limitHit ??= reason;
+      killed = true;
       killGroup();
     };
     const timer = setTimeout(() => stop("timeout"), request.timeoutMs);
+    const watch = cgroup && watchCgroup(cgroup, stop);
     const onAbort = () => stop("aborted");
     request.signal?.addEventListener("abort", onAbort, { once: true });
     if (request.signal?.aborted) onAbort();
@@ -68,6 +84,8 @@ export function runProcess(
 
     child.once("error", (error) => {
       clearTimeout(timer);
+      clearInterval(watch);
+      void cgroup?.close().catch(() => {});
       request.signal?.removeEventListener("abort", onAbort);
       reject(
         new SandboxUnavailableError(options.sandbox, `could not start ${file}: ${error.message}`, {
@@ -78,35 +96,67 @@ export function runProcess(
 
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
+      clearInterval(watch);
       request.signal?.removeEventListener("abort", onAbort);
       // Nothing the command started outlives the run, whatever the adapter's isolation.
       killGroup();
+      const closed: Promise<CgroupReport | Error | undefined> = cgroup
+        ? cgroup.close().catch((error: Error) => error)
+        : Promise.resolve(undefined);
       const ended = (stream: NodeJS.ReadableStream) =>
         new Promise<void>((done) => {
           if ((stream as { readableEnded?: boolean }).readableEnded) done();
           else stream.once("end", () => done()).once("close", () => done());
         });
       const grace = new Promise<void>((done) => setTimeout(done, DRAIN_GRACE_MS).unref());
-      void Promise.race([Promise.all([ended(child.stdout), ended(child.stderr)]), grace]).then(() => {
+      const drained = Promise.race([Promise.all([ended(child.stdout), ended(child.stderr)]), grace]);
+      void Promise.all([drained, closed]).then(([, report]) => {
         child.stdout.destroy();
         child.stderr.destroy();
         const stderrText = stderr.text();
-        const memoryLimitHit =
-          limitHit === null && code !== 0 && OUT_OF_MEMORY.test(`${stderrText}\n${stderr.tail()}`);
-        if (memoryLimitHit) limitHit = "memory";
+        if (cgroup && code === LAUNCH_FAILED_EXIT && stderrText.includes(LAUNCH_FAILED_MARKER)) {
+          reject(
+            new SandboxUnavailableError(options.sandbox, `the command did not start: ${stderrText.trim()}`),
+          );
+          return;
+        }
+        if (report instanceof Error) {
+          // The command ran in it; a cgroup that could not be removed is the host's problem, not the result's.
+          process.emitWarning(`could not remove the command's cgroup: ${report.message}`, "SandboxWarning");
+        } else if (report) {
+          if (report.oomKills > 0) limitHit ??= "memory";
+          if (report.forksRefused > 0) limitHit ??= "processes";
+        }
+        if (limitHit === null && code !== 0 && OUT_OF_MEMORY.test(`${stderrText}\n${stderr.tail()}`)) {
+          limitHit = "memory";
+        }
         resolve({
-          exitCode: limitHit === "timeout" || limitHit === "aborted" ? null : code,
+          exitCode: killed ? null : code,
           signal,
           stdout: stdout.text(),
           stderr: stderrText,
           stdoutTruncated: stdout.truncated,
           stderrTruncated: stderr.truncated,
           timedOut: limitHit === "timeout",
-          memoryLimitHit,
+          memoryLimitHit: limitHit === "memory",
           limitHit,
           durationMs: Math.round(performance.now() - started),
+          ...(report && !(report instanceof Error) ? { cgroup: report } : {}),
         });
       });
     });
   });
+}
+
+/** Reads the cgroup's counters while the command runs; the first OOM kill or refused fork stops it whole. */
+function watchCgroup(cgroup: CommandCgroup, stop: (reason: SandboxLimit) => void): NodeJS.Timeout {
+  return setInterval(() => {
+    try {
+      const { oomKills, forksRefused } = cgroup.counters();
+      if (oomKills > 0) stop("memory");
+      else if (forksRefused > 0) stop("processes");
+    } catch {
+      // Read again on the next tick; the close reads them for certain.
+    }
+  }, CGROUP_POLL_MS);
 }

@@ -5,7 +5,14 @@ import type { Sandbox } from "../../sandbox/sandbox.js";
 import { createShellExecTool, type ShellExecOptions } from "./shell-exec.js";
 
 export { detectSandbox } from "../../sandbox/detect-sandbox.js";
-export { DEFAULT_SHELL_TIMEOUT_MS, MAX_SHELL_TIMEOUT_MS, type ShellExecOptions } from "./shell-exec.js";
+export { describeSandbox } from "./describe-sandbox.js";
+export {
+  DEFAULT_SHELL_MEMORY_BYTES,
+  DEFAULT_SHELL_PIDS_LIMIT,
+  DEFAULT_SHELL_TIMEOUT_MS,
+  MAX_SHELL_TIMEOUT_MS,
+  type ShellExecOptions,
+} from "./shell-exec.js";
 
 export interface ShellToolDeps {
   /** Where commands run; without one there is no shell tool (see `detectSandbox`). */

@@ -2,18 +2,22 @@
 import { z } from "zod";
 import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
-import type { Sandbox, SandboxResult } from "../../sandbox/sandbox.js";
+import type { Sandbox, SandboxEnforcement, SandboxResult } from "../../sandbox/sandbox.js";
 
 export const MAX_SHELL_TIMEOUT_MS = 60_000;
 export const DEFAULT_SHELL_TIMEOUT_MS = 10_000;
-const DEFAULT_MEMORY_BYTES = 512 * 1024 * 1024;
+export const DEFAULT_SHELL_MEMORY_BYTES = 512 * 1024 * 1024;
+/** Room for a build's or a test runner's workers, far below a host's own limit (tens of thousands). */
+export const DEFAULT_SHELL_PIDS_LIMIT = 256;
 const DEFAULT_STREAM_BYTES = 32 * 1024;
 /** Room left before the seam's deadline so the sandbox's own timeout, which kills, fires first. */
 const DEADLINE_MARGIN_MS = 100;
 
 export interface ShellExecOptions {
-  /** Address-space cap per command, swap included; default 512 MiB. */
+  /** Memory cap per command, swap included; default 512 MiB. Per process where the sandbox has no cgroups. */
   memoryBytes?: number;
+  /** Most processes and threads per command at once; default 256. Not enforced where the sandbox has no cgroups. */
+  pidsLimit?: number;
   /** Bytes kept per stream (stdout, stderr); default 32 KiB. */
   maxOutputBytes?: number;
 }
@@ -33,7 +37,8 @@ const input = z.object({
 });
 
 export function createShellExecTool(sandbox: Sandbox, options: ShellExecOptions = {}) {
-  const memoryBytes = options.memoryBytes ?? DEFAULT_MEMORY_BYTES;
+  const memoryBytes = options.memoryBytes ?? DEFAULT_SHELL_MEMORY_BYTES;
+  const pidsLimit = options.pidsLimit ?? DEFAULT_SHELL_PIDS_LIMIT;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_STREAM_BYTES;
   return defineTool({
     name: "shell_exec",
@@ -54,9 +59,11 @@ export function createShellExecTool(sandbox: Sandbox, options: ShellExecOptions 
         timeoutMs: allowed,
         maxOutputBytes,
         memoryBytes,
+        pidsLimit,
         signal: context.signal,
       });
-      failOnLimit(result, allowed, memoryBytes);
+      const limits = result.enforcement ?? sandbox.enforcement;
+      failOnLimit(result, { timeoutMs: allowed, memoryBytes, pidsLimit, limits });
       const truncated = result.stdoutTruncated || result.stderrTruncated;
       return {
         content: describeResult(result, maxOutputBytes),
@@ -66,6 +73,10 @@ export function createShellExecTool(sandbox: Sandbox, options: ShellExecOptions 
           stderrTruncated: result.stderrTruncated,
           durationMs: result.durationMs,
           sandbox: sandbox.name,
+          ...(limits ? { limits } : {}),
+          ...(result.cgroup?.peakMemoryBytes == null
+            ? {}
+            : { peakMemoryBytes: result.cgroup.peakMemoryBytes }),
         },
         truncated,
         provenance: { source: `shell_exec:${sandbox.name}`, trusted: false },
@@ -74,29 +85,66 @@ export function createShellExecTool(sandbox: Sandbox, options: ShellExecOptions 
   });
 }
 
+interface Bounds {
+  timeoutMs: number;
+  memoryBytes: number;
+  pidsLimit: number;
+  /** Which limits held over what: the whole command (a cgroup) or each process alone. */
+  limits: SandboxEnforcement | undefined;
+}
+
 /** A limit the sandbox enforced is a failure envelope; the command's own failure is not. */
-function failOnLimit(result: SandboxResult, timeoutMs: number, memoryBytes: number): void {
+function failOnLimit(result: SandboxResult, bounds: Bounds): void {
   const details = {
     limit: result.limitHit,
     durationMs: result.durationMs,
     stdoutBytesKept: Buffer.byteLength(result.stdout),
     stderrBytesKept: Buffer.byteLength(result.stderr),
+    ...(bounds.limits ? { limits: bounds.limits } : {}),
   };
   if (result.limitHit === "timeout") {
-    throw new ToolFailure("timeout", `the command did not finish within ${timeoutMs} ms and was killed`, {
-      details: { ...details, timeoutMs },
-    });
+    throw new ToolFailure(
+      "timeout",
+      `the command did not finish within ${bounds.timeoutMs} ms and was killed`,
+      {
+        details: { ...details, timeoutMs: bounds.timeoutMs },
+      },
+    );
   }
   if (result.limitHit === "aborted") {
     throw new ToolFailure("timeout", "the call was aborted and the command was killed", {
       details: { ...details, aborted: true },
     });
   }
+  const cgroup = result.cgroup;
+  const ended = result.exitCode === null ? ", and it was killed" : "";
   if (result.limitHit === "memory") {
+    const cap = mebibytes(bounds.memoryBytes);
+    const message = !cgroup?.oomKills
+      ? `the command ran out of memory: a process of it hit the sandbox's ${cap} memory limit${bounds.limits?.memory === "process" ? " per process" : ""} (exit code ${result.exitCode})`
+      : `the command ran out of memory: its processes together reached the sandbox's ${cap} memory limit for the command${ended}`;
+    throw new ToolFailure("sandbox_violation", message, {
+      details: {
+        ...details,
+        memoryBytes: bounds.memoryBytes,
+        exitCode: result.exitCode,
+        ...(cgroup ? { peakMemoryBytes: cgroup.peakMemoryBytes, oomKills: cgroup.oomKills } : {}),
+      },
+    });
+  }
+  if (result.limitHit === "processes") {
+    const refused = cgroup ? `${cgroup.forksRefused} fork(s) were refused` : "its forks were refused";
     throw new ToolFailure(
       "sandbox_violation",
-      `the command ran out of memory: it hit the sandbox's ${mebibytes(memoryBytes)} memory limit (exit code ${result.exitCode})`,
-      { details: { ...details, memoryBytes, exitCode: result.exitCode } },
+      `the command tried to run more than the sandbox's ${bounds.pidsLimit} processes at once: ${refused}${ended}`,
+      {
+        details: {
+          ...details,
+          pidsLimit: bounds.pidsLimit,
+          exitCode: result.exitCode,
+          ...(cgroup ? { forksRefused: cgroup.forksRefused, peakProcesses: cgroup.peakProcesses } : {}),
+        },
+      },
     );
   }
 }

@@ -1,17 +1,25 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { BubblewrapSandbox } from "../../sandbox/bubblewrap.js";
+import type { Sandbox } from "../../sandbox/sandbox.js";
 import type { Envelope } from "../../seam/envelope.js";
 import { createTestHarness } from "../../test/test-harness.js";
-import { detectSandbox, shellTools } from "./index.js";
+import { describeSandbox, detectSandbox, shellTools } from "./index.js";
 
 const sandbox = detectSandbox();
 const required = process.env.CI === "true";
 if (!sandbox && !required) {
   console.warn("shell-tools.test.ts: skipped — /usr/bin/bwrap is missing or cannot start a sandbox here");
 }
+const cgroups = sandbox?.enforcement.cgroup ?? null;
+if (sandbox && !cgroups && !required) {
+  console.warn(`shell-tools.test.ts: command-cgroup tests skipped — ${sandbox.enforcement.reason}`);
+}
 
-function harness() {
-  return createTestHarness(shellTools({ sandbox }), { clock: Date.now });
+function harness(tools = shellTools({ sandbox })) {
+  return createTestHarness(tools, { clock: Date.now });
 }
 
 function approvalIdOf(envelope: Envelope): string {
@@ -21,8 +29,11 @@ function approvalIdOf(envelope: Envelope): string {
 }
 
 /** Calls shell_exec, approves it as "operator" and resumes it: what `toolreg call --approve` does. */
-async function approvedCall(input: Record<string, unknown>): Promise<Envelope> {
-  const { seam, context } = harness();
+async function approvedCall(
+  input: Record<string, unknown>,
+  tools = shellTools({ sandbox }),
+): Promise<Envelope> {
+  const { seam, context } = harness(tools);
   const asker = context();
   const id = approvalIdOf(await seam.call(asker, "shell_exec", input));
   const approved = await seam.approve({ tenantId: "t1", approvalId: id, by: "operator" });
@@ -92,9 +103,35 @@ describe("shell toolkit wiring", () => {
   });
 });
 
+describe("the sandbox line of toolreg check", () => {
+  const run = () => Promise.reject(new Error("unused"));
+  it("names the sandbox and which limits hold over what, or why they hold per process only", () => {
+    const cgroup = {
+      name: "bubblewrap",
+      run,
+      enforcement: { memory: "command", pids: "command", cgroup: "v1" },
+    };
+    expect(describeSandbox(cgroup as Sandbox)).toBe(
+      "sandbox: bubblewrap; memory+swap 512 MiB per command (cgroup v1), pids 256 per command",
+    );
+    const perProcess = {
+      name: "bubblewrap",
+      run,
+      enforcement: { memory: "process", pids: "none", cgroup: null, reason: "no cgroup filesystem at /x" },
+    };
+    expect(describeSandbox(perProcess as Sandbox, { memoryBytes: 128 * 1024 * 1024 })).toBe(
+      "sandbox: bubblewrap; memory+swap 128 MiB per process only (RLIMIT_AS), pids not capped: cgroups not usable: no cgroup filesystem at /x",
+    );
+    expect(describeSandbox(undefined)).toMatch(/^sandbox: none .* shell_exec is not served$/);
+  });
+});
+
 describe("shell toolkit availability", () => {
   it.runIf(!sandbox && required)("bubblewrap is installed and works under CI=true", () => {
     expect.fail("CI=true but /usr/bin/bwrap is missing or cannot start a sandbox; install bubblewrap");
+  });
+  it.runIf(sandbox !== undefined && !cgroups && required)("command cgroups work under CI=true", () => {
+    expect.fail(`CI=true but the sandbox cannot make command cgroups: ${sandbox?.enforcement.reason}`);
   });
 });
 
@@ -158,5 +195,73 @@ describe.runIf(sandbox !== undefined)("shell_exec through the seam, in bubblewra
         details: { limit: "memory", memoryBytes: 128 * 1024 * 1024 },
       },
     });
+  });
+});
+
+describe.runIf(cgroups !== null)("shell_exec's limits per command, in a cgroup", () => {
+  const MiB = 1024 * 1024;
+
+  it("says in its data which limits held over what", async () => {
+    const result = await approvedCall({ command: "true" });
+    expect(result).toMatchObject({
+      ok: true,
+      data: { exitCode: 0, limits: { memory: "command", pids: "command", cgroup: cgroups } },
+    });
+  });
+
+  it("eight processes of 400 MB under the default 512 MiB: a sandbox_violation that says memory, not exit 137", async () => {
+    const command = `for i in $(seq 8); do python3 -c 'import time; x = b"a" * (400 << 20); time.sleep(3)' & done; wait`;
+    const result = await approvedCall({ command });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: "sandbox_violation",
+        message: expect.stringContaining("reached the sandbox's 512 MiB memory limit for the command"),
+        details: { limit: "memory", memoryBytes: 512 * MiB, limits: { memory: "command" } },
+      },
+    });
+    if (result.ok) return;
+    expect(result.error.message).not.toContain("137");
+    expect(result.error.details?.oomKills).toBeGreaterThanOrEqual(1);
+    expect(result.error.details?.peakMemoryBytes).toBeLessThanOrEqual(512 * MiB);
+  });
+
+  it("a fork loop past the process limit is a sandbox_violation that says processes", async () => {
+    const tools = shellTools({ sandbox, shell: { pidsLimit: 32 } });
+    const result = await approvedCall({ command: "for i in $(seq 10000); do sleep 5 & done; wait" }, tools);
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: "sandbox_violation",
+        message: expect.stringContaining("more than the sandbox's 32 processes at once"),
+        details: { limit: "processes", pidsLimit: 32, limits: { pids: "command" } },
+      },
+    });
+    if (result.ok) return;
+    expect(result.error.details?.forksRefused).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe.runIf(sandbox !== undefined)("shell_exec where no cgroup can be made", () => {
+  it("runs, and says memory is capped per process and processes not at all, and why", async () => {
+    const root = mkdtempSync(join(tmpdir(), "toolreg-no-cgroups-"));
+    try {
+      const fallback: Sandbox = new BubblewrapSandbox({ cgroupRoot: root });
+      const result = await approvedCall({ command: "echo hi" }, shellTools({ sandbox: fallback }));
+      expect(result).toMatchObject({
+        ok: true,
+        data: {
+          exitCode: 0,
+          limits: {
+            memory: "process",
+            pids: "none",
+            cgroup: null,
+            reason: `no cgroup filesystem at ${root}`,
+          },
+        },
+      });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
