@@ -90,18 +90,18 @@ describe("SlidingWindowCeilings", () => {
     expect(take(T0, { tenant: "acme" }).allowed).toBe(true);
     expect(take(T0, { tenant: "acme", principal: "someone-else" })).toMatchObject({
       allowed: false,
-      limit: "1 calls per minute per tenant of tenant acme",
+      limit: "1 call per minute for tenant acme",
     });
     expect(take(T0, { tenant: "beta", principal: "agent-7" }).allowed).toBe(true);
     expect(take(T0, { tenant: "beta", principal: "agent-7" })).toMatchObject({
       allowed: false,
-      limit: "1 calls per minute per principal of principal agent-7",
+      limit: "1 call per minute for principal agent-7",
     });
     expect(take(T0, { tenant: "beta", principal: "agent-8" }).allowed).toBe(true);
     expect(take(T0, { tenant: "beta", principal: "agent-8", tool: "crm_write" }).allowed).toBe(true);
     expect(take(T0, { tenant: "beta", principal: "agent-8", tool: "crm_write" })).toMatchObject({
       allowed: false,
-      limit: "1 calls per minute per principal on crm_write",
+      limit: "1 call per minute per principal on crm_write",
     });
     expect(take(T0, { tenant: "beta", principal: "agent-9", tool: "crm_write" }).allowed).toBe(true);
   });
@@ -129,7 +129,7 @@ describe("SlidingWindowCeilings", () => {
     ]);
     expect(take(T0).allowed).toBe(true);
     const refused = take(T0 + 1);
-    expect(refused).toMatchObject({ allowed: false, limit: "1 calls per minute per tenant" });
+    expect(refused).toMatchObject({ allowed: false, limit: "1 call per minute per tenant" });
     if (refused.allowed) throw new Error("unreachable");
     expect(refused.retryAfterMs).toBeGreaterThan(59_000);
   });

@@ -128,19 +128,25 @@ function checkRule(rule: RateLimitRule): void {
 /** The rule as a person reads it, for the refusal's message: "100 calls per minute per principal". */
 function describeRule(rule: RateLimitRule): string {
   const scope = [
-    rule.tenant === undefined ? "" : ` of tenant ${rule.tenant}`,
-    rule.principal === undefined ? "" : ` of principal ${rule.principal}`,
+    rule.per !== "tenant" && rule.tenant !== undefined ? ` in tenant ${rule.tenant}` : "",
+    rule.per !== "principal" && rule.principal !== undefined ? ` of principal ${rule.principal}` : "",
     rule.tool === undefined ? "" : ` on ${rule.tool}`,
   ].join("");
-  // A tool's counter is a principal's on that tool: with the tool named, it is simply per principal.
-  const per =
-    rule.per !== "tool"
-      ? `per ${rule.per}`
-      : rule.tool === undefined
-        ? "per principal and tool"
-        : "per principal";
+  const calls = rule.limit === 1 ? "call" : "calls";
   const burst = rule.burst === undefined ? "" : `, at most ${rule.burst} at once`;
-  return `${rule.limit} calls per ${formatWindow(rule.windowMs)} ${per}${scope}${burst}`;
+  return `${rule.limit} ${calls} per ${formatWindow(rule.windowMs)} ${countedBy(rule)}${scope}${burst}`;
+}
+
+function countedBy(rule: RateLimitRule): string {
+  switch (rule.per) {
+    case "tenant":
+      return rule.tenant === undefined ? "per tenant" : `for tenant ${rule.tenant}`;
+    case "principal":
+      return rule.principal === undefined ? "per principal" : `for principal ${rule.principal}`;
+    case "tool":
+      // A tool's counter is a principal's on that tool: with the tool named, it is simply per principal.
+      return rule.tool === undefined ? "per principal and tool" : "per principal";
+  }
 }
 
 const UNITS: readonly [ms: number, name: string][] = [
