@@ -345,6 +345,8 @@ export class ApprovalDesk {
 
   /** What the run of an approved call leaves on its approval. */
   async #settle(context: ExecutionContext, record: ApprovalRecord, outcome: KeyedOutcome): Promise<void> {
+    // Past the seam's stop its stores may be closed; the interruption already recorded stands.
+    if (this.#runner.stopped) return;
     try {
       switch (outcome.kind) {
         case "ran":

@@ -39,6 +39,15 @@ export function unknownOutcome(toolName: string, key: string, evidence: LostCall
   );
 }
 
+/** The answer to a call that changes data, arriving while the process stops: nothing ran, retry shortly. */
+export function shuttingDown(toolName: string): Envelope {
+  return failure(
+    "internal",
+    `toolreg is shutting down; ${toolName} was not run. Retry shortly: another instance, or this one restarted, will take it`,
+    { retryable: true, retryAfterMs: 1_000, details: { shuttingDown: true } },
+  );
+}
+
 export class KeyedRunner {
   readonly #settings: SeamSettings;
   /** Calls this process is running, by tenant and key, so local waiters need not poll the store. */
@@ -48,6 +57,7 @@ export class KeyedRunner {
   readonly #heartbeat: ClaimHeartbeat;
   /** Results the store refused (a full disk), offered again until it takes them. */
   readonly #unstored = new Set<() => Promise<boolean>>();
+  #stopping = false;
   #stopped = false;
 
   constructor(settings: SeamSettings) {
@@ -81,9 +91,12 @@ export class KeyedRunner {
       context.deadline ?? Number.POSITIVE_INFINITY,
     );
     for (;;) {
+      if (this.#stopping) return { kind: "not_run", envelope: shuttingDown(tool.name) };
       const claimId = newEventId();
       const at = now();
-      const deadline = Math.min(at + tool.limits.timeoutMs, context.deadline ?? Number.POSITIVE_INFINITY);
+      // Running from before the claim is asked for: a stop that begins meanwhile waits for it.
+      const call = this.#runningCall(context, tool, undefined, approvalId, at);
+      this.running.add(call);
       let claim: Awaited<ReturnType<typeof stores.idempotency.claim>>;
       try {
         claim = await stores.idempotency.claim({
@@ -98,15 +111,18 @@ export class KeyedRunner {
           reclaimable: !changesData(tool.effect) || tool.upstreamDeduplicates,
           ...(retryUnknown ? { retryUnknown } : {}),
           now: at,
-          leaseMs: leaseEnd(this.#settings, at, deadline) - at,
+          leaseMs: leaseEnd(this.#settings, at, call.deadline) - at,
           retentionMs,
         });
       } catch (error) {
+        this.running.delete(call);
         return { kind: "not_run", envelope: storeFailure(`claim key "${key}"`, error) };
       }
+      if (claim.kind !== "claimed") this.running.delete(call);
       switch (claim.kind) {
         case "claimed":
-          return await this.#runClaimed(context, tool, input, key, claimId, approvalId);
+          call.claim = { key, claimId };
+          return await this.#runClaimed(call, input);
         case "completed":
           trace.replayed = true;
           return { kind: "replayed", envelope: claim.envelope };
@@ -166,6 +182,7 @@ export class KeyedRunner {
     const kept = outputs ? spillCutOutput(outputs, context, tool, performed) : performed;
     const guarded = guardrails.length === 0 ? kept : this.#guard(context, tool, input, kept);
     if (key !== undefined || !changesData(tool.effect) || !(guarded instanceof Promise)) return guarded;
+    // Registered after the tool has started: a stop under way already refused it in `admit`.
     const call = this.#runningCall(context, tool, undefined, approvalId, now);
     this.running.add(call);
     return guarded.finally(() => this.running.delete(call));
@@ -198,6 +215,21 @@ export class KeyedRunner {
         }
       }),
     );
+  }
+
+  /** From now on no call that changes data starts here: the process is stopping. */
+  beginStop(): void {
+    this.#stopping = true;
+  }
+
+  /** Whether a stop has begun: calls that change data are refused, to be retried elsewhere or later. */
+  get stopping(): boolean {
+    return this.#stopping;
+  }
+
+  /** Whether `stop` has run: the stores may be closed, and nothing more is written to them. */
+  get stopped(): boolean {
+    return this.#stopped;
   }
 
   /** No more store writes from calls that finish after this: the stores are about to close. */
@@ -241,17 +273,10 @@ export class KeyedRunner {
     return { context, tool, claim, approvalId, startedAt, deadline };
   }
 
-  async #runClaimed(
-    context: ExecutionContext,
-    tool: AnyTool,
-    input: unknown,
-    key: string,
-    claimId: string,
-    approvalId: string | undefined,
-  ): Promise<KeyedOutcome> {
+  async #runClaimed(call: RunningCall, input: unknown): Promise<KeyedOutcome> {
+    const { context, tool, approvalId } = call;
+    const { key, claimId } = call.claim as { key: string; claimId: string };
     const inflightKey = `${context.tenantId}\u0000${key}`;
-    const call = this.#runningCall(context, tool, { key, claimId }, approvalId, this.#settings.now());
-    this.running.add(call);
     this.#heartbeat.ensureBeating();
     const running = (async (): Promise<KeyedOutcome> => {
       let envelope: Envelope;
@@ -261,10 +286,13 @@ export class KeyedRunner {
         // Whatever happens after the claim, a result is stored: a claim left in flight would be found
         // lost, and its outcome unknown, when it is known here.
         envelope = failure("internal", `${tool.name} failed after it was claimed: ${describeThrown(error)}`);
+      }
+      // Running until its result is stored: a stop waits for that too.
+      try {
+        return { kind: "ran", envelope, stored: await this.#complete(context, tool, key, claimId, envelope) };
       } finally {
         this.running.delete(call);
       }
-      return { kind: "ran", envelope, stored: await this.#complete(context, tool, key, claimId, envelope) };
     })();
     this.#inflight.set(inflightKey, running);
     try {

@@ -9,8 +9,8 @@ import type { ExecutionContext } from "./context.js";
 export interface RunningCall {
   readonly context: ExecutionContext;
   readonly tool: AnyTool;
-  /** The claim it runs under, when it has a key. */
-  readonly claim: { key: string; claimId: string } | undefined;
+  /** The claim it runs under once taken, when it has a key. */
+  claim: { key: string; claimId: string } | undefined;
   readonly approvalId: string | undefined;
   readonly startedAt: number;
   /** When the seam stops waiting for it (its timeout); its claim is renewed no longer than this. */

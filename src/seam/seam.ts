@@ -9,7 +9,7 @@ import { type CallTrace, newCallTrace } from "./call-trace.js";
 import type { ExecutionContext } from "./context.js";
 import { type Envelope, failure } from "./envelope.js";
 import { idempotencyKeyFor } from "./idempotency-key.js";
-import { KeyedRunner } from "./keyed-runner.js";
+import { KeyedRunner, shuttingDown } from "./keyed-runner.js";
 import { nearestNames } from "./nearest-names.js";
 import type { RunningCall } from "./running-calls.js";
 import { type CallOptions, resolveSettings, type SeamOptions, type SeamSettings } from "./seam-settings.js";
@@ -192,6 +192,7 @@ export class Seam {
    * interrupted) instead of leaving it in flight for ever. Nothing is written after it resolves.
    */
   async stop(drainMs: number): Promise<{ drained: boolean; interrupted: number }> {
+    this.#runner.beginStop();
     const drained = await this.#runner.running.whenIdle(drainMs);
     let interrupted = 0;
     if (!drained) {
@@ -326,9 +327,11 @@ export class Seam {
       }
     }
 
+    if (!changesData(tool.effect)) return this.#approve(context, tool, raw, input, options, trace, now);
+    if (this.#runner.stopping) return shuttingDown(tool.name);
     // Nothing that changes data goes unrecorded: while the audit trail cannot be written, the deployment
     // refuses such calls (the default) or runs them with an alert.
-    const held = changesData(tool.effect) ? settings.audit.admit(tool.name) : undefined;
+    const held = settings.audit.admit(tool.name);
     if (held) {
       return held.then(
         (refusal) => refusal ?? this.#approve(context, tool, raw, input, options, trace, settings.now()),

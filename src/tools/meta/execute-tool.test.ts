@@ -80,3 +80,62 @@ describe("execute_tool", () => {
     expect(count(content, /<\/untrusted-content id="/g)).toBe(1);
   });
 });
+
+describe("execute_tool keeps the caller's key", () => {
+  /** A write target counted by its runs, and the meta-tools over it; `approval` picks parking or not. */
+  function keyedTarget(approval: "policy" | "always") {
+    const target = createScriptedTool([(input) => ({ content: "posted", data: input })], {
+      name: "post_note",
+      effect: "external-write",
+      ...(approval === "policy" ? { approval, overrideReason: "runs without parking, to count runs" } : {}),
+    });
+    let harness: TestHarness | undefined;
+    harness = createTestHarness([target, ...metaTools({ seam: () => (harness as TestHarness).seam })], {
+      approvalPolicy: { decide: () => ({ decision: "allow", reason: "test" }) },
+    });
+    return { target, ...harness };
+  }
+  const wrapped = { name: "execute_tool", input: { name: "post_note", arguments: { text: "hi" } } };
+
+  it("keys the target as a direct call with the same key: one run for the key, however it is reached", async () => {
+    const { target, seam, context } = keyedTarget("policy");
+    // Each request is a run and a tool call of its own, as two HTTP requests without those headers are.
+    const viaWrapper = () =>
+      seam.call(
+        context({ runId: `run-${Math.random()}`, idempotencyKey: "k-1" }),
+        wrapped.name,
+        wrapped.input,
+      );
+    const first = await viaWrapper();
+    expect(first).toMatchObject({ ok: true, content: "posted" });
+    expect(await viaWrapper()).toEqual(first);
+    expect(await seam.call(context({ idempotencyKey: "k-1" }), "post_note", { text: "hi" })).toEqual(first);
+    expect(target.calls).toHaveLength(1);
+    expect(target.calls[0]?.context.idempotencyKey).toBe("k-1");
+  });
+
+  it("without a host key, derives the target's key from the run and tool call, as a direct call does", async () => {
+    const { target, seam, context } = keyedTarget("policy");
+    const ids = { runId: "run-9", toolCallId: "call-9" };
+    await seam.call(context(ids), wrapped.name, wrapped.input);
+    await seam.call(context(ids), "post_note", { text: "hi" });
+    expect(target.calls.map((call) => call.context.idempotencyKey)).toEqual(['call:["run-9","call-9"]']);
+  });
+
+  it("parks a gated target once for a key, however often it is sent through the wrapper", async () => {
+    const { target, seam, context, stores } = keyedTarget("always");
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        seam.call(
+          context({ runId: `run-${Math.random()}`, idempotencyKey: "k-2" }),
+          wrapped.name,
+          wrapped.input,
+        ),
+      ),
+    );
+    const ids = new Set(answers.map((answer) => (answer.ok ? "" : answer.error.details?.approvalId)));
+    expect(ids.size).toBe(1);
+    expect(await stores.approvals.list({ tenantId: "t1" })).toHaveLength(1);
+    expect(target.calls).toHaveLength(0);
+  });
+});
