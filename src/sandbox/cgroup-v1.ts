@@ -32,7 +32,7 @@ export function locateCgroupV1(root: string, own: OwnCgroups): CgroupLocation {
     }
     const path = own.v1.get(controller);
     if (path === undefined) return { reason: `this process is in no v1 ${controller} cgroup`, mounted: true };
-    const parent = join(mount, path);
+    const parent = join(mount, path).replace(/(?<=.)\/$/, "");
     // In a container without a cgroup namespace the mount shows a subtree, and our path is not in it.
     if (!existsSync(join(parent, "cgroup.procs"))) {
       return {

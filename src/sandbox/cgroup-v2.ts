@@ -37,7 +37,7 @@ export function locateCgroupV2(root: string, own: OwnCgroups): CgroupLocation {
   const mount = [root, join(root, "unified")].find((path) => isFilesystem(path, CGROUP_V2_MAGIC));
   if (mount === undefined) return { reason: `no cgroup v2 hierarchy at ${root}`, mounted: false };
   if (own.v2 === undefined) return { reason: "this process is in no cgroup v2 cgroup", mounted: true };
-  const parent = join(mount, own.v2);
+  const parent = join(mount, own.v2).replace(/(?<=.)\/$/, "");
   const words = (file: string) => {
     try {
       return readFileSync(join(parent, file), "utf8").trim().split(/\s+/).filter(Boolean);
