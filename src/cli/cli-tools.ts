@@ -10,9 +10,10 @@ import { ADDRESS_CLASSES } from "../egress/classify-address.js";
 import { createEgressClient } from "../egress/egress-client.js";
 import type { McpImport } from "../mcp/import/mcp-server.js";
 import type { AnyTool } from "../registry/registry.js";
+import type { Sandbox } from "../sandbox/sandbox.js";
 import type { OutputStore } from "../seam/output-store.js";
 import type { Seam } from "../seam/seam.js";
-import { createDefaultRegistry, detectSandbox } from "../tools/index.js";
+import { createDefaultRegistry, describeSandbox, detectSandbox } from "../tools/index.js";
 import type { SqlReader, SqlWriter } from "../tools/sql/index.js";
 import { UsageError } from "./cli-io.js";
 import { egressAllowing } from "./egress-allow.js";
@@ -58,7 +59,7 @@ export async function serveTools(flags: ToolFlags, meta: MetaHost): Promise<Serv
     const tools = createDefaultRegistry({
       egress,
       // shell_exec exists only where a real sandbox works; there is no unsandboxed fallback.
-      sandbox: detectSandbox(),
+      sandbox: detectSandboxAndWarn(),
       ...(flags.artifactsDir ? { artifacts: createFileArtifactStore(flags.artifactsDir) } : {}),
       readRoot: flags.readRoot,
       writeRoot: flags.writeRoot,
@@ -77,6 +78,18 @@ export async function serveTools(flags: ToolFlags, meta: MetaHost): Promise<Serv
     await Promise.all([sqlReader?.close(), sqlWriter?.close()]);
     throw error instanceof UsageError ? error : new UsageError((error as Error).message);
   }
+}
+
+let warnedOfSandbox = false;
+
+/** The host's sandbox; says once on stderr when its limits hold per process only, because no cgroup can be made. */
+function detectSandboxAndWarn(): Sandbox | undefined {
+  const sandbox = detectSandbox();
+  if (sandbox && sandbox.enforcement.memory !== "command" && !warnedOfSandbox) {
+    warnedOfSandbox = true;
+    process.stderr.write(`warning: ${describeSandbox(sandbox)}\n`);
+  }
+  return sandbox;
 }
 
 /** `sqlite:PATH` or a `postgres://` URL; the drivers load only when asked for. */

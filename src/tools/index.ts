@@ -23,7 +23,7 @@ export {
 } from "./general/index.js";
 export { type GenerateToolDeps, generateTools } from "./generate/index.js";
 export { type FoundTool, type MetaToolDeps, metaTools } from "./meta/index.js";
-export { detectSandbox, type ShellToolDeps, shellTools } from "./shell/index.js";
+export { describeSandbox, detectSandbox, type ShellToolDeps, shellTools } from "./shell/index.js";
 export type { SqlDialect, SqlParam, SqlReader, SqlToolDeps, SqlWriter } from "./sql/index.js";
 export { sqlTools } from "./sql/index.js";
 export { type WebToolDeps, webTools } from "./web/index.js";
