@@ -9,7 +9,7 @@ import type { RateLimitRule } from "../policy/sliding-window-ceilings.js";
 import { IDENTIFIER } from "../seam/context.js";
 
 /** Counts live in the process and start over when it restarts: a longer window would promise too much. */
-export const MAX_WINDOW_MS = 86_400_000;
+const MAX_WINDOW_MS = 86_400_000;
 
 const UNIT_MS: Readonly<Record<string, number>> = {
   s: 1_000,
