@@ -1,16 +1,22 @@
-/** @module One pending approval as a card: what the call would do, who asked, and the decision buttons. */
+/**
+ * @module One approval waiting on a person, as a card: a pending one with what the call would do, who
+ * asked and the decision buttons; an interrupted one (its run's outcome lost) with what is known of the
+ * run and a retry button, for an operator who has checked the target system.
+ */
 import { badge, el } from "./dom.js";
 import { EFFECT_TONE, formatJson, formatTime } from "./format.js";
 
 /** `decide(decision, card)` runs when a button is pressed; the card shows its own failures (see `showFailure`). */
 export function approvalCard(record, decide) {
-  const expired = record.expiresAt <= Date.now();
+  const interrupted = record.status === "interrupted";
+  const expired = !interrupted && record.expiresAt <= Date.now();
   const fact = (term, detail, wide = false) =>
     el("div", { class: wide ? "fact-wide" : undefined }, el("dt", {}, term), el("dd", {}, detail));
   const time = (at) => el("time", { datetime: new Date(at).toISOString() }, formatTime(at));
+  const decisions = interrupted ? ["retry"] : ["approve", "deny"];
   const card = el(
     "li",
-    { class: "card approval" },
+    { class: interrupted ? "card approval interrupted" : "card approval" },
     el(
       "div",
       { class: "card-head" },
@@ -18,14 +24,22 @@ export function approvalCard(record, decide) {
       el("span", { class: "muted" }, `v${record.toolVersion}`),
       badge(record.effect, EFFECT_TONE[record.effect]),
       expired && badge("expired", "danger"),
+      interrupted && badge("interrupted", "danger"),
     ),
     el("p", { class: "description" }, record.description),
+    interrupted &&
+      el(
+        "p",
+        { class: "warning" },
+        `Approved, then ${record.interruption?.reason === "shutdown" ? "its process stopped" : "its process was lost"} before it finished: it may or may not have had its effect. Check the target system before you retry it.`,
+      ),
     el(
       "dl",
       { class: "facts" },
       fact("Requested by", record.requestedBy),
       fact("Requested at", time(record.createdAt)),
-      fact("Expires", time(record.expiresAt)),
+      interrupted ? fact("Approved by", record.decidedBy ?? "") : fact("Expires", time(record.expiresAt)),
+      ...(interrupted ? interruptionFacts(record.interruption ?? {}, fact, time) : []),
       fact("Approval id", el("code", {}, record.id), true),
     ),
     el("h3", {}, "Arguments"),
@@ -39,22 +53,34 @@ export function approvalCard(record, decide) {
         "Note (optional)",
         el("input", { type: "text", name: "note", maxlength: 2000, autocomplete: "off" }),
       ),
-      ["approve", "deny"].map((decision) =>
+      decisions.map((decision) =>
         el(
           "button",
           {
             type: "button",
-            class: decision === "approve" ? "primary" : "danger",
-            "aria-label": `${decision === "approve" ? "Approve" : "Deny"} ${record.toolName} (${record.id.slice(0, 8)})`,
+            class: decision === "deny" ? "danger" : "primary",
+            "aria-label": `${LABELS[decision]} ${record.toolName} (${record.id.slice(0, 8)})`,
             onclick: () => decide(decision, card),
           },
-          decision === "approve" ? "Approve" : "Deny",
+          LABELS[decision],
         ),
       ),
     ),
     el("p", { class: "alert", role: "alert", hidden: true }),
   );
   return card;
+}
+
+const LABELS = { approve: "Approve", deny: "Deny", retry: "Retry" };
+
+/** What is known of an interrupted run: when it started, where, and its last sign of life. */
+function interruptionFacts(known, fact, time) {
+  return [
+    known.startedAt ? fact("Started at", time(known.startedAt)) : false,
+    known.lastHeartbeat ? fact("Last heartbeat", time(known.lastHeartbeat)) : false,
+    known.at ? fact("Interrupted at", time(known.at)) : false,
+    known.holder ? fact("Ran in", el("code", {}, known.holder)) : false,
+  ].filter(Boolean);
 }
 
 /** While a decision is on its way, neither button can be pressed again. */

@@ -1,7 +1,7 @@
 /**
- * @module The approval inbox: the tenant's pending approvals, kept in step with the server on every
- * refresh (the event stream asks for one whenever an approval is requested or resolved), and decided here
- * with the session's CSRF token.
+ * @module The approval inbox: the tenant's approvals waiting on a person (pending ones to decide,
+ * interrupted ones to retry), kept in step with the server on every refresh (the event stream asks for
+ * one whenever an approval is requested or resolved), and acted on here with the session's CSRF token.
  */
 import { failureText, getJson, postJson } from "./api.js";
 import { approvalCard, noteOf, setBusy, showFailure } from "./approval-card.js";
@@ -18,9 +18,12 @@ export function createInbox({ list, empty, status, decisions }, { csrfToken, onC
   async function refresh() {
     const request = ++latest;
     try {
-      const { approvals } = await getJson("/api/v1/approvals?status=pending");
+      const [pending, interrupted] = await Promise.all(
+        ["pending", "interrupted"].map((status) => getJson(`/api/v1/approvals?status=${status}`)),
+      );
       if (request !== latest) return;
-      reconcile(approvals);
+      // The interrupted first: an operator must look at them, and they wait for no expiry.
+      reconcile([...interrupted.approvals, ...pending.approvals]);
       setStatus(status, "");
     } catch (error) {
       if (request === latest) setStatus(status, failureText(error), "error");
@@ -101,14 +104,15 @@ export function createInbox({ list, empty, status, decisions }, { csrfToken, onC
 function outcomeOf(record, decision, result) {
   const tool = record.toolName;
   if (decision === "deny") return { text: `Denied ${tool}: it will not run.`, failed: false };
+  const done = decision === "retry" ? "Retried" : "Approved";
   if (result?.ok) {
     const content =
       result.content.length > MAX_CONTENT ? `${result.content.slice(0, MAX_CONTENT)}…` : result.content;
-    return { text: `Approved ${tool}: it ran and answered “${content}”.`, failed: false };
+    return { text: `${done} ${tool}: it ran and answered “${content}”.`, failed: false };
   }
   const error = result?.error;
   return {
-    text: `Approved ${tool}, but the call did not succeed: ${error?.code ?? "no result"}${error ? ` (${error.message})` : ""}.`,
+    text: `${done} ${tool}, but the call did not succeed: ${error?.code ?? "no result"}${error ? ` (${error.message})` : ""}.`,
     failed: true,
   };
 }

@@ -24,6 +24,7 @@ export class AuditGuard {
   #backlog: AuditEvent[] = [];
   #lastError: unknown;
   #alertedAt = 0;
+  #closed = false;
 
   constructor(sink: AuditSink, mode: AuditFailureMode, logger: Logger) {
     this.#sink = sink;
@@ -33,6 +34,11 @@ export class AuditGuard {
 
   /** Synchronous when the sink is: a call does not wait a tick for an in-memory append. */
   record(event: AuditEvent, logger: Logger = this.#logger): void | Promise<void> {
+    if (this.#closed) {
+      // A call that ended after its process stopped: the sink may be closed, the log is not.
+      logger.error({ event }, "audit event recorded after the stop; it is in this log only");
+      return;
+    }
     try {
       const pending = this.#sink.record(event);
       if (pending) return pending.then(undefined, (error: unknown) => this.#keep(event, error, logger));
@@ -97,9 +103,11 @@ export class AuditGuard {
 
   /** The last chance, as the process stops: what still cannot be written goes to the log whole. */
   async close(): Promise<void> {
-    if (!this.failing || (await this.#offerAgain())) return;
-    for (const event of this.#backlog) this.#logger.error({ event }, "audit event could not be written");
-    this.#backlog = [];
+    if (this.failing && !(await this.#offerAgain())) {
+      for (const event of this.#backlog) this.#logger.error({ event }, "audit event could not be written");
+      this.#backlog = [];
+    }
+    this.#closed = true;
   }
 
   #keep(event: AuditEvent, error: unknown, logger: Logger): void {

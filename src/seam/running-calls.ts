@@ -5,6 +5,7 @@
  */
 import type { AnyTool } from "../registry/registry.js";
 import type { ExecutionContext } from "./context.js";
+import { IdleWaiters } from "./idle-waiters.js";
 
 export interface RunningCall {
   readonly context: ExecutionContext;
@@ -19,7 +20,7 @@ export interface RunningCall {
 
 export class RunningCalls implements Iterable<RunningCall> {
   readonly #calls = new Set<RunningCall>();
-  #onIdle: (() => void)[] = [];
+  readonly #idle = new IdleWaiters();
 
   get size(): number {
     return this.#calls.size;
@@ -31,26 +32,15 @@ export class RunningCalls implements Iterable<RunningCall> {
 
   delete(call: RunningCall): void {
     this.#calls.delete(call);
-    if (this.#calls.size === 0) for (const wake of this.#onIdle.splice(0)) wake();
+    if (this.#calls.size === 0) this.#idle.wake();
   }
 
   [Symbol.iterator](): Iterator<RunningCall> {
     return this.#calls.values();
   }
 
-  /** Resolves true once nothing runs, or false at `timeoutMs`. */
-  whenIdle(timeoutMs: number): Promise<boolean> {
-    if (this.#calls.size === 0) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        resolve(true);
-      };
-      const timer = setTimeout(() => {
-        this.#onIdle = this.#onIdle.filter((waiting) => waiting !== wake);
-        resolve(false);
-      }, timeoutMs);
-      this.#onIdle.push(wake);
-    });
+  /** Resolves true once nothing runs, or false at `timeoutMs` or when `force` aborts, whichever is first. */
+  whenIdle(timeoutMs: number, force?: AbortSignal): Promise<boolean> {
+    return this.#calls.size === 0 ? Promise.resolve(true) : this.#idle.wait(timeoutMs, force);
   }
 }

@@ -187,13 +187,14 @@ export class Seam {
   }
 
   /**
-   * Stops the seam before its stores close: waits up to `drainMs` for the calls that change data to end,
-   * then records each one still running as interrupted (its claim unknown, an audit event, its approval
-   * interrupted) instead of leaving it in flight for ever. Nothing is written after it resolves.
+   * Stops the seam before its stores close: refuses new calls that change data, waits up to `drainMs`
+   * (or until `force` aborts) for those running to end, then records each one still running as
+   * interrupted (its claim unknown, an audit event, its approval interrupted) instead of leaving it in
+   * flight for ever. Nothing is written after it resolves.
    */
-  async stop(drainMs: number): Promise<{ drained: boolean; interrupted: number }> {
+  async stop(drainMs: number, force?: AbortSignal): Promise<{ drained: boolean; interrupted: number }> {
     this.#runner.beginStop();
-    const drained = await this.#runner.running.whenIdle(drainMs);
+    const drained = await this.#runner.running.whenIdle(drainMs, force);
     let interrupted = 0;
     if (!drained) {
       for (const { call, abandoned } of await this.#runner.abandonRunning()) {
@@ -202,8 +203,16 @@ export class Seam {
       }
     }
     await this.#runner.stop();
-    await this.#settings.audit.close();
     return { drained, interrupted };
+  }
+
+  /**
+   * The last step before the stores close, once every request has drained: audit events still waiting
+   * are offered once more, and what cannot be written goes to the log whole. An event after this is
+   * logged only.
+   */
+  async close(): Promise<void> {
+    await this.#settings.audit.close();
   }
 
   async #recordInterrupted(call: RunningCall, abandoned: boolean): Promise<void> {

@@ -11,7 +11,10 @@ export type ApprovalEvent = {
   tenantId: string;
   approvalId: string;
   tool: string;
-  /** `pending` when requested; `approved`, `denied`, or the resumed call's outcome when resolved. */
+  /**
+   * `pending` when requested; `approved` or `denied` when decided (or retried), the resumed call's outcome
+   * when it ran, `interrupted` when its outcome was lost.
+   */
   outcome: string;
   actor: string;
   at: number;
@@ -90,6 +93,8 @@ function approvalEventOf(event: AuditEvent): ApprovalEvent | undefined {
       return { type: "approval.requested", ...base, outcome: "pending" };
     case "approval-decision":
     case "approval-resume":
+    case "approval-retry":
+    case "tool-call-interrupt":
       return { type: "approval.resolved", ...base, outcome: event.outcome };
     default:
       return undefined;

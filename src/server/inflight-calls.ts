@@ -1,8 +1,9 @@
 /** @module The calls the server is running, so a shutdown can wait for them instead of cutting them off. */
+import { IdleWaiters } from "../seam/idle-waiters.js";
 
 export class InflightCalls {
   #count = 0;
-  #waiters: (() => void)[] = [];
+  readonly #idle = new IdleWaiters();
   #closed = false;
 
   get closed(): boolean {
@@ -20,20 +21,16 @@ export class InflightCalls {
       return await work();
     } finally {
       this.#count--;
-      if (this.#count === 0) for (const wake of this.#waiters.splice(0)) wake();
+      if (this.#count === 0) this.#idle.wake();
     }
   }
 
-  /** Refuses new calls from now on and resolves once the running ones finished, or at the deadline (false). */
-  drain(timeoutMs: number): Promise<boolean> {
+  /**
+   * Refuses new calls from now on and resolves once the running ones finished (true), or at the deadline
+   * or when `force` aborts (false).
+   */
+  drain(timeoutMs: number, force?: AbortSignal): Promise<boolean> {
     this.#closed = true;
-    if (this.#count === 0) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => resolve(false), timeoutMs);
-      this.#waiters.push(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
+    return this.#count === 0 ? Promise.resolve(true) : this.#idle.wait(timeoutMs, force);
   }
 }

@@ -1,19 +1,32 @@
 /**
  * @module Serves a registry server on a port, with the timeouts that keep a slow client from holding a
- * socket, and a graceful stop: no new calls, running ones finish (or are recorded as they end), then the
- * stores close — nothing half-written.
+ * socket, and a graceful stop: no new calls; running ones finish within the drain, and those that change
+ * data and are still running past it are recorded as interrupted (their outcome unknown, never re-run
+ * unasked); then the stores close — nothing half-written, nothing left in flight for ever.
  */
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { RegistryServer } from "./registry-server.js";
 
 export const DEFAULT_PORT = 7423;
+/** How long a stop waits for running calls before recording them as interrupted. */
+export const DEFAULT_DRAIN_MS = 30_000;
+
+export interface StopReport {
+  /** Every call ended within the drain. */
+  drained: boolean;
+  /** Calls that change data recorded as interrupted because they still ran past the drain. */
+  interrupted: number;
+}
 
 export interface Listening {
   url: string;
   port: number;
-  /** Stops accepting, waits up to `drainMs` for running calls, ends open streams, closes the stores. */
-  stop(drainMs?: number): Promise<{ drained: boolean }>;
+  /**
+   * Stops accepting, waits up to `drainMs` (or until `force` aborts) for running calls, records what
+   * still runs as interrupted, ends open streams, closes the stores.
+   */
+  stop(drainMs?: number, force?: AbortSignal): Promise<StopReport>;
 }
 
 export function listen(
@@ -36,14 +49,19 @@ export function listen(
       },
       (info: AddressInfo) => {
         const host = info.family === "IPv6" ? `[${info.address}]` : info.address;
-        let stopping: Promise<{ drained: boolean }> | undefined;
+        let stopping: Promise<StopReport> | undefined;
         resolve({
           url: `http://${host}:${info.port}`,
           port: info.port,
-          stop(drainMs = 30_000) {
+          stop(drainMs = DEFAULT_DRAIN_MS, force) {
             stopping ??= (async () => {
               const closed = new Promise<void>((done) => http.close(() => done()));
-              const drained = await server.deps.inflight.drain(drainMs);
+              // The requests in flight and the calls that change data (an approved run, a call whose
+              // client hung up) share one deadline; what the seam still runs at it is recorded interrupted.
+              const [requestsDrained, calls] = await Promise.all([
+                server.deps.inflight.drain(drainMs, force),
+                server.seam.stop(drainMs, force),
+              ]);
               // Event streams never end by themselves: end them, let the last responses go out, then
               // cut whatever connection is still open.
               server.deps.hub.close();
@@ -52,8 +70,9 @@ export function listen(
               }, 2_000);
               await closed;
               clearTimeout(late);
+              await server.seam.close();
               server.close();
-              return { drained };
+              return { drained: requestsDrained && calls.drained, interrupted: calls.interrupted };
             })();
             return stopping;
           },

@@ -22,6 +22,11 @@ export interface ConsoleFixture {
   sendEmail: ScriptedTool;
   /** Calls a tool over the API as the agent. */
   invokeAsAgent(tool: string, input: unknown): Promise<Response>;
+  /**
+   * An approved send_email whose process died mid-run, as the sweep finds it: parked by the agent,
+   * approved, its run lost. Returns the approval id.
+   */
+  interruptedCall(input: unknown): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -74,17 +79,34 @@ export async function startConsoleFixture(): Promise<ConsoleFixture> {
   const operator = server.auth.createKey({ tenantId: "acme", principalId: "alice", operator: true });
   const agentKey = server.auth.createKey({ tenantId: "acme", principalId: "support-agent" }).key;
   const listening: Listening = await listen(server, { port: 0 });
+  const invokeAsAgent = (tool: string, input: unknown) =>
+    fetch(`${listening.url}/api/v1/tools/${tool}/invoke`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
+      body: JSON.stringify(input),
+    });
   return {
     url: listening.url,
     loginUrl: `${listening.url}/login?token=${server.auth.createLoginToken(operator.record.id)}`,
     agentKey,
     sendEmail,
-    invokeAsAgent: (tool, input) =>
-      fetch(`${listening.url}/api/v1/tools/${tool}/invoke`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
-        body: JSON.stringify(input),
-      }),
+    invokeAsAgent,
+    async interruptedCall(input) {
+      const parked = (await (await invokeAsAgent("send_email", input)).json()) as {
+        error: { details: { approvalId: string } };
+      };
+      const id = parked.error.details.approvalId;
+      const { approvals } = server.deps.stores;
+      const now = Date.now();
+      await approvals.decide({ tenantId: "acme", id, decision: "approved", by: "alice", at: now });
+      const lost = { reason: "lost" as const, at: now, startedAt: now - 60_000, lastHeartbeat: now - 55_000 };
+      await approvals.interrupt({
+        tenantId: "acme",
+        id,
+        interruption: { ...lost, by: "support-agent", holder: "web-2:4711" },
+      });
+      return id;
+    },
     async close() {
       await listening.stop(2_000);
       rmSync(dir, { recursive: true, force: true });

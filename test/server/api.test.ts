@@ -76,7 +76,7 @@ describe("the registry server's API", () => {
     expect(await names("?runtime=2.3.0")).toContain("read_ledger");
     expect(await names("?runtime=3.1.0")).not.toContain("read_ledger");
     expect(await names("?runtime=3.1.0")).toContain("calculate");
-    expect(await names("?effect=external-write")).toEqual(["send_email"]);
+    expect(await names("?effect=external-write")).toEqual(["send_email", "slow_write"]);
     expect((await names("?q=arithmetic expression"))[0]).toBe("calculate");
     const bad = await f.call("/api/v1/tools?runtime=two", { key: f.keys.agentB });
     expect(bad.status).toBe(400);
@@ -140,6 +140,73 @@ describe("the registry server's API", () => {
         await f.call(`/api/v1/approvals/${approvalId}/deny`, { ...jsonBody({}), key: f.keys.aliceOperator })
       ).json(),
     ).toMatchObject({ status: 409, code: "already_decided" });
+  });
+
+  it("retries an interrupted call only at an approver's word, once; and decides nothing it cannot run", async () => {
+    const parked = await f.call("/api/v1/tools/send_email/invoke", {
+      ...jsonBody({ to: "ivy" }),
+      key: f.keys.agentA,
+    });
+    const id = ((await parked.json()) as { error: { details: { approvalId: string } } }).error.details
+      .approvalId;
+    const { approvals } = f.server.deps.stores;
+    // Approved, then its process was lost mid-run: what the sweep leaves.
+    await approvals.decide({ tenantId: "tenant-a", id, decision: "approved", by: "alice", at: Date.now() });
+    await approvals.interrupt({ tenantId: "tenant-a", id, interruption: { reason: "lost", at: Date.now() } });
+    const sent = f.sendEmail.calls.length;
+    const listed = (await (
+      await f.call("/api/v1/approvals?status=interrupted", { key: f.keys.aliceOperator })
+    ).json()) as { approvals: { id: string }[] };
+    expect(listed.approvals.map((record) => record.id)).toEqual([id]);
+    const byAgent = await f.call(`/api/v1/approvals/${id}/retry`, { ...jsonBody({}), key: f.keys.agentA });
+    expect(byAgent.status).toBe(403);
+    const retried = await f.call(`/api/v1/approvals/${id}/retry`, {
+      ...jsonBody({ note: "checked: nothing was sent" }),
+      key: f.keys.aliceOperator,
+    });
+    expect(retried.status).toBe(200);
+    expect(await retried.json()).toMatchObject({
+      approval: { status: "executed", retriedBy: "alice" },
+      result: { ok: true, content: "sent" },
+    });
+    const again = await f.call(`/api/v1/approvals/${id}/retry`, {
+      ...jsonBody({}),
+      key: f.keys.aliceOperator,
+    });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: "not_interrupted" });
+    expect(f.sendEmail.calls).toHaveLength(sent + 1);
+
+    // An approval for a tool this server does not serve is left pending, with the reason.
+    await approvals.create({
+      tenantId: "tenant-a",
+      id: "elsewhere-1",
+      toolName: "post_tweet",
+      toolVersion: "1.0.0",
+      effect: "external-write",
+      definitionHash: "h",
+      input: {},
+      description: "post_tweet",
+      requestedBy: "agent-a",
+      runId: "r",
+      toolCallId: "c",
+      idempotencyKey: "elsewhere-1",
+      fingerprint: "fp",
+      createdAt: Date.now(),
+      expiresAt: Date.now() + 60_000,
+    });
+    const unserved = await f.call("/api/v1/approvals/elsewhere-1/approve", {
+      ...jsonBody({}),
+      key: f.keys.aliceOperator,
+    });
+    expect(unserved.status).toBe(409);
+    expect(await unserved.json()).toMatchObject({
+      code: "not_served",
+      detail: expect.stringContaining("post_tweet, which this process does not serve"),
+    });
+    expect(await approvals.get({ tenantId: "tenant-a", id: "elsewhere-1" })).toMatchObject({
+      status: "pending",
+    });
   });
 
   it("pages the audit trail with a cursor", async () => {
@@ -303,6 +370,7 @@ describe("the registry server's API", () => {
         "/manifest.json",
         "/api/v1/tools/{name}/invoke",
         "/api/v1/approvals/{id}/approve",
+        "/api/v1/approvals/{id}/retry",
         "/api/v1/audit",
       ]),
     );

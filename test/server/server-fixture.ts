@@ -13,10 +13,14 @@ import { calculateTool } from "../../src/tools/general/calculate.js";
 
 export interface Fixture {
   url: string;
+  /** The SQLite file the server keeps its state in. */
+  storePath: string;
   server: RegistryServer;
   listening: Listening;
   sendEmail: ScriptedTool;
   slow: ScriptedTool;
+  /** An external write that takes 500 ms and runs without parking: for shutdowns and hang-ups. */
+  slowWrite: ScriptedTool;
   keys: { aliceOperator: string; agentA: string; agentB: string; bobOperator: string };
   /** fetch against the server with a key (or none). */
   call(path: string, init?: RequestInit & { key?: string | undefined }): Promise<Response>;
@@ -32,6 +36,7 @@ export async function startFixture(
   } = {},
 ): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), "toolreg-server-"));
+  const storePath = join(dir, "toolreg.db");
   const sendEmail = createScriptedTool([(input) => ({ content: "sent", data: { sent: input } })], {
     name: "send_email",
     description: "Sends an email message to a recipient.",
@@ -47,6 +52,22 @@ export async function startFixture(
     ],
     { name: "slow_report", description: "Builds a report slowly.", category: "general" },
   );
+  const slowWrite = createScriptedTool(
+    [
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        return "written";
+      },
+    ],
+    {
+      name: "slow_write",
+      description: "Writes a record to a slow external service.",
+      category: "general",
+      effect: "external-write",
+      approval: "never",
+      overrideReason: "runs without parking, so the tests can time its run",
+    },
+  );
   const ledger = defineTool({
     name: "read_ledger",
     description: "Reads the general ledger of the finance team.",
@@ -56,10 +77,10 @@ export async function startFixture(
     input: z.object({}),
     run: () => "ledger",
   });
-  const registry = new ToolRegistry([calculateTool, sendEmail, slow, ledger]);
+  const registry = new ToolRegistry([calculateTool, sendEmail, slow, slowWrite, ledger]);
   const server = openRegistryServer({
     registry,
-    storePath: join(dir, "toolreg.db"),
+    storePath,
     logger: silentLogger,
     // Tenant a has no finance tools at all: read_ledger is tenant b's.
     toolsets: {
@@ -84,10 +105,12 @@ export async function startFixture(
   const listening = await listen(server, { port: 0 });
   return {
     url: listening.url,
+    storePath,
     server,
     listening,
     sendEmail,
     slow,
+    slowWrite,
     keys,
     call(path, init = {}) {
       const { key: presented, headers, ...rest } = init;

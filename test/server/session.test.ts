@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Fixture, jsonBody, startFixture } from "./server-fixture.js";
 
@@ -93,7 +94,63 @@ describe("graceful shutdown", () => {
       );
     expect([503, "refused"]).toContain(late);
     expect(await (await running).json()).toMatchObject({ ok: true, content: "done slowly" });
-    expect(await stopping).toEqual({ drained: true });
+    expect(await stopping).toEqual({ drained: true, interrupted: 0 });
+  });
+
+  it("records a write still running past the drain as interrupted, and leaves the store whole", async () => {
+    f = await startFixture();
+    const headers = { "content-type": "application/json", "idempotency-key": "shutdown-1" };
+    const running = f
+      .call("/api/v1/tools/slow_write/invoke", { method: "POST", headers, body: "{}", key: f.keys.agentA })
+      .catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await f.listening.stop(100)).toEqual({ drained: false, interrupted: 1 });
+    await running;
+    const database = new Database(f.storePath, { readonly: true });
+    try {
+      expect(database.pragma("integrity_check", { simple: true })).toBe("ok");
+      const claim = database
+        .prepare("SELECT status, claimed_by FROM idempotency WHERE key = 'shutdown-1'")
+        .get();
+      // Never left in flight: unknown, so a retry is told so and does not run it again.
+      expect(claim).toEqual({ status: "unknown", claimed_by: "agent-a" });
+      const interrupt = database
+        .prepare("SELECT outcome, message FROM audit WHERE kind = 'tool-call-interrupt'")
+        .get() as { outcome: string; message: string };
+      expect(interrupt).toMatchObject({
+        outcome: "interrupted",
+        message: expect.stringContaining("slow_write"),
+      });
+    } finally {
+      database.close();
+    }
+  });
+});
+
+describe("a client that hangs up", () => {
+  it("decides nothing: the write runs to its end, and a retry with the key gets its real outcome", async () => {
+    f = await startFixture();
+    const send = (signal?: AbortSignal) =>
+      f.call("/api/v1/tools/slow_write/invoke", {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": "hang-up-1" },
+        body: "{}",
+        key: f.keys.agentA,
+        ...(signal ? { signal } : {}),
+      });
+    const controller = new AbortController();
+    const first = send(controller.signal).catch(() => "hung up");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    controller.abort();
+    expect(await first).toBe("hung up");
+    const meanwhile = await send();
+    expect(meanwhile.status).toBe(409);
+    expect(await meanwhile.json()).toMatchObject({ ok: false, error: { code: "in_progress" } });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const after = await send();
+    expect(after.status).toBe(200);
+    expect(await after.json()).toEqual({ ok: true, content: "written" });
+    expect(f.slowWrite.calls).toHaveLength(1);
   });
 });
 

@@ -2,11 +2,14 @@
  * @module The approval inbox over HTTP. A tenant's operators see and decide its approvals; anyone else sees
  * only what they asked for. Nobody decides their own request unless the deployment allows it. An approved
  * call runs at once, as the principal who asked and with that principal's current grant — a key revoked
- * meanwhile means the call is refused, not run.
+ * meanwhile means the call is refused, not run. An interrupted call (its outcome lost) runs again only
+ * when an approver retries it, under the same rules.
  */
 import type { Hono } from "hono";
 import { z } from "zod";
 import { createExecutionContext, type ExecutionContext } from "../../seam/context.js";
+import type { Envelope } from "../../seam/envelope.js";
+import type { DecisionResult } from "../../seam/seam.js";
 import { APPROVAL_STATUSES, type ApprovalRecord } from "../../stores/types.js";
 import type { Caller } from "../auth/index.js";
 import { problem } from "../problem.js";
@@ -48,7 +51,7 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     return c.json(record);
   });
 
-  for (const decision of ["approve", "deny"] as const) {
+  for (const decision of ["approve", "deny", "retry"] as const) {
     app.post(`/api/v1/approvals/:id/${decision}`, async (c) => {
       const caller = c.get("caller");
       const id = c.req.param("id");
@@ -74,8 +77,19 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
         by: caller.principalId,
         ...(parsed.data.note === undefined ? {} : { note: parsed.data.note }),
       };
-      const decided =
-        decision === "approve" ? await deps.seam.approve(request) : await deps.seam.deny(request);
+      const requester = requesterContext(deps, record);
+      let decided: DecisionResult;
+      let result: Envelope | undefined;
+      if (decision === "retry") {
+        ({ decision: decided, envelope: result } = await deps.inflight.track(() =>
+          deps.seam.retry(request, requester, { onInProgress: "wait" }),
+        ));
+      } else {
+        decided = decision === "approve" ? await deps.seam.approve(request) : await deps.seam.deny(request);
+        if (decided.ok && decision === "approve") {
+          result = await deps.inflight.track(() => deps.seam.resume(requester, id, { onInProgress: "wait" }));
+        }
+      }
       if (!decided.ok) {
         return problem(
           409,
@@ -84,10 +98,7 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
           decided.approval ? { approval: decided.approval } : {},
         );
       }
-      if (decision === "deny") return c.json({ approval: decided.approval });
-      const result = await deps.inflight.track(() =>
-        deps.seam.resume(requesterContext(deps, decided.approval), id, { onInProgress: "wait" }),
-      );
+      if (result === undefined) return c.json({ approval: decided.approval });
       const settled = await deps.stores.approvals.get({ tenantId: caller.tenantId, id });
       return c.json({ approval: settled ?? decided.approval, result });
     });

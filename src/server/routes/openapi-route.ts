@@ -98,12 +98,15 @@ export function buildOpenApi(): unknown {
         get: { ...secured, summary: "one approval, to poll its outcome", parameters: [idParameter("id")] },
       },
       ...Object.fromEntries(
-        (["approve", "deny"] as const).map((decision) => [
+        (["approve", "deny", "retry"] as const).map((decision) => [
           `/api/v1/approvals/{id}/${decision}`,
           {
             post: {
               ...secured,
-              summary: `${decision} a parked call`,
+              summary:
+                decision === "retry"
+                  ? "run an interrupted call again (its outcome was lost): an operator's explicit act"
+                  : `${decision} a parked call`,
               parameters: [idParameter("id")],
               requestBody: { content: { "application/json": { schema: schemaOf(DecisionBody, "input") } } },
             },
