@@ -98,13 +98,15 @@ describe("toolreg serve with limits", () => {
     expect((await invoke(url, key)).status).toBe(200);
   });
 
-  it("refuses a bad rule or config file as a usage error on one line, naming it", async () => {
+  it("refuses a bad --rate-limit rule as a usage error on one line, naming it", async () => {
     const badRule = await runToolreg(["serve", "--rate-limit", "principal=100/fortnight"], cwd);
     expect(badRule.code).toBe(2);
     expect(badRule.stderr).toBe(
       'error: --rate-limit "principal=100/fortnight": unknown unit "fortnight": use s, min, hour or day\n',
     );
+  });
 
+  it("refuses a bad config file, or a missing one --config names, as a usage error naming it", async () => {
     writeFileSync(join(cwd, "toolreg.config.json"), JSON.stringify({ rateLimits: ["principal=0/min"] }));
     const badFile = await runToolreg(["call", "calculate", "--input", '{"expression":"1"}'], cwd);
     expect(badFile.code).toBe(2);
