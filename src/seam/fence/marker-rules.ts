@@ -1,9 +1,11 @@
 /**
  * @module Chat-template markers found in folded text and their delimiters taken away: the fence's own
- * tag, `<|…|>` tokens, tags, bracket tokens and role lines. Only the matched delimiters change, and the
- * words stay as written.
+ * tag, `<|…|>` tokens, tags, bracket tokens and role lines. They are matched in the text's skeleton view,
+ * so a marker spelled with look-alike letters is found as its ASCII self is; only the matched delimiters
+ * change, and the words stay as written.
  */
 import { BRACKET_NAMES, ODD_MARKERS, ROLE_WORDS, TAG_NAMES, TOKEN_NAMES } from "./chat-template-markers.js";
+import { skeletonPattern, skeletonView } from "./confusable-skeleton.js";
 
 /** The fence's own tag name; content may never contain it in a form that could open or close a block. */
 export const FENCE_TAG = "untrusted-content";
@@ -19,35 +21,24 @@ interface MarkerKind {
   readonly close: string;
 }
 
-/**
- * A pattern (for a case-insensitive regular expression) matching a marker's name: a run of digits stands
- * for any number; `_`, `-` and a space join words in any of those ways, or none (`tool_call`, `TOOLCALL`).
- */
-function namePattern(name: string): string {
-  return (name.match(/\d+|[_\- ]|[^\d_\- ]+/g) ?? [])
-    .map((part) =>
-      /^\d+$/.test(part) ? "\\d+" : /^[_\- ]$/.test(part) ? "[_\\- \\u2581]?" : escapeRegExp(part),
-    )
-    .join("");
-}
-
-const names = (list: readonly string[]) => [...new Set(list.map(namePattern))].join("|");
-const PIPE = "\\|";
+const names = (list: readonly string[]) => [...new Set(list.map(skeletonPattern))].join("|");
+/** A pipe, or a letter or digit whose skeleton is a pipe's (`l`, `I`, `Ӏ`): only around a known token's name. */
+const PIPE = skeletonPattern("|");
 const ROLE = `(?:${names(ROLE_WORDS)})`;
 const ROLE_LINE = `^(?<roleLead>[ \\t]*)(?<roleOpen>(?:#{1,6}[ \\t]*)?)(?<roleBody>${ROLE})(?<roleClose>)`;
 
 /**
- * Angle brackets become `«` `»`, square ones `(` `)`.
+ * Angle brackets become `«` `»`, square ones `(` `)`: characters whose skeletons are not the delimiters'.
  * Where two kinds could match at one place, the first listed does.
  */
 const KINDS: readonly MarkerKind[] = [
   {
     kind: "fence",
-    source: `(?<fenceOpen><\\/?)(?<fenceBody>${namePattern(FENCE_TAG)})`,
+    source: `(?<fenceOpen><\\/?)(?<fenceBody>${skeletonPattern(FENCE_TAG)})`,
     open: "«",
     close: "",
   },
-  // A listed `<|…|>` token; any `<|…|>` token;
+  // A listed `<|…|>` token, its pipes possibly look-alike letters (`<Ӏim_startӀ>`); any `<|…|>` token;
   // Gemma 4's tokens piped on one side (`<|turn>`, `<turn|>`); a tag (`<tool_call>`, `</tool_response>`,
   // `<seed:tool_call>`, `<|DSML|invoke name="x">`, `<function=f>`).
   {
@@ -96,9 +87,12 @@ const EXACT_MARKER = new RegExp(
   "im",
 );
 
-/** The text with every marker's delimiters replaced; nothing else changes. */
+/**
+ * The text with every marker's delimiters replaced; nothing else changes. Markers are found in the text's
+ * skeleton view, which has the text's length, so a match's offsets are the text's.
+ */
 export function defuseMarkers(text: string): string {
-  const view = text;
+  const view = skeletonView(text);
   let defused = "";
   let at = 0;
   MARKER.lastIndex = 0;
@@ -118,7 +112,7 @@ export function defuseMarkers(text: string): string {
 
 /** Whether folded text holds a marker (a role line only if it goes on to say something). */
 export function holdsMarker(text: string): boolean {
-  return EXACT_MARKER.test(text);
+  return EXACT_MARKER.test(skeletonView(text));
 }
 
 function escapeRegExp(text: string): string {
