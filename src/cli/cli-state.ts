@@ -31,6 +31,8 @@ export interface GlobalOptions extends ToolFlags {
   db?: string;
   config?: string;
   rateLimit: string[];
+  onAuditFailure?: "refuse" | "alert";
+  drainMs?: string;
   embeddings?: EmbeddingModel;
   registry?: string;
   mcpConfig?: string;
@@ -52,7 +54,11 @@ export interface CliState {
     toolCallId?: string;
     signal?: AbortSignal;
   }): ExecutionContext;
-  close(): void;
+  /**
+   * Stops the seam (waiting up to `drainMs`, the settings' drain unless given, or until `force` aborts)
+   * and closes the stores; once, however often it is called.
+   */
+  close(drainMs?: number, force?: AbortSignal): Promise<void>;
 }
 
 /** The embedded state file: --db, else $TOOLREG_DB, else .toolreg/toolreg.db under the working directory. */
@@ -80,15 +86,24 @@ export async function openCliState(
     }
   }
   // Before anything is opened: a mistake in the settings leaves nothing to close.
-  const ceilings = ceilingsOf(loadSettings(options, io));
+  const settings = loadSettings(options, io);
+  const ceilings = ceilingsOf(settings);
   const path = statePath(options, io);
   mkdirSync(dirname(path), { recursive: true });
   const stores = openSqliteStores(path);
   const registry = new ToolRegistry(tools);
-  const seam = new Seam({ registry: registry.view(), stores, outputs, ...(ceilings ? { ceilings } : {}) });
-  await seam.sweep();
   const logger = pino({ level: options.logLevel }, pino.destination(2));
+  const seam = new Seam({
+    registry: registry.view(),
+    stores,
+    outputs,
+    logger,
+    onAuditFailure: settings.onAuditFailure,
+    ...(ceilings ? { ceilings } : {}),
+  });
+  await seam.sweep();
   const runId = `cli-${randomUUID()}`;
+  let closing: Promise<void> | undefined;
   return {
     seam,
     registry,
@@ -104,6 +119,18 @@ export async function openCliState(
         idempotencyKey: init.idempotencyKey,
         signal: init.signal,
       }),
-    close: () => stores.close(),
+    close(drainMs = settings.drainMs, force) {
+      closing ??= (async () => {
+        // A call that changes data and outlives the drain (a client cancelled it, say) is recorded
+        // interrupted, never left in flight under a closed store.
+        const { interrupted } = await seam.stop(drainMs, force);
+        if (interrupted > 0) {
+          logger.warn({ interrupted }, "calls still running at the stop were recorded interrupted");
+        }
+        await seam.close();
+        stores.close();
+      })();
+      return closing;
+    },
   };
 }

@@ -26,6 +26,8 @@ describe("the config file", () => {
       rateLimits: [],
       authFailures: DEFAULT_AUTH_FAILURES,
       trustProxy: 0,
+      onAuditFailure: "refuse",
+      drainMs: 30_000,
     });
     expect(DEFAULT_AUTH_FAILURES).toEqual({ limit: 20, windowMs: 60_000 });
   });
@@ -40,6 +42,8 @@ describe("the config file", () => {
       ],
       authFailures: { rate: "5/10s" },
       trustProxy: true,
+      onAuditFailure: "alert",
+      drainMs: 5_000,
     });
     expect(loadSettings({ rateLimit: ["tool:crm_write=10/min"] }, io)).toEqual({
       rateLimits: [
@@ -50,6 +54,8 @@ describe("the config file", () => {
       ],
       authFailures: { limit: 5, windowMs: 10_000 },
       trustProxy: 1,
+      onAuditFailure: "alert",
+      drainMs: 5_000,
     });
   });
 
@@ -60,6 +66,8 @@ describe("the config file", () => {
       rateLimits: [{ per: "tenant", limit: 2, windowMs: 60_000 }],
       authFailures: false,
       trustProxy: 2,
+      onAuditFailure: "refuse",
+      drainMs: 30_000,
     });
     expect(() => loadSettings({ config: "missing.json" }, io)).toThrow("--config missing.json: no such file");
   });
@@ -76,6 +84,17 @@ describe("the config file", () => {
     });
     expect(() => loadSettings({ authFailures: "many" }, io)).toThrow(/--auth-failures "many": .* or off/);
     expect(() => loadSettings({ trustProxy: "yes" }, io)).toThrow(/--trust-proxy "yes"/);
+  });
+
+  it("lets the flags replace the file's audit-failure mode and drain", () => {
+    write("toolreg.config.json", { onAuditFailure: "alert", drainMs: 1_000 });
+    expect(loadSettings({ onAuditFailure: "refuse", drainMs: "250" }, io)).toMatchObject({
+      onAuditFailure: "refuse",
+      drainMs: 250,
+    });
+    expect(() => loadSettings({ drainMs: "soon" }, io)).toThrow(/--drain-ms "soon": give milliseconds/);
+    write("toolreg.config.json", { onAuditFailure: "ignore" });
+    expect(() => loadSettings({}, io)).toThrow(/toolreg\.config\.json: onAuditFailure: /);
   });
 
   it("names the file and the JSON path of every mistake, on one line", () => {
@@ -109,7 +128,7 @@ describe("the config file", () => {
   it("refuses a key it does not know, saying which keys it holds", () => {
     write("toolreg.config.json", { rateLimits: [], toolkits: ["crm"] });
     expect(() => loadSettings({}, io)).toThrow(
-      'toolreg.config.json: unknown key "toolkits" (a config file holds $schema, rateLimits, authFailures, trustProxy)',
+      'toolreg.config.json: unknown key "toolkits" (a config file holds $schema, rateLimits, authFailures, trustProxy, onAuditFailure, drainMs)',
     );
     write("toolreg.config.json", { rateLimits: [{ per: "tool", rate: "1/min", tools: ["a"] }] });
     expect(() => loadSettings({}, io)).toThrow('toolreg.config.json: rateLimits[0]: unknown key "tools"');

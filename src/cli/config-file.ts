@@ -1,7 +1,8 @@
 /**
  * @module The settings file: `--config FILE`, else `toolreg.config.json` in the working directory when there
- * is one. Today it holds the rate limits and the throttling of failed authentication; flags are shortcuts
- * into the same settings (`--rate-limit` rules are added to the file's). Its JSON Schema is
+ * is one. Today it holds the rate limits, the throttling of failed authentication, what a call that
+ * changes data does while the audit trail cannot be written, and how long a stop drains; flags are
+ * shortcuts into the same settings (`--rate-limit` rules are added to the file's). Its JSON Schema is
  * `docs/toolreg.config.schema.json`, generated from `ConfigFileSchema`.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -9,6 +10,8 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import type { Ceilings } from "../policy/ports.js";
 import { type RateLimitRule, SlidingWindowCeilings } from "../policy/sliding-window-ceilings.js";
+import type { AuditFailureMode } from "../seam/audit-guard.js";
+import { DEFAULT_DRAIN_MS } from "../server/listen.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import {
   parseRate,
@@ -44,6 +47,19 @@ export const ConfigFileSchema = z
         description:
           "how many proxies in front of the server append the address they saw to X-Forwarded-For (true: 1); the client address is read from there instead of the socket. Default 0: the header is ignored",
       }),
+    onAuditFailure: z.enum(["refuse", "alert"]).optional().meta({
+      description:
+        "while audit events cannot be written (a full disk): refuse calls that change data (default), or run them and log an alert. Reads run either way",
+    }),
+    drainMs: z
+      .int()
+      .min(0)
+      .max(24 * 60 * 60 * 1000)
+      .optional()
+      .meta({
+        description:
+          "how long a stop (SIGTERM, SIGINT) waits for running calls, in milliseconds, before recording those that change data as interrupted (default 30000)",
+      }),
   })
   .meta({ title: "toolreg.config.json", description: "Settings of the toolreg CLI and server." });
 
@@ -55,6 +71,8 @@ export interface Settings {
   authFailures: Rate | false;
   /** Proxies trusted to append to X-Forwarded-For; 0 reads the socket. */
   trustProxy: number;
+  onAuditFailure: AuditFailureMode;
+  drainMs: number;
 }
 
 export interface SettingsFlags {
@@ -64,6 +82,10 @@ export interface SettingsFlags {
   authFailures?: string | undefined;
   /** `serve --trust-proxy`: a count of proxies; replaces the file's. */
   trustProxy?: string | undefined;
+  /** `--on-audit-failure`: refuse or alert; replaces the file's. */
+  onAuditFailure?: string | undefined;
+  /** `--drain-ms`: replaces the file's. */
+  drainMs?: string | undefined;
 }
 
 /** The file (if any) with the flags applied; every mistake is a usage error naming where it is. */
@@ -79,7 +101,16 @@ export function loadSettings(flags: SettingsFlags, io: CliIo): Settings {
     rateLimits,
     authFailures: authFailuresFrom(flags.authFailures, file),
     trustProxy: trustProxyFrom(flags.trustProxy, file),
+    onAuditFailure: (flags.onAuditFailure as AuditFailureMode | undefined) ?? file.onAuditFailure ?? "refuse",
+    drainMs: drainMsFrom(flags.drainMs, file),
   };
+}
+
+function drainMsFrom(flag: string | undefined, file: ConfigFile): number {
+  if (flag === undefined) return file.drainMs ?? DEFAULT_DRAIN_MS;
+  if (!/^\d{1,8}$/.test(flag))
+    throw new UsageError(`--drain-ms ${JSON.stringify(flag)}: give milliseconds, e.g. 30000`);
+  return Number(flag);
 }
 
 /** The parsed file: the one --config names, else ./toolreg.config.json when it exists, else nothing. */

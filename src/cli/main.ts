@@ -10,3 +10,6 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 });
 
 process.exitCode = await runCli(process.argv.slice(2), processIo);
+// A command is over: what still holds the event loop (a tool past a stop's drain, recorded interrupted,
+// or a client's idle socket) does not hold the process. Unref'd, so a loop that empties exits at once.
+setTimeout(() => process.exit(), 2_000).unref();

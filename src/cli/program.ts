@@ -10,6 +10,7 @@ import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
 import { openDatabase } from "../stores/sqlite/database.js";
 import { createSqlitePinStore } from "../stores/sqlite/mcp-pins.js";
+import { APPROVAL_STATUSES } from "../stores/types.js";
 import { defaultCatalogue } from "../tools/catalogue.js";
 import { metaTools } from "../tools/meta/index.js";
 import { EMBEDDING_MODELS, loadCliEmbeddings } from "./cli-embeddings.js";
@@ -31,6 +32,7 @@ import { acceptPin, listPins } from "./commands/mcp-pins.js";
 import { renderCommand } from "./commands/render.js";
 import { CONFIG_FILE } from "./config-file.js";
 import { addServerCommands } from "./server-commands.js";
+import { wiringFlags } from "./wiring-flags.js";
 
 /** Runs the CLI on `argv` (without node and script); resolves to the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -68,7 +70,17 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     )
     .option(
       "--config <file>",
-      `the settings file: rate limits, failed-authentication throttling (default ./${CONFIG_FILE} when it exists)`,
+      `the settings file: rate limits, failed-authentication throttling, audit failures, drain (default ./${CONFIG_FILE} when it exists)`,
+    )
+    .option(
+      "--drain-ms <ms>",
+      "serve and mcp: how long a stop waits for running calls before recording those that change data as interrupted (default 30000)",
+    )
+    .addOption(
+      new Option(
+        "--on-audit-failure <mode>",
+        "while audit events cannot be written: refuse calls that change data (default), or alert and run them",
+      ).choices(["refuse", "alert"]),
     )
     .option(
       "--rate-limit <rule>",
@@ -201,7 +213,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
         return await body(state, imports);
       } finally {
         openSeam = undefined;
-        state.close();
+        await state.close();
       }
     });
 
@@ -235,13 +247,15 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .option("--approve", "if the call needs approval, approve it as the operator and run it")
     .option("--key <key>", "idempotency key to use instead of the derived one")
     .option("--wait", "if the same key is in flight, wait for its result")
-    .action((name: string, options) => withState((state) => callTool(state, name, options, io)));
+    .action((name: string, options) =>
+      withState((state) => callTool(state, name, options, io, wiringFlags(program, io.cwd))),
+    );
 
   const approvals = program.command("approvals").description("the approval inbox");
   approvals
     .command("list")
     .description("list approvals, newest first")
-    .option("--status <status>", "only this status (pending, approved, denied, expired, executed, refused)")
+    .option("--status <status>", `only this status (${APPROVAL_STATUSES.join(", ")})`)
     .option("--limit <n>", "at most this many", "50")
     .option("--json", "print JSON")
     .action((options) => withState((state) => listApprovals(state, options, io)));
@@ -257,6 +271,14 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .argument("<id>", "approval id")
     .option("--note <text>", "a note kept with the decision")
     .action((id: string, options) => withState((state) => decideApproval(state, "deny", id, options, io)));
+  approvals
+    .command("retry")
+    .description(
+      "run an interrupted call again (its run's outcome was lost): check the target system first; audited",
+    )
+    .argument("<id>", "approval id")
+    .option("--note <text>", "a note kept with the retry")
+    .action((id: string, options) => withState((state) => decideApproval(state, "retry", id, options, io)));
 
   program
     .command("audit")

@@ -15,6 +15,7 @@ import type { ServedTools } from "./cli-tools.js";
 import { createKeyCommand, listKeysCommand, loginCommand, revokeKeyCommand } from "./commands/keys.js";
 import { demoDatabasePath, serveCommand } from "./commands/serve.js";
 import { ceilingsOf, loadSettings } from "./config-file.js";
+import { listenForStop } from "./stop-signals.js";
 
 export interface ServerCommandHost {
   io: CliIo;
@@ -32,21 +33,6 @@ interface ServeFlags {
   store?: string;
   authFailures?: string;
   trustProxy?: string;
-}
-
-/** Resolves on the first SIGTERM or SIGINT: the server stops gracefully instead of dying mid-call. */
-function stopSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: string) => {
-      process.off("SIGTERM", onTerm);
-      process.off("SIGINT", onInt);
-      resolve(signal);
-    };
-    const onTerm = () => stop("SIGTERM");
-    const onInt = () => stop("SIGINT");
-    process.once("SIGTERM", onTerm);
-    process.once("SIGINT", onInt);
-  });
 }
 
 export function addServerCommands(program: Command, host: ServerCommandHost): void {
@@ -81,6 +67,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
         registry,
         storePath,
         logger,
+        onAuditFailure: settings.onAuditFailure,
         outputs: cliOutputStore(host.globals(), io),
         ...(ceilings ? { ceilings } : {}),
         ...(settings.authFailures
@@ -90,7 +77,14 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       host.linkSeam(server.seam);
       try {
         const operator = { tenantId: host.globals().tenant, principalId: host.globals().principal };
-        host.setExitCode(await serveCommand(server, operator, options, io, logger, stopSignal()));
+        const stop = listenForStop();
+        try {
+          host.setExitCode(
+            await serveCommand(server, operator, { ...options, drainMs: settings.drainMs }, io, logger, stop),
+          );
+        } finally {
+          stop.dispose();
+        }
       } finally {
         host.linkSeam(undefined);
         for (const stop of unsubscribe) stop();

@@ -30,6 +30,7 @@ export function renderToolDocs(tool: AnyTool): string {
     `| effect | ${tool.effect} |`,
     `| approval | ${tool.approval} |`,
     `| idempotency key | ${tool.idempotencyKey ? "required" : "no"} |`,
+    ...(tool.idempotencyKey ? [`| lost outcome | ${lostOutcome(tool)} |`] : []),
     `| scopes | ${tool.scopes.length > 0 ? tool.scopes.join(", ") : "none"} |`,
     `| cost | ${tool.cost} |`,
     `| limits | ${tool.limits.timeoutMs} ms, ${tool.limits.outputBytes} bytes of output |`,
@@ -45,6 +46,13 @@ export function renderToolDocs(tool: AnyTool): string {
   }
   lines.push("", "## Input", "", ...inputTable(tool), "", GENERATED_END);
   return lines.join("\n");
+}
+
+/** What happens to a call under a key whose run was lost (its process died, or stopped past its drain). */
+function lostOutcome(tool: AnyTool): string {
+  return tool.upstreamDeduplicates
+    ? "run again under the same key: its provider deduplicates on the key"
+    : "reported unknown, never run again unless an operator retries it";
 }
 
 function inputTable(tool: AnyTool): string[] {

@@ -5,6 +5,7 @@
 import type { Hono } from "hono";
 import type { ApprovalPolicy, Authorizer, Ceilings, Toolsets } from "../policy/ports.js";
 import type { ToolRegistry } from "../registry/registry.js";
+import type { AuditFailureMode } from "../seam/audit-guard.js";
 import type { Logger } from "../seam/context.js";
 import type { OutputStore } from "../seam/output-store.js";
 import { Seam } from "../seam/seam.js";
@@ -40,6 +41,8 @@ export interface RegistryServerOptions {
   ceilings?: Ceilings;
   /** Throttles failed authentication per client address; off unless given (`toolreg serve` gives 20/min). */
   authFailures?: AuthFailureSettings;
+  /** While audit events cannot be written: refuse calls that change data (default) or run them with an alert. */
+  onAuditFailure?: AuditFailureMode;
 }
 
 export interface RegistryServer {
@@ -57,6 +60,8 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
   const hub = new EventHub();
   const seam = new Seam({
     registry: options.registry.view(),
+    logger: options.logger,
+    ...(options.onAuditFailure ? { onAuditFailure: options.onAuditFailure } : {}),
     stores: { ...stores, audit: publishingAudit(stores.audit, hub) },
     ...(options.outputs ? { outputs: options.outputs } : {}),
     ...(options.authorizer ? { authorizer: options.authorizer } : {}),

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
+import { openSqliteStores } from "../../src/stores/sqlite/index.js";
 import { runToolreg } from "./run-cli.js";
 
 const OUTBOX = fileURLToPath(new URL("../fixtures/outbox/catalogue.mjs", import.meta.url));
@@ -27,8 +28,9 @@ describe("toolreg CLI approvals", () => {
     const envelope = JSON.parse(parked.stdout);
     expect(envelope).toMatchObject({ ok: false, error: { code: "approval_required" } });
     const id = envelope.error.details.approvalId as string;
+    // The command to approve it carries the flags that served the tool, so it can run it.
     expect(parked.stderr).toContain(
-      `parked as approval ${id}; approve with: toolreg approvals approve ${id}`,
+      `parked as approval ${id}; approve with: toolreg --registry ${OUTBOX} approvals approve ${id}`,
     );
     expect(sent()).toEqual([]);
 
@@ -49,6 +51,63 @@ describe("toolreg CLI approvals", () => {
       stderr: `error: approval ${id} was already decided (executed)\n`,
     });
     expect(sent()).toHaveLength(1);
+  });
+
+  it("an approval is not burned by a command that does not serve its tool; the printed command decides it", async () => {
+    const parked = await send();
+    const id = JSON.parse(parked.stdout).error.details.approvalId as string;
+    const elsewhere = await runToolreg(["approvals", "approve", id], cwd);
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toContain(
+      `approval ${id} is for outbox_send, which this process does not serve`,
+    );
+    expect(elsewhere.stderr).toContain("--registry");
+    const listed = await runToolreg(["--registry", OUTBOX, "approvals", "list", "--json"], cwd);
+    expect(JSON.parse(listed.stdout)).toMatchObject([{ id, status: "pending" }]);
+    expect(sent()).toEqual([]);
+    // Run as printed, it is approved and runs once.
+    const printed = /approve with: toolreg (.*)\n/.exec(parked.stderr)?.[1] ?? "";
+    const approved = await runToolreg(printed.split(" "), cwd);
+    expect(approved).toMatchObject({ code: 0 });
+    expect(sent()).toHaveLength(1);
+  });
+
+  it("an interrupted call is listed with what is known and runs again only on retry, once", async () => {
+    const id = JSON.parse((await send(["--key", "order-9"])).stdout).error.details.approvalId as string;
+    // Approved, then its process lost mid-run: what the sweep leaves behind.
+    const stores = openSqliteStores(join(cwd, ".toolreg", "toolreg.db"));
+    await stores.approvals.decide({ tenantId: "local", id, decision: "approved", by: "ops", at: Date.now() });
+    await stores.approvals.interrupt({
+      tenantId: "local",
+      id,
+      interruption: { reason: "lost", at: Date.now(), startedAt: Date.now() - 1_000, holder: "box-1:42" },
+    });
+    stores.close();
+    const listed = await runToolreg(
+      ["--registry", OUTBOX, "approvals", "list", "--status", "interrupted"],
+      cwd,
+    );
+    expect(listed.stdout).toMatch(new RegExp(`^${id}\\s+interrupted\\s+outbox_send.*outcome unknown`, "m"));
+    expect(listed.stdout).toContain("box-1:42");
+    // Approving again is refused; resending the key is told the outcome is unknown; nothing runs.
+    expect((await runToolreg(["--registry", OUTBOX, "approvals", "approve", id], cwd)).code).toBe(1);
+    const resent = JSON.parse((await send(["--key", "order-9"])).stdout);
+    expect(resent).toMatchObject({ ok: false, error: { details: { status: "unknown", approvalId: id } } });
+    expect(sent()).toEqual([]);
+    const retried = await runToolreg(
+      ["--registry", OUTBOX, "approvals", "retry", id, "--note", "checked"],
+      cwd,
+    );
+    expect(retried.code).toBe(0);
+    expect(JSON.parse(retried.stdout)).toMatchObject({ ok: true, content: "sent to bob" });
+    const again = await runToolreg(["--registry", OUTBOX, "approvals", "retry", id], cwd);
+    expect(again).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("only an interrupted call can be retried"),
+    });
+    expect(sent()).toHaveLength(1);
+    const audit = JSON.parse((await runToolreg(["--registry", OUTBOX, "audit", "--json"], cwd)).stdout);
+    expect(audit.map((event: { kind: string }) => event.kind)).toContain("approval-retry");
   });
 
   it("denies a parked call, which then never runs", async () => {
@@ -95,7 +154,7 @@ describe("toolreg CLI meta-tools", () => {
     expect(found.data.tools[0]).toMatchObject({ name: "outbox_send", approval: "always" });
     const parked = await call("execute_tool", { name: "outbox_send", arguments: { to: "bob", text: "hi" } });
     const id = JSON.parse(parked.stdout).error.details.approvalId as string;
-    expect(parked.stderr).toContain(`approve with: toolreg approvals approve ${id}`);
+    expect(parked.stderr).toContain(`approve with: toolreg --registry ${OUTBOX} approvals approve ${id}`);
     expect(sent()).toEqual([]);
     const approved = await runToolreg(["--registry", OUTBOX, "approvals", "approve", id], cwd);
     expect(approved).toMatchObject({ code: 0 });

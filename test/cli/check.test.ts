@@ -11,7 +11,12 @@ const cwd = () => mkdtempSync(join(tmpdir(), "toolreg-check-"));
 describe("toolreg check", () => {
   it("passes on the default catalogue", async () => {
     const result = await runToolreg(["check"], cwd());
-    expect(result).toMatchObject({ code: 0, stdout: "catalogue ok: 27 tools\n" });
+    expect(result.code).toBe(0);
+    expect(result.stdout.split("\n")).toEqual([
+      "upstream deduplication: alerts_write, http_write (a lost run of these runs again under its key; of any other write it is reported unknown)",
+      "catalogue ok: 27 tools",
+      "",
+    ]);
   });
 
   it("names every problem of a catalogue that breaks each rule once, and exits 1", async () => {
@@ -19,6 +24,7 @@ describe("toolreg check", () => {
     expect(result.code).toBe(1);
     const docs = join(BROKEN, "..", "docs");
     expect(result.stdout.trimEnd().split("\n")).toEqual([
+      "upstream deduplication: none (a lost run of these runs again under its key; of any other write it is reported unknown)",
       `docs: documented_read docs entry ${docs}/documented_read.md is out of date; run toolreg docs`,
       `docs: undocumented_tool has no docs entry (${docs}/undocumented_tool.md); run toolreg docs`,
       'override: quiet_write overrides derived approval always with never ("the fixture says so") and the override is not in the reviewed list',

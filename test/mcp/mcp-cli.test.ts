@@ -1,8 +1,11 @@
-import { mkdtempSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, DEFAULT_SERVED } from "../cli/run-cli.js";
 
@@ -45,5 +48,48 @@ describe("toolreg mcp", () => {
     expect(refused.content).toEqual([
       { type: "text", text: expect.stringMatching(/^error not_authorized: /) },
     ]);
+  });
+});
+
+describe("toolreg mcp stopping", () => {
+  it("on SIGTERM records a write still running past the drain as interrupted, and exits", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "toolreg-mcp-stop-"));
+    const counting = fileURLToPath(new URL("../fixtures/counting/catalogue.mjs", import.meta.url));
+    const child = spawn(
+      process.execPath,
+      [CLI, "--db", join(cwd, "toolreg.db"), "--registry", counting, "--drain-ms", "300", "mcp"],
+      { cwd, stdio: ["pipe", "pipe", "pipe"] },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+    });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "count_write", arguments: { label: "long", ms: 20_000 } },
+    });
+    const log = join(cwd, "executions.log");
+    await expect
+      .poll(() => existsSync(log) && readFileSync(log, "utf8"), { timeout: 10_000 })
+      .toContain("start");
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    const database = new Database(join(cwd, "toolreg.db"), { readonly: true });
+    try {
+      expect(database.prepare("SELECT status FROM idempotency").all()).toEqual([{ status: "unknown" }]);
+      expect(database.prepare("SELECT tool FROM audit WHERE kind = 'tool-call-interrupt'").all()).toEqual([
+        { tool: "count_write" },
+      ]);
+      expect(database.pragma("integrity_check", { simple: true })).toBe("ok");
+    } finally {
+      database.close();
+    }
   });
 });

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI } from "../cli/run-cli.js";
 
@@ -113,5 +114,47 @@ describe("toolreg serve", () => {
       data: { echoed: "through the server" },
       provenance: { source: "mcp:fixture/echo", trusted: false },
     });
+  });
+
+  it("on SIGTERM drains, and a second SIGTERM cuts the drain short: a write still running is recorded interrupted", async () => {
+    cwd = mkdtempSync(join(tmpdir(), "toolreg-serve-"));
+    const counting = fileURLToPath(new URL("../fixtures/counting/catalogue.mjs", import.meta.url));
+    const started = await serve(["--registry", counting, "--drain-ms", "60000"], /console: .*\n/);
+    const url = /toolreg registry on (http:\/\/[^ ]+)/.exec(started.stdout())?.[1] as string;
+    const key = /\(shown once\): (trk_\S+)/.exec(started.stdout())?.[1] as string;
+    const running = fetch(`${url}/api/v1/tools/count_write/invoke`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        "idempotency-key": "long-1",
+      },
+      body: JSON.stringify({ label: "long", ms: 60_000 }),
+    }).catch(() => undefined);
+    const log = join(cwd, "executions.log");
+    await expect
+      .poll(() => existsSync(log) && readFileSync(log, "utf8"), { timeout: 10_000 })
+      .toContain("start");
+    const exited = new Promise<number | null>((resolve) => child?.on("exit", (code) => resolve(code)));
+    const stoppedAt = Date.now();
+    child?.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    child?.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    // Far inside the 60 s drain: the second signal forced it.
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    expect(started.stdout()).toContain(
+      "1 call that changes data still ran at the deadline and was recorded interrupted",
+    );
+    await running;
+    const database = new Database(join(cwd, ".toolreg", "toolreg.db"), { readonly: true });
+    try {
+      expect(database.prepare("SELECT status FROM idempotency WHERE key = 'long-1'").get()).toEqual({
+        status: "unknown",
+      });
+      expect(database.pragma("integrity_check", { simple: true })).toBe("ok");
+    } finally {
+      database.close();
+    }
   });
 });

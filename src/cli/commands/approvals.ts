@@ -1,17 +1,13 @@
-/** @module `toolreg approvals list|approve|deny`: the approval inbox on the terminal. */
-import type { ApprovalStatus } from "../../stores/types.js";
+/**
+ * @module `toolreg approvals list|approve|deny|retry`: the approval inbox on the terminal. An interrupted
+ * call (its run's outcome lost) is listed with what is known of the run, and runs again only on `retry`.
+ */
+import type { DecisionResult } from "../../seam/seam.js";
+import { APPROVAL_STATUSES, type ApprovalRecord, type ApprovalStatus } from "../../stores/types.js";
 import { type CliIo, UsageError } from "../cli-io.js";
 import type { CliState } from "../cli-state.js";
 import { ellipsis, formatJson, formatTable } from "../format.js";
-
-const STATUSES: readonly ApprovalStatus[] = [
-  "pending",
-  "approved",
-  "denied",
-  "expired",
-  "executed",
-  "refused",
-];
+import { whatServes } from "../wiring-flags.js";
 
 export async function listApprovals(
   state: CliState,
@@ -19,8 +15,8 @@ export async function listApprovals(
   io: CliIo,
 ): Promise<number> {
   const status = options.status as ApprovalStatus | undefined;
-  if (status !== undefined && !STATUSES.includes(status)) {
-    throw new UsageError(`--status must be one of ${STATUSES.join(", ")}`);
+  if (status !== undefined && !APPROVAL_STATUSES.includes(status)) {
+    throw new UsageError(`--status must be one of ${APPROVAL_STATUSES.join(", ")}`);
   }
   const limit = options.limit === undefined ? 50 : Number(options.limit);
   if (!Number.isInteger(limit) || limit <= 0) throw new UsageError("--limit must be a positive whole number");
@@ -39,17 +35,26 @@ export async function listApprovals(
         record.toolName,
         record.requestedBy,
         new Date(record.createdAt).toISOString(),
-        ellipsis(record.description, 60),
+        ellipsis(record.status === "interrupted" ? interruptionOf(record) : record.description, 60),
       ]),
     ),
   );
   return 0;
 }
 
+/** What an operator reads before retrying, the run's place first (the table cuts the rest; --json has it all). */
+function interruptionOf(record: ApprovalRecord): string {
+  const known = record.interruption;
+  if (!known) return "outcome unknown";
+  const at = (ms: number | undefined) => (ms ? new Date(ms).toISOString() : "?");
+  const how = known.reason === "shutdown" ? "stopped at shutdown" : "process lost";
+  return `outcome unknown: ${how} on ${known.holder || "?"}; last heartbeat ${at(known.lastHeartbeat)}`;
+}
+
 /** Records the decision; an approval is then run at once on behalf of whoever asked for it. */
 export async function decideApproval(
   state: CliState,
-  decision: "approve" | "deny",
+  decision: "approve" | "deny" | "retry",
   id: string,
   options: { note?: string },
   io: CliIo,
@@ -61,11 +66,16 @@ export async function decideApproval(
     by: operator.principalId,
     ...(options.note === undefined ? {} : { note: options.note }),
   };
-  const decided = decision === "approve" ? await state.seam.approve(request) : await state.seam.deny(request);
-  if (!decided.ok) {
-    io.stderr(`error: ${decided.message}\n`);
-    return 1;
+  if (decision === "retry") {
+    const record = await state.stores.approvals.get({ tenantId: operator.tenantId, id });
+    const requester = state.context({ principal: record?.requestedBy ?? operator.principalId });
+    const { decision: retried, envelope } = await state.seam.retry(request, requester);
+    if (!retried.ok || !envelope) return refused(retried, io);
+    io.stdout(formatJson(envelope));
+    return envelope.ok ? 0 : 1;
   }
+  const decided = decision === "approve" ? await state.seam.approve(request) : await state.seam.deny(request);
+  if (!decided.ok) return refused(decided, io);
   if (decision === "deny") {
     io.stdout(`denied approval ${id} (${decided.approval.toolName})\n`);
     return 0;
@@ -74,4 +84,14 @@ export async function decideApproval(
   const envelope = await state.seam.resume(requester, id);
   io.stdout(formatJson(envelope));
   return envelope.ok ? 0 : 1;
+}
+
+function refused(result: DecisionResult, io: CliIo): number {
+  if (result.ok) return 0;
+  const hint =
+    result.reason === "not_served" && result.approval
+      ? `; ${whatServes(result.approval.toolName)}: run this command with the flags of the one that parked it`
+      : "";
+  io.stderr(`error: ${result.message}${hint}\n`);
+  return 1;
 }

@@ -11,11 +11,13 @@ export interface CallCommandOptions {
   wait?: boolean;
 }
 
+/** `wiring`: the flags that served this call's tools, so the printed approve command can run it. */
 export async function callTool(
   state: CliState,
   name: string,
   options: CallCommandOptions,
   io: CliIo,
+  wiring = "",
 ): Promise<number> {
   const input = parseInput(options.input);
   const context = state.context(options.key === undefined ? {} : { idempotencyKey: options.key });
@@ -38,7 +40,10 @@ export async function callTool(
   io.stdout(formatJson(envelope));
   const pendingId = approvalIdOf(envelope);
   if (pendingId) {
-    io.stderr(`parked as approval ${pendingId}; approve with: toolreg approvals approve ${pendingId}\n`);
+    const flags = wiring ? `${wiring} ` : "";
+    io.stderr(
+      `parked as approval ${pendingId}; approve with: toolreg ${flags}approvals approve ${pendingId}\n`,
+    );
   }
   return envelope.ok ? 0 : 1;
 }

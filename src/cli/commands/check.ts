@@ -9,6 +9,7 @@ export function checkCommand(catalogue: Catalogue, io: CliIo): number {
   // Which of shell_exec's limits hold here, and over what; a note on stderr, as stdout is the catalogue's verdict.
   if (catalogue.tools.some((tool) => tool.name === "shell_exec"))
     io.stderr(`${describeSandbox(detectSandbox())}\n`);
+  io.stdout(`${upstreamDeduplication(catalogue)}\n`);
   for (const problem of problems) io.stdout(`${problem.rule}: ${problem.subject} ${problem.message}\n`);
   if (problems.length > 0) {
     io.stderr(
@@ -18,4 +19,14 @@ export function checkCommand(catalogue: Catalogue, io: CliIo): number {
   }
   io.stdout(`catalogue ok: ${catalogue.tools.length} tools\n`);
   return 0;
+}
+
+/**
+ * Which tools claim that their provider deduplicates on the idempotency key: the only ones run again, under
+ * the same key, when a run's outcome is lost. A claim a person should be able to read and question.
+ */
+function upstreamDeduplication(catalogue: Catalogue): string {
+  const claimed = catalogue.tools.filter((tool) => tool.upstreamDeduplicates).map((tool) => tool.name);
+  const who = claimed.length > 0 ? claimed.sort().join(", ") : "none";
+  return `upstream deduplication: ${who} (a lost run of these runs again under its key; of any other write it is reported unknown)`;
 }

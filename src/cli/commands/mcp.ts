@@ -1,9 +1,13 @@
-/** @module `toolreg mcp`: the served tools as an MCP server on stdin and stdout, until stdin closes. */
+/**
+ * @module `toolreg mcp`: the served tools as an MCP server on stdin and stdout, until stdin closes or a
+ * SIGTERM or SIGINT asks it to stop (a second one forces the stop).
+ */
 import type { McpImport } from "../../mcp/import/mcp-server.js";
 import { syncRegistry } from "../../mcp/import/sync-registry.js";
 import { createMcpServer } from "../../mcp/serve/create-mcp-server.js";
 import { serveStdio } from "../../mcp/serve/serve-stdio.js";
 import type { CliState } from "../cli-state.js";
+import { listenForStop } from "../stop-signals.js";
 
 /**
  * Every call is the operator's (--tenant, --principal, --mode), with a fresh tool-call id. Stdout carries
@@ -11,17 +15,26 @@ import type { CliState } from "../cli-state.js";
  * follow their upstream, and the client hears of each change.
  */
 export async function mcpCommand(state: CliState, imports: readonly McpImport[] = []): Promise<number> {
-  const unsubscribe = imports.map((imported) => syncRegistry(state.registry, imported));
+  const following = imports.map((imported) => syncRegistry(state.registry, imported));
   const server = createMcpServer({
     seam: state.seam,
     registry: state.registry,
-    // A client's cancellation reaches the tool through the request's signal.
+    // A client's cancellation reaches the tool through the request's signal: a read stops, a call that
+    // changes data runs to its end and its outcome is stored.
     context: ({ toolCallId, signal }) => state.context({ toolCallId, signal }),
   });
+  const stop = listenForStop();
   try {
-    await serveStdio(server);
+    const served = serveStdio(server, process.stdin, process.stdout, stop.requested);
+    if ((await Promise.race([served, stop.requested])) !== undefined) {
+      // Asked to stop: no more is read; calls that change data get the drain, and what outlives it is
+      // recorded interrupted before the stores close; the answers then go out.
+      await state.close(undefined, stop.force);
+      await Promise.race([served, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
+    }
   } finally {
-    for (const stop of unsubscribe) stop();
+    stop.dispose();
+    for (const stopFollowing of following) stopFollowing();
   }
   return 0;
 }

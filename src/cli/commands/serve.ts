@@ -1,7 +1,7 @@
 /**
  * @module `toolreg serve`: the registry server on the embedded SQLite store, with the standard tools, the
  * demo toolkit and the meta-tools. On first start with no key it creates an operator key and prints a
- * console link carrying a one-time login token; SIGTERM or SIGINT stops it gracefully.
+ * console link carrying a one-time login token; SIGTERM or SIGINT stops it gracefully, a second one at once.
  */
 import { dirname, join } from "node:path";
 import type { Logger } from "../../seam/context.js";
@@ -10,10 +10,13 @@ import { listen } from "../../server/listen.js";
 import type { RegistryServer } from "../../server/registry-server.js";
 import type { CliIo } from "../cli-io.js";
 import { UsageError } from "../cli-io.js";
+import type { StopSignals } from "../stop-signals.js";
 
 export interface ServeOptions {
   port?: string;
   host?: string;
+  /** How long a stop waits for running calls. */
+  drainMs?: number;
 }
 
 /** Where the demo toolkit keeps its dataset: beside the state file. */
@@ -27,7 +30,7 @@ export async function serveCommand(
   options: ServeOptions,
   io: CliIo,
   logger: Logger,
-  stopSignal: Promise<string>,
+  stop: StopSignals,
 ): Promise<number> {
   const port = options.port === undefined ? undefined : Number(options.port);
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) {
@@ -47,10 +50,17 @@ export async function serveCommand(
   } else {
     io.stdout(`console: ${listening.url}/ (a new login link: toolreg keys login)\n`);
   }
-  const signal = await stopSignal;
-  logger.info({ signal }, "stopping: no new calls, waiting for running ones");
-  const { drained } = await listening.stop();
-  io.stdout(drained ? "stopped\n" : "stopped; calls still running at the deadline were cut off\n");
+  const signal = await stop.requested;
+  logger.info({ signal }, "stopping: no new calls, waiting for running ones (a second signal forces it)");
+  const { drained, interrupted } = await listening.stop(options.drainMs, stop.force);
+  if (drained) io.stdout("stopped\n");
+  else {
+    io.stdout(
+      interrupted === 1
+        ? "stopped; 1 call that changes data still ran at the deadline and was recorded interrupted\n"
+        : `stopped; ${interrupted} calls that change data still ran at the deadline and were recorded interrupted\n`,
+    );
+  }
   return 0;
 }
 

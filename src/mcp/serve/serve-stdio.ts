@@ -10,15 +10,16 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 
 /**
- * Resolves once the input has ended and every request read before the end has been answered (or
- * cancelled), then closes the server. The SDK's stdio transport never notices the end of its input, and
- * closing on it at once would drop the answers to calls still running: a client may send its last
- * request and close its end of the pipe straight away.
+ * Resolves once the input has ended (or `stop` resolved: the process is stopping, and no more is read)
+ * and every request read before then has been answered (or cancelled), then closes the server. The SDK's
+ * stdio transport never notices the end of its input, and closing on it at once would drop the answers
+ * to calls still running: a client may send its last request and close its end of the pipe straight away.
  */
 export async function serveStdio(
   server: Server,
   input: Readable = process.stdin,
   output: Writable = process.stdout,
+  stop?: Promise<unknown>,
 ): Promise<void> {
   let ended = false;
   let finish = () => {};
@@ -28,9 +29,14 @@ export async function serveStdio(
   const transport = new AnswerTrackingTransport(new StdioServerTransport(input, output), () => {
     if (ended && transport.unanswered.size === 0) finish();
   });
-  input.once("end", () => {
+  const end = () => {
     ended = true;
     transport.onSettled();
+  };
+  input.once("end", end);
+  stop?.then(() => {
+    input.pause();
+    end();
   });
   await server.connect(transport);
   await finished;
