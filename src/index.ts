@@ -38,9 +38,11 @@ export type {
   Toolsets,
 } from "./policy/ports.js";
 export { defaultApprovalPolicy, scopeAuthorizer } from "./policy/ports.js";
+export { type RateLimitRule, SlidingWindowCeilings } from "./policy/sliding-window-ceilings.js";
 export { type CeilingRule, TokenBucketCeilings } from "./policy/token-bucket-ceilings.js";
 export { type AnyTool, type RegistryView, ToolRegistry, type ToolUpdateEvent } from "./registry/registry.js";
 export type { ToolModule } from "./registry/tool-module.js";
+export type { AuditFailureMode } from "./seam/audit-guard.js";
 export {
   type AssistantMode,
   type CredentialResolver,
@@ -73,3 +75,4 @@ export {
 } from "./seam/seam.js";
 export { encloseUntrusted } from "./seam/untrusted-fence.js";
 export type * from "./stores/types.js";
+export { APPROVAL_STATUSES, evidenceOf } from "./stores/types.js";

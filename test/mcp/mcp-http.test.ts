@@ -29,7 +29,7 @@ describe("/mcp on the registry server", () => {
   it("lists what the key's tenant may see and calls through the seam", async () => {
     const agentA = await connect(fixture.keys.agentA);
     const seenByA = (await agentA.listTools()).tools.map((tool) => tool.name);
-    expect(seenByA).toEqual(["calculate", "send_email", "slow_report"]);
+    expect(seenByA).toEqual(["calculate", "send_email", "slow_report", "slow_write"]);
     const agentB = await connect(fixture.keys.agentB);
     expect((await agentB.listTools()).tools.map((tool) => tool.name)).toContain("read_ledger");
 
