@@ -1,0 +1,85 @@
+/** @module HTTP calls to the instances, on loopback only, with bounded concurrency. */
+
+export interface Answer {
+  status: number;
+  body: {
+    ok?: boolean;
+    content?: string;
+    error?: { code: string; message: string; retryable: boolean; details?: Record<string, unknown> };
+    approval?: { status: string; [field: string]: unknown };
+    result?: {
+      ok: boolean;
+      content?: string;
+      error?: { code: string; message: string; details?: Record<string, unknown> };
+    };
+    approvals?: { id: string; status: string; idempotencyKey: string; [field: string]: unknown }[];
+    [field: string]: unknown;
+  };
+}
+
+export interface CallOptions {
+  key: string;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+  method?: "GET" | "POST";
+}
+
+/** One request; a network failure (a killed instance) is status 0. */
+export async function request(
+  url: string,
+  path: string,
+  body: unknown,
+  options: CallOptions,
+): Promise<Answer> {
+  const headers: Record<string, string> = { authorization: `Bearer ${options.key}` };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (options.idempotencyKey) headers["idempotency-key"] = options.idempotencyKey;
+  try {
+    const response = await fetch(`${url}${path}`, {
+      method: options.method ?? (body === undefined ? "GET" : "POST"),
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : {} };
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return { status: 0, body: { error: { code: "network", message: String(error), retryable: true } } };
+  }
+}
+
+export const invoke = (url: string, tool: string, input: unknown, options: CallOptions) =>
+  request(url, `/api/v1/tools/${tool}/invoke`, input, options);
+
+/** Runs `count` tasks, at most `concurrency` at once, in order of index. */
+export async function many<T>(
+  count: number,
+  concurrency: number,
+  task: (index: number) => Promise<T>,
+): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < count; index = next++) results[index] = await task(index);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+  return results;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` until it returns a value, or fails after `timeoutMs`. */
+export async function until<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => Promise<T | undefined>,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(250);
+  }
+}
