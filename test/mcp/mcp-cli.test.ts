@@ -3,11 +3,11 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, DEFAULT_SERVED } from "../cli/run-cli.js";
+import { connectToolregMcp } from "./connect-toolreg-mcp.js";
 
 let client: Client | undefined;
 afterEach(async () => {
@@ -16,15 +16,7 @@ afterEach(async () => {
 });
 
 async function spawnToolregMcp(args: readonly string[] = []): Promise<Client> {
-  const cwd = mkdtempSync(join(tmpdir(), "toolreg-mcp-"));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, "--db", join(cwd, "toolreg.db"), ...args, "mcp"],
-    cwd,
-    stderr: "pipe",
-  });
-  client = new Client({ name: "test", version: "0" });
-  await client.connect(transport);
+  client = await connectToolregMcp(mkdtempSync(join(tmpdir(), "toolreg-mcp-")), args);
   return client;
 }
 

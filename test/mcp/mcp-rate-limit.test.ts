@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI } from "../cli/run-cli.js";
+import { connectToolregMcp } from "./connect-toolreg-mcp.js";
 
 let client: Client | undefined;
 let cwd: string | undefined;
@@ -17,14 +16,7 @@ afterEach(async () => {
 async function spawnToolregMcp(args: readonly string[], config?: unknown): Promise<Client> {
   cwd = mkdtempSync(join(tmpdir(), "toolreg-mcp-limits-"));
   if (config !== undefined) writeFileSync(join(cwd, "toolreg.config.json"), JSON.stringify(config));
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, "--db", join(cwd, "toolreg.db"), ...args, "mcp"],
-    cwd,
-    stderr: "pipe",
-  });
-  client = new Client({ name: "test", version: "0" });
-  await client.connect(transport);
+  client = await connectToolregMcp(cwd, args);
   return client;
 }
 
