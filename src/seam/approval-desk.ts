@@ -33,7 +33,14 @@ export interface DecisionRequest {
   note?: string;
 }
 
-export type DecisionFailure = "not_found" | "already_decided" | "expired" | "not_served" | "not_interrupted";
+export type DecisionFailure =
+  | "not_found"
+  | "already_decided"
+  | "expired"
+  | "not_served"
+  | "not_interrupted"
+  /** The store failed under the decision: nothing was decided; retry later. */
+  | "store_unavailable";
 
 export type DecisionResult =
   | { ok: true; approval: ApprovalRecord }
@@ -112,8 +119,8 @@ export class ApprovalDesk {
       ...(request.note === undefined ? {} : { note: request.note }),
     });
     if (!decided.ok) {
+      if (decided.reason === "not_found") return notFound(request.approvalId);
       const messages = {
-        not_found: `there is no approval "${request.approvalId}" for this tenant`,
         already_decided: `approval ${request.approvalId} was already decided (${decided.record?.status})`,
         expired: `approval ${request.approvalId} expired before it was decided`,
       };
@@ -126,8 +133,11 @@ export class ApprovalDesk {
   }
 
   /**
-   * An operator's explicit retry of an interrupted call: audited, then run again at once as its
-   * requester (`context`), under its own key, whose unknown outcome this retry alone may claim.
+   * An operator's explicit retry of a call whose run was lost (`interrupted`), or of an approved one that
+   * never started (a stop or a failing store came between its approval and its run): run again at once
+   * as its requester (`context`), under its own key, whose unknown outcome this retry alone may claim.
+   * The approval is marked retried, and audited, only once the key is claimed, so a sweep in between
+   * cannot undo it and a run still in progress is never retried.
    */
   async retry(
     request: DecisionRequest,
@@ -138,33 +148,65 @@ export class ApprovalDesk {
     const unserved = await this.#unserved(request);
     if (unserved) return { decision: unserved, envelope: undefined };
     const { stores, now } = this.#settings;
-    const retried = await stores.approvals.retry({
-      tenantId: request.tenantId,
-      id: request.approvalId,
-      by: request.by,
-      at: now(),
-    });
-    if (!retried.ok) {
-      const message =
-        retried.reason === "not_found"
-          ? `there is no approval "${request.approvalId}" for this tenant`
-          : `approval ${request.approvalId} is ${retried.record?.status}; only an interrupted call can be retried`;
-      const decision: DecisionResult = { ok: false, reason: retried.reason, message };
-      if (retried.record) decision.approval = retried.record;
-      return { decision, envelope: undefined };
+    const record = await stores.approvals.get({ tenantId: request.tenantId, id: request.approvalId });
+    if (!record) return { decision: notFound(request.approvalId), envelope: undefined };
+    const claim = await stores.idempotency.get({ tenantId: record.tenantId, key: record.idempotencyKey });
+    const neverStarted = record.status === "approved" && claim === undefined;
+    if (record.status !== "interrupted" && !neverStarted) {
+      const why =
+        record.status === "approved"
+          ? "its run is in progress (or its result is being recorded)"
+          : `it is ${record.status}`;
+      const message = `approval ${request.approvalId} cannot be retried: ${why}; only an interrupted call, or an approved one that never started, can`;
+      return {
+        decision: { ok: false, reason: "not_interrupted", message, approval: record },
+        envelope: undefined,
+      };
     }
-    await this.#recordDecision(request, retried.record, "approval-retry", "approved");
-    const envelope = await this.resume(context, request.approvalId, options, trace, true);
-    return { decision: { ok: true, approval: retried.record }, envelope };
+    let decision: DecisionResult | undefined;
+    const markRetried = async (): Promise<Envelope | undefined> => {
+      const retried = neverStarted
+        ? { ok: true as const, record }
+        : await stores.approvals.retry({
+            tenantId: request.tenantId,
+            id: request.approvalId,
+            by: request.by,
+            at: now(),
+          });
+      if (!retried.ok) {
+        decision = {
+          ok: false,
+          reason: "not_interrupted",
+          message: `approval ${request.approvalId} was settled meanwhile (${retried.record?.status}); it was not retried`,
+          ...(retried.record ? { approval: retried.record } : {}),
+        };
+        return failure("approval_denied", decision.message, { details: { approvalId: request.approvalId } });
+      }
+      decision = { ok: true, approval: retried.record };
+      await this.#recordDecision(request, retried.record, "approval-retry", "approved");
+      return undefined;
+    };
+    const envelope = await this.resume(context, request.approvalId, options, trace, markRetried);
+    if (decision) return { decision, envelope: decision.ok ? envelope : undefined };
+    // The key was never claimed: still running elsewhere, refused before it ran, or the store failed.
+    const message = `approval ${request.approvalId} was not retried: ${envelope.ok ? "it had run" : envelope.error.message}`;
+    return {
+      decision: { ok: false, reason: "not_interrupted", message, approval: record },
+      envelope: undefined,
+    };
   }
 
-  /** Runs an approved call under its approval's key, after checking again that it may still run. */
+  /**
+   * Runs an approved call under its approval's key, after checking again that it may still run. Given
+   * `retry`, it is an operator's retry: the approval may be interrupted (`retry` marks it retried once the
+   * key is claimed) and its lifetime does not bind, since a person has just decided.
+   */
   async resume(
     context: ExecutionContext,
     approvalId: string,
     options: CallOptions,
     trace: CallTrace,
-    retryUnknown = false,
+    retry?: () => Promise<Envelope | undefined>,
   ): Promise<Envelope> {
     const { stores, registry, now } = this.#settings;
     const { tenantId } = context;
@@ -174,8 +216,9 @@ export class ApprovalDesk {
     if (record.requestedBy !== context.principalId) {
       return failure("not_authorized", `approval ${approvalId} was requested by another principal`);
     }
-    if (record.status !== "approved") return this.#answerFor(record, undefined);
-    if (record.expiresAt <= now()) {
+    const runnable = record.status === "approved" || (retry !== undefined && record.status === "interrupted");
+    if (!runnable) return this.#answerFor(record, undefined);
+    if (!retry && record.expiresAt <= now()) {
       // An approval is good for its lifetime, not forever: the world it was judged in has moved on.
       return this.#refuse(
         context,
@@ -220,50 +263,86 @@ export class ApprovalDesk {
     const held = await this.#settings.audit.admit(tool.name);
     if (held) return held;
 
-    const outcome = await this.#runner.run(
+    const outcome = await this.#runner.run({
       context,
       tool,
-      input.value,
-      record.idempotencyKey,
+      input: input.value,
+      key: record.idempotencyKey,
       approvalId,
       options,
       trace,
-      retryUnknown,
-    );
+      retryUnknown: retry !== undefined,
+      // Once the key is ours, the approval must still say run: a sweep may have refused it meanwhile.
+      admit: retry ?? (() => this.#stillApproved(context, approvalId)),
+      onLateStore: (envelope) => {
+        this.#finish(record, envelope).catch((error: unknown) =>
+          context.logger.error({ err: error, approvalId }, "could not finish an approval"),
+        );
+      },
+    });
     await this.#settle(context, record, outcome);
     return outcome.envelope;
+  }
+
+  /** Undefined while the approval still says run; otherwise what it now says instead. */
+  async #stillApproved(context: ExecutionContext, approvalId: string): Promise<Envelope | undefined> {
+    const now = await this.#settings.stores.approvals.get({ tenantId: context.tenantId, id: approvalId });
+    if (now?.status === "approved") return undefined;
+    return now
+      ? this.#answerFor(now, undefined)
+      : failure("not_authorized", `approval ${approvalId} is gone`);
   }
 
   /**
    * Housekeeping: approved calls whose run ended without the approval hearing of it. A stored result
    * finishes it; a run found lost (its holder gone, or its outcome unknown) interrupts it; one that never
-   * started and outlived its approval is refused, as resume would.
+   * started and outlived its approval is refused, as resume would. One record that fails is logged and
+   * the rest are still looked at.
    */
   async sweepApproved(): Promise<number> {
-    const { stores, now, logger } = this.#settings;
+    const { stores, logger } = this.#settings;
     let settled = 0;
     for (const record of await stores.approvals.listApproved({ limit: SWEEP_BATCH })) {
-      const context = requesterContext(record, logger);
-      const claim = await stores.idempotency.get({ tenantId: record.tenantId, key: record.idempotencyKey });
-      // A record written before approvals kept fingerprints is matched by its tool.
-      const ours =
-        claim !== undefined &&
-        (record.fingerprint ? claim.fingerprint === record.fingerprint : claim.toolName === record.toolName);
-      if (!claim || !ours) {
-        if (record.expiresAt > now()) continue;
-        await this.#refuse(
-          context,
-          record.id,
-          failure("approval_denied", `approval ${record.id} expired before it ran`),
-        );
-      } else if (claim.status === "completed" && claim.envelope) {
-        await this.#finish(record, claim.envelope);
-      } else if (claim.status === "unknown" || claim.leaseUntil <= now()) {
-        await this.interrupt(context, record, { reason: "lost", at: now(), ...evidenceOf(claim) });
-      } else continue;
-      settled++;
+      try {
+        if (await this.#sweepOne(record)) settled++;
+      } catch (error) {
+        logger.error({ err: error, approvalId: record.id }, "sweep could not settle an approval");
+      }
     }
     return settled;
+  }
+
+  async #sweepOne(record: ApprovalRecord): Promise<boolean> {
+    const { stores, now, logger } = this.#settings;
+    const context = requesterContext(record, logger);
+    const claim = await stores.idempotency.get({ tenantId: record.tenantId, key: record.idempotencyKey });
+    // A record written before approvals kept fingerprints is matched by its tool.
+    const ours =
+      claim !== undefined &&
+      (record.fingerprint ? claim.fingerprint === record.fingerprint : claim.toolName === record.toolName);
+    if (!claim || !ours) {
+      if (record.expiresAt > now()) return false;
+      const refusal = failure("approval_denied", `approval ${record.id} expired before it ran`);
+      if ((await this.#refuse(context, record.id, refusal)) === refusal) {
+        const event = callEvent(this.#settings, "approval-resume", context, undefined, record.toolName, {
+          outcome: "approval_denied",
+          approvalId: record.id,
+          idempotencyKey: record.idempotencyKey,
+          message: refusal.error.message,
+        });
+        await recordAudit(this.#settings, event, logger);
+      }
+      return true;
+    }
+    if (claim.status === "completed" && claim.envelope) {
+      await this.#finish(record, claim.envelope);
+      return true;
+    }
+    if (claim.status === "unknown" || claim.leaseUntil <= now()) {
+      await this.interrupt(context, record, { reason: "lost", at: now(), ...evidenceOf(claim) });
+      return true;
+    }
+    return false;
   }
 
   /** Approved → interrupted, with what is known, and an audit event that says so. */
@@ -303,7 +382,9 @@ export class ApprovalDesk {
     switch (record.status) {
       case "pending":
         return record.expiresAt <= this.#settings.now()
-          ? failure("approval_denied", `approval ${id} expired before anyone decided it`)
+          ? failure("approval_denied", `approval ${id} expired before anyone decided it`, {
+              details: { approvalId: id },
+            })
           : parkedEnvelope(record, `${record.toolName} is already parked and has not run`);
       case "denied":
         return failure(
@@ -318,11 +399,10 @@ export class ApprovalDesk {
       case "approved":
         return failure(
           "in_progress",
-          `approval ${id} was approved and ${record.toolName} is running; retry shortly`,
-          {
-            retryAfterMs: 1_000,
-            details: { approvalId: id },
-          },
+          claim
+            ? `approval ${id} was approved and ${record.toolName} is running; retry shortly`
+            : `approval ${id} was approved and ${record.toolName} has not started yet; retry shortly (an operator can start it with a retry)`,
+          { retryAfterMs: 1_000, details: { approvalId: id } },
         );
       case "executed":
       case "refused":
@@ -350,6 +430,9 @@ export class ApprovalDesk {
     try {
       switch (outcome.kind) {
         case "ran":
+          // Lost to another claim: that one settles the approval. Stored later: `onLateStore` does.
+          if (outcome.stored === "yes") await this.#finish(record, outcome.envelope);
+          return;
         case "replayed":
           await this.#finish(record, outcome.envelope);
           return;
@@ -478,6 +561,10 @@ export class ApprovalDesk {
     });
     await recordAudit(this.#settings, event, context.logger);
   }
+}
+
+function notFound(approvalId: string): DecisionResult {
+  return { ok: false, reason: "not_found", message: `there is no approval "${approvalId}" for this tenant` };
 }
 
 /** The answer to a call under a key already taken for another call. */

@@ -1,7 +1,9 @@
 /**
  * @module Keeps the claims of running calls alive. A claim's lease covers one beat plus a grace, and one
  * timer renews every running claim each beat: a claim whose process died is presumed lost within a beat
- * and the grace, however long its tool may run, and a live one is never taken for dead.
+ * and the grace, however long its tool may run. A live holder whose beats do not reach the store for
+ * longer than the grace (a stalled event loop, a store that refuses writes) is taken for lost too; its
+ * result, when it comes, still replaces the unknown outcome.
  */
 import type { RunningCalls } from "./running-calls.js";
 import type { SeamSettings } from "./seam-settings.js";
@@ -50,7 +52,8 @@ export class ClaimHeartbeat {
         })
         .then(
           (held) => {
-            if (!held) call.context.logger.warn({ tool: call.tool.name }, "claim lost while the call ran");
+            if (held) call.heartbeatAt = at;
+            else call.context.logger.warn({ tool: call.tool.name }, "claim lost while the call ran");
           },
           // A store that fails now may answer at the next beat; the lease's grace covers a few misses.
           (error: unknown) =>

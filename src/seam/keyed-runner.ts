@@ -20,12 +20,39 @@ import { spillCutOutput } from "./spill-output.js";
 import { storeFailure } from "./store-failure.js";
 import { describeThrown } from "./to-envelope.js";
 
+/**
+ * Whether a run's result reached the store: at once, later (the store refused it at first and took it on a
+ * later offer), or never, because another claim took the key meanwhile.
+ */
+export type Stored = "yes" | "later" | "lost";
+
 /** What became of a keyed call: run here (and whether its result was stored), replayed, lost, or not run. */
 export type KeyedOutcome =
-  | { kind: "ran"; envelope: Envelope; stored: boolean }
+  | { kind: "ran"; envelope: Envelope; stored: Stored }
   | { kind: "replayed"; envelope: Envelope }
   | { kind: "unknown"; envelope: Envelope; evidence: LostCallEvidence }
   | { kind: "not_run"; envelope: Envelope };
+
+/** One call under a key, as the seam or the approval desk asks for it. */
+export interface KeyedRun {
+  context: ExecutionContext;
+  tool: AnyTool;
+  input: unknown;
+  key: string;
+  approvalId?: string | undefined;
+  options: CallOptions;
+  trace: CallTrace;
+  /** An operator's retry: an unknown outcome, or a lapsed claim, may be claimed and run again. */
+  retryUnknown?: boolean;
+  /**
+   * Asked once the key is claimed and before the tool runs, so nothing that changed meanwhile is run on
+   * a stale decision: an envelope here is the answer instead, and the claim is released — given back as
+   * unknown for a retry, or completed with that envelope.
+   */
+  admit?: () => Promise<Envelope | undefined>;
+  /** Told when a result the store refused at first is taken on a later offer. */
+  onLateStore?: (envelope: Envelope) => void;
+}
 
 /** How long a result that could not be stored is offered to the store again, once a second. */
 const UNSTORED_RETRY_MS = 10 * 60_000;
@@ -65,17 +92,9 @@ export class KeyedRunner {
     this.#heartbeat = new ClaimHeartbeat(settings, this.running);
   }
 
-  /** Runs the call under `key`: a completed key replays, a key in flight waits or says so, a lost one is unknown. */
-  async run(
-    context: ExecutionContext,
-    tool: AnyTool,
-    input: unknown,
-    key: string,
-    approvalId: string | undefined,
-    options: CallOptions,
-    trace: CallTrace,
-    retryUnknown = false,
-  ): Promise<KeyedOutcome> {
+  /** Runs the call under its key: a completed key replays, a key in flight waits or says so, a lost one is unknown. */
+  async run(request: KeyedRun): Promise<KeyedOutcome> {
+    const { context, tool, input, key, approvalId, options, trace } = request;
     const { stores, now, waitPollMs, leaseGraceMs, retentionMs, holder } = this.#settings;
     trace.idempotencyKey = key;
     const refused = unstartable(context, tool, now());
@@ -95,7 +114,7 @@ export class KeyedRunner {
       const claimId = newEventId();
       const at = now();
       // Running from before the claim is asked for: a stop that begins meanwhile waits for it.
-      const call = this.#runningCall(context, tool, undefined, approvalId, at);
+      const call = this.#runningCall(context, tool, approvalId, at);
       this.running.add(call);
       let claim: Awaited<ReturnType<typeof stores.idempotency.claim>>;
       try {
@@ -107,9 +126,8 @@ export class KeyedRunner {
           claimId,
           principalId: context.principalId,
           holder,
-          // A lost run is taken over only where repeating it cannot repeat its effect.
-          reclaimable: !changesData(tool.effect) || tool.upstreamDeduplicates,
-          ...(retryUnknown ? { retryUnknown } : {}),
+          reclaimable: reclaimable(tool),
+          ...(request.retryUnknown ? { retryUnknown: true } : {}),
           now: at,
           leaseMs: leaseEnd(this.#settings, at, call.deadline) - at,
           retentionMs,
@@ -122,7 +140,7 @@ export class KeyedRunner {
       switch (claim.kind) {
         case "claimed":
           call.claim = { key, claimId };
-          return await this.#runClaimed(call, input);
+          return await this.#runClaimed(call, request);
         case "completed":
           trace.replayed = true;
           return { kind: "replayed", envelope: claim.envelope };
@@ -159,7 +177,8 @@ export class KeyedRunner {
 
   /**
    * Steps 8–9: run, envelope, output guardrails. No extra promise when there are no guardrails. A call
-   * that changes data without a key is tracked while it runs, so a shutdown waits for it too.
+   * that changes data without a key is refused once a stop has begun, and tracked from before it starts,
+   * so a stop waits for it too.
    */
   perform(
     context: ExecutionContext,
@@ -169,36 +188,47 @@ export class KeyedRunner {
     approvalId: string | undefined,
     now: number = this.#settings.now(),
   ): Envelope | Promise<Envelope> {
-    const performed = perform({
-      tool,
-      context,
-      input,
-      idempotencyKey: key,
-      approvalId,
-      now,
-      realClock: this.#settings.realClock,
-    });
-    const { outputs, guardrails } = this.#settings;
-    const kept = outputs ? spillCutOutput(outputs, context, tool, performed) : performed;
-    const guarded = guardrails.length === 0 ? kept : this.#guard(context, tool, input, kept);
-    if (key !== undefined || !changesData(tool.effect) || !(guarded instanceof Promise)) return guarded;
-    // Registered after the tool has started: a stop under way already refused it in `admit`.
-    const call = this.#runningCall(context, tool, undefined, approvalId, now);
-    this.running.add(call);
-    return guarded.finally(() => this.running.delete(call));
+    const tracked = key === undefined && changesData(tool.effect);
+    if (tracked && this.#stopping) return shuttingDown(tool.name);
+    const call = tracked ? this.#runningCall(context, tool, approvalId, now) : undefined;
+    if (call) this.running.add(call);
+    let result: Envelope | Promise<Envelope>;
+    try {
+      const performed = perform({
+        tool,
+        context,
+        input,
+        idempotencyKey: key,
+        approvalId,
+        now,
+        realClock: this.#settings.realClock,
+      });
+      const { outputs, guardrails } = this.#settings;
+      const kept = outputs ? spillCutOutput(outputs, context, tool, performed) : performed;
+      result = guardrails.length === 0 ? kept : this.#guard(context, tool, input, kept);
+    } catch (error) {
+      if (call) this.running.delete(call);
+      throw error;
+    }
+    if (!call) return result;
+    if (!(result instanceof Promise)) {
+      this.running.delete(call);
+      return result;
+    }
+    return result.finally(() => this.running.delete(call));
   }
 
   /**
-   * The claims of calls still running, given up as unknown (the process is stopping under them): each is
-   * returned with whether this process still held it. Completions that arrive later still store the real
-   * outcome, until `stop`.
+   * The calls still running as the process stops. Each claim is given up as unknown — unless the tool's
+   * provider deduplicates on the key, whose claim is left to lapse so that a retry runs it again, as
+   * after a crash. Completions that arrive later still store the real outcome, until `stop`.
    */
   async abandonRunning(): Promise<{ call: RunningCall; abandoned: boolean }[]> {
     const { stores, now } = this.#settings;
     const calls = [...this.running];
     return Promise.all(
       calls.map(async (call) => {
-        if (!call.claim) return { call, abandoned: false };
+        if (!call.claim || reclaimable(call.tool)) return { call, abandoned: false };
         try {
           const abandoned = await stores.idempotency.abandon({
             tenantId: call.context.tenantId,
@@ -262,7 +292,6 @@ export class KeyedRunner {
   #runningCall(
     context: ExecutionContext,
     tool: AnyTool,
-    claim: RunningCall["claim"],
     approvalId: string | undefined,
     startedAt: number,
   ): RunningCall {
@@ -270,27 +299,32 @@ export class KeyedRunner {
       startedAt + tool.limits.timeoutMs,
       context.deadline ?? Number.POSITIVE_INFINITY,
     );
-    return { context, tool, claim, approvalId, startedAt, deadline };
+    return { context, tool, claim: undefined, approvalId, startedAt, deadline, heartbeatAt: startedAt };
   }
 
-  async #runClaimed(call: RunningCall, input: unknown): Promise<KeyedOutcome> {
+  async #runClaimed(call: RunningCall, request: KeyedRun): Promise<KeyedOutcome> {
     const { context, tool, approvalId } = call;
     const { key, claimId } = call.claim as { key: string; claimId: string };
     const inflightKey = `${context.tenantId}\u0000${key}`;
     this.#heartbeat.ensureBeating();
     const running = (async (): Promise<KeyedOutcome> => {
-      let envelope: Envelope;
       try {
-        envelope = await this.perform(context, tool, input, key, approvalId);
-      } catch (error) {
-        // Whatever happens after the claim, a result is stored: a claim left in flight would be found
-        // lost, and its outcome unknown, when it is known here.
-        envelope = failure("internal", `${tool.name} failed after it was claimed: ${describeThrown(error)}`);
-      }
-      // Running until its result is stored: a stop waits for that too.
-      try {
-        return { kind: "ran", envelope, stored: await this.#complete(context, tool, key, claimId, envelope) };
+        const held = await this.#admitted(request, claimId);
+        if (held) return { kind: "not_run", envelope: held };
+        let envelope: Envelope;
+        try {
+          envelope = await this.perform(context, tool, request.input, key, approvalId);
+        } catch (error) {
+          // Whatever happens after the claim, a result is stored: a claim left in flight would be found
+          // lost, and its outcome unknown, when it is known here.
+          envelope = failure(
+            "internal",
+            `${tool.name} failed after it was claimed: ${describeThrown(error)}`,
+          );
+        }
+        return { kind: "ran", envelope, stored: await this.#complete(request, claimId, envelope) };
       } finally {
+        // Running until its result is stored (or offered to a failing store): a stop waits for that too.
         this.running.delete(call);
       }
     })();
@@ -298,22 +332,41 @@ export class KeyedRunner {
     try {
       return await running;
     } finally {
-      this.#inflight.delete(inflightKey);
+      // A later claim of the key in this process may have taken the entry; only ours is removed.
+      if (this.#inflight.get(inflightKey) === running) this.#inflight.delete(inflightKey);
     }
+  }
+
+  /** The run's last check before the tool starts; a refusal releases the claim. */
+  async #admitted(request: KeyedRun, claimId: string): Promise<Envelope | undefined> {
+    let held: Envelope | undefined;
+    try {
+      held = await request.admit?.();
+    } catch (error) {
+      held = storeFailure(`check ${request.tool.name} before it ran`, error);
+    }
+    if (!held) return undefined;
+    const { stores, now, retentionMs } = this.#settings;
+    const ref = { tenantId: request.context.tenantId, key: request.key, claimId, now: now() };
+    try {
+      // A retry gives the unknown outcome back as it found it; otherwise the refusal is this key's outcome.
+      if (request.retryUnknown) await stores.idempotency.abandon(ref);
+      else await stores.idempotency.complete({ ...ref, envelope: held, retentionMs });
+    } catch (error) {
+      request.context.logger.error({ err: error, tool: request.tool.name }, "could not release a claim");
+    }
+    return held;
   }
 
   /**
    * Stores the result under the claim. A store that fails (a full disk) does not turn what ran into a
-   * failure: the caller gets the real result, the claim stays in flight (a retry waits, or finds it
-   * unknown, never runs it again) and the result is offered again each second until the store takes it.
+   * failure: the caller gets the real result, and the result is offered again each second until the
+   * store takes it (then `onLateStore` hears of it). Meanwhile the claim's lease lapses unrenewed: a retry
+   * finds the call unknown (or, for a tool whose provider deduplicates on the key, runs it again), and
+   * the late result, once stored, replaces the unknown.
    */
-  async #complete(
-    context: ExecutionContext,
-    tool: AnyTool,
-    key: string,
-    claimId: string,
-    envelope: Envelope,
-  ): Promise<boolean> {
+  async #complete(request: KeyedRun, claimId: string, envelope: Envelope): Promise<Stored> {
+    const { context, tool, key } = request;
     const { stores, now, retentionMs } = this.#settings;
     const store = async (): Promise<boolean> => {
       if (this.#stopped) return false;
@@ -330,35 +383,46 @@ export class KeyedRunner {
       return completed;
     };
     try {
-      return await store();
+      return (await store()) ? "yes" : "lost";
     } catch (error) {
       context.logger.error(
         { err: error, tool: tool.name, key },
         "the result of a call that ran could not be stored; it is offered again each second",
       );
-      this.#keepOffering(store, context, tool.name);
-      return false;
+      this.#keepOffering(store, request, envelope);
+      return "later";
     }
   }
 
-  #keepOffering(store: () => Promise<boolean>, context: ExecutionContext, toolName: string): void {
+  #keepOffering(store: () => Promise<boolean>, request: KeyedRun, envelope: Envelope): void {
     const giveUpAt = Date.now() + UNSTORED_RETRY_MS;
-    this.#unstored.add(store);
+    const offer = async (): Promise<boolean> => {
+      const taken = await store();
+      this.#unstored.delete(offer);
+      if (taken) request.onLateStore?.(envelope);
+      return taken;
+    };
+    this.#unstored.add(offer);
     const attempt = () => {
-      // After `stop`, which made the last offer itself.
-      if (this.#stopped) return;
-      store().then(
-        () => this.#unstored.delete(store),
-        (error: unknown) => {
-          if (Date.now() < giveUpAt) {
-            setTimeout(attempt, 1_000).unref();
-            return;
-          }
-          this.#unstored.delete(store);
-          context.logger.error({ err: error, tool: toolName }, "gave up storing a call's result");
-        },
-      );
+      // After `stop`, which made the last offer itself; or once another offer settled it.
+      if (this.#stopped || !this.#unstored.has(offer)) return;
+      offer().catch((error: unknown) => {
+        if (Date.now() < giveUpAt) {
+          setTimeout(attempt, 1_000).unref();
+          return;
+        }
+        this.#unstored.delete(offer);
+        request.context.logger.error(
+          { err: error, tool: request.tool.name },
+          "gave up storing a call's result",
+        );
+      });
     };
     setTimeout(attempt, 1_000).unref();
   }
+}
+
+/** A lost run is taken over only where repeating it cannot repeat its effect. */
+function reclaimable(tool: AnyTool): boolean {
+  return !changesData(tool.effect) || tool.upstreamDeduplicates;
 }

@@ -16,6 +16,8 @@ export interface RunningCall {
   readonly startedAt: number;
   /** When the seam stops waiting for it (its timeout); its claim is renewed no longer than this. */
   readonly deadline: number;
+  /** When its claim was last renewed in the store: the evidence a stop records if it must give it up. */
+  heartbeatAt: number;
 }
 
 export class RunningCalls implements Iterable<RunningCall> {

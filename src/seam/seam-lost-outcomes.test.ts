@@ -339,3 +339,211 @@ describe("seam: an approval is not burned by a process that cannot run it", () =
     });
   });
 });
+
+describe("seam: races the review found", () => {
+  it("a call that changes data, waiting on its policy when a stop begins, is refused and never runs", async () => {
+    const tool = createScriptedTool(["saved"], {
+      name: "save_note",
+      effect: "internal-write",
+      approval: "policy",
+      overrideReason: "the host's policy decides",
+    });
+    const slowPolicy = {
+      decide: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return { decision: "allow" as const, reason: "ok" };
+      },
+    };
+    const { seam, context } = createTestHarness([tool], { approvalPolicy: slowPolicy });
+    const call = seam.call(context(), "save_note", {});
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(await seam.stop(1_000)).toEqual({ drained: true, interrupted: 0 });
+    expect(await call).toMatchObject({
+      ok: false,
+      error: { retryable: true, details: { shuttingDown: true } },
+    });
+    expect(tool.calls).toHaveLength(0);
+  });
+
+  it("a sweep that refuses an expired approval while its resume waits wins: the tool never runs", async () => {
+    const { opened, release } = gate();
+    let armed = false;
+    let checking: () => void = () => {};
+    const inCheck = new Promise<void>((resolve) => {
+      checking = resolve;
+    });
+    const tool = createScriptedTool(["posted"], {
+      name: "post_note",
+      effect: "external-write",
+      requires: [
+        {
+          name: "a slow check",
+          check: async () => {
+            if (!armed) return true;
+            checking();
+            await opened;
+            return true;
+          },
+        },
+      ],
+    });
+    const first = createTestHarness([tool], { approvalTtlMs: 60_000 });
+    const asker = first.context({ toolCallId: "c" });
+    const id = parkedId(await first.seam.call(asker, "post_note", {}));
+    await first.seam.approve({ tenantId: "t1", approvalId: id, by: "carol" });
+    first.clock.advance(59_000);
+    armed = true;
+    const resumed = first.seam.resume(asker, id);
+    await inCheck;
+    const other = createTestHarness([tool], { stores: first.stores });
+    other.clock.set(first.clock.now() + 2_000);
+    expect(await other.seam.sweep()).toMatchObject({ settled: 1 });
+    release();
+    expect(await resumed).toMatchObject({ ok: false, error: { code: "approval_denied" } });
+    expect(tool.calls).toHaveLength(0);
+    // The key's stored outcome agrees with the approval's.
+    expect(await first.seam.call(asker, "post_note", {})).toMatchObject({
+      error: { code: "approval_denied" },
+    });
+  });
+
+  it("an approval a stop left approved and never started runs on an operator's retry", async () => {
+    const stores = createMemoryStores();
+    const tool = createScriptedTool(["posted"], { name: "post_note", effect: "external-write" });
+    const stopping = createTestHarness([tool], { stores });
+    const asker = stopping.context({ toolCallId: "c" });
+    const id = parkedId(await stopping.seam.call(asker, "post_note", {}));
+    await stopping.seam.stop(10);
+    expect(await stopping.seam.approve({ tenantId: "t1", approvalId: id, by: "carol" })).toMatchObject({
+      ok: true,
+    });
+    expect(await stopping.seam.resume(asker, id)).toMatchObject({
+      error: { details: { shuttingDown: true } },
+    });
+    const next = createTestHarness([tool], { stores });
+    expect(await next.seam.call(asker, "post_note", {})).toMatchObject({
+      error: { code: "in_progress", message: expect.stringContaining("has not started yet") },
+    });
+    const retried = await next.seam.retry({ tenantId: "t1", approvalId: id, by: "olivia" }, asker);
+    expect(retried).toMatchObject({ decision: { ok: true }, envelope: { ok: true, content: "posted" } });
+    expect(await stores.approvals.get({ tenantId: "t1", id })).toMatchObject({ status: "executed" });
+    expect(tool.calls).toHaveLength(1);
+  });
+
+  it("an operator's retry long after the approval's lifetime runs: a person has just decided", async () => {
+    const stores = createMemoryStores();
+    const hangs = createScriptedTool([() => new Promise(() => {})], {
+      name: "post_note",
+      effect: "external-write",
+    });
+    const first = createTestHarness([hangs], { stores, approvalTtlMs: 60 * 60_000 });
+    const asker = first.context({ toolCallId: "c" });
+    const id = parkedId(await first.seam.call(asker, "post_note", {}));
+    first.clock.advance(50 * 60_000);
+    await first.seam.approve({ tenantId: "t1", approvalId: id, by: "carol" });
+    void first.seam.resume(asker, id);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const runs = createScriptedTool(["posted"], { name: "post_note", effect: "external-write" });
+    const next = createTestHarness([runs], { stores });
+    next.clock.set(first.clock.now() + 20 * 60_000);
+    await next.seam.sweep();
+    const retried = await next.seam.retry({ tenantId: "t1", approvalId: id, by: "olivia" }, asker);
+    expect(retried).toMatchObject({ decision: { ok: true }, envelope: { ok: true, content: "posted" } });
+    expect(runs.calls).toHaveLength(1);
+  });
+
+  it("a store that fails under a decision says so, retryably, and decides nothing", async () => {
+    const tool = createScriptedTool(["posted"], { name: "post_note", effect: "external-write" });
+    const { seam, context, stores } = createTestHarness([tool]);
+    const id = parkedId(await seam.call(context(), "post_note", {}));
+    const decide = stores.approvals.decide;
+    stores.approvals.decide = () => Promise.reject(new Error("database or disk is full"));
+    expect(await seam.approve({ tenantId: "t1", approvalId: id, by: "carol" })).toMatchObject({
+      ok: false,
+      reason: "store_unavailable",
+      message: expect.stringContaining("disk is full"),
+    });
+    stores.approvals.decide = decide;
+    const get = stores.approvals.get;
+    stores.approvals.get = () => Promise.reject(new Error("database or disk is full"));
+    expect(await seam.retry({ tenantId: "t1", approvalId: id, by: "olivia" }, context())).toMatchObject({
+      decision: { ok: false, reason: "store_unavailable" },
+      envelope: undefined,
+    });
+    stores.approvals.get = get;
+    expect(await stores.approvals.get({ tenantId: "t1", id })).toMatchObject({ status: "pending" });
+    expect(tool.calls).toHaveLength(0);
+  });
+
+  it("after an operator's retry, the lost holder's late result does not overwrite the approval", async () => {
+    const stores = createMemoryStores();
+    const first = gate();
+    const a = createTestHarness(
+      [
+        createScriptedTool(
+          [
+            async () => {
+              await first.opened;
+              return "A's run";
+            },
+          ],
+          { name: "post_note", effect: "external-write" },
+        ),
+      ],
+      { stores, holder: "a:1" },
+    );
+    const asker = a.context({ toolCallId: "c" });
+    const id = parkedId(await a.seam.call(asker, "post_note", {}));
+    await a.seam.approve({ tenantId: "t1", approvalId: id, by: "carol" });
+    const runA = a.seam.resume(asker, id);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // A is alive, but no heartbeat of it reached the store for a minute.
+    const second = gate();
+    const b = createTestHarness(
+      [
+        createScriptedTool(
+          [
+            async () => {
+              await second.opened;
+              return "B's run";
+            },
+          ],
+          { name: "post_note", effect: "external-write" },
+        ),
+      ],
+      { stores, holder: "b:1" },
+    );
+    b.clock.set(a.clock.now() + 60_000);
+    await b.seam.sweep();
+    const retried = b.seam.retry({ tenantId: "t1", approvalId: id, by: "olivia" }, asker);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    first.release();
+    expect(await runA).toEqual({ ok: true, content: "A's run" });
+    second.release();
+    expect((await retried).envelope).toEqual({ ok: true, content: "B's run" });
+    const approval = await stores.approvals.get({ tenantId: "t1", id });
+    const claim = await stores.idempotency.get({ tenantId: "t1", key: 'call:["r1","c"]' });
+    expect(approval?.result).toEqual(claim?.envelope);
+    expect(approval?.result).toEqual({ ok: true, content: "B's run" });
+  });
+
+  it("a result the store took only on a later offer finishes its approval", async () => {
+    const tool = createScriptedTool(["posted"], { name: "post_note", effect: "external-write" });
+    const { seam, context, stores } = createTestHarness([tool], { holder: "live:1" });
+    const asker = context({ toolCallId: "c" });
+    const id = parkedId(await seam.call(asker, "post_note", {}));
+    await seam.approve({ tenantId: "t1", approvalId: id, by: "carol" });
+    const complete = stores.idempotency.complete;
+    stores.idempotency.complete = () => Promise.reject(new Error("database or disk is full"));
+    expect(await seam.resume(asker, id)).toEqual({ ok: true, content: "posted" });
+    expect(await stores.approvals.get({ tenantId: "t1", id })).toMatchObject({ status: "approved" });
+    stores.idempotency.complete = complete;
+    await expect
+      .poll(async () => (await stores.approvals.get({ tenantId: "t1", id }))?.status, { timeout: 3_000 })
+      .toBe("executed");
+    expect(await stores.idempotency.get({ tenantId: "t1", key: 'call:["r1","c"]' })).toMatchObject({
+      status: "completed",
+    });
+    expect(tool.calls).toHaveLength(1);
+  });
+});

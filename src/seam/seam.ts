@@ -147,29 +147,30 @@ export class Seam {
 
   /** Approves a parked call; refused (left pending) where its tool is not served, since nothing here could run it. */
   approve(request: DecisionRequest): Promise<DecisionResult> {
-    return this.#desk.decide(request, "approved");
+    return decided(request, () => this.#desk.decide(request, "approved"));
   }
 
   deny(request: DecisionRequest): Promise<DecisionResult> {
-    return this.#desk.decide(request, "denied");
+    return decided(request, () => this.#desk.decide(request, "denied"));
   }
 
   /**
-   * An operator's explicit retry of an interrupted call (one whose outcome was lost): audited, then run at
-   * once as its requester (`context`), under its own key. Never done on anyone's behalf automatically.
+   * An operator's explicit retry of an interrupted call (one whose outcome was lost), or of an approved
+   * one that never started: audited, then run at once as its requester (`context`), under its own key.
+   * Never done on anyone's behalf automatically.
    */
   async retry(
     request: DecisionRequest,
     context: ExecutionContext,
     options: CallOptions = {},
   ): Promise<{ decision: DecisionResult; envelope: Envelope | undefined }> {
-    let decision: DecisionResult | undefined;
+    let decision: DecisionResult = storeUnavailable(request);
     const envelope = await this.#resumed(context, request.approvalId, async (trace) => {
       const retried = await this.#desk.retry(request, context, options, trace);
       decision = retried.decision;
       return retried.envelope;
     });
-    return { decision: decision as DecisionResult, envelope: decision?.ok ? envelope : undefined };
+    return { decision, envelope: decision.ok ? envelope : undefined };
   }
 
   /**
@@ -179,6 +180,8 @@ export class Seam {
    * when their outcome was lost).
    */
   async sweep(): Promise<{ purged: number; expired: number; settled: number }> {
+    // A stopping seam writes nothing more: the next process to start sweeps.
+    if (this.#runner.stopping) return { purged: 0, expired: 0, settled: 0 };
     const { stores, now } = this.#settings;
     const purged = await stores.idempotency.purge({ now: now() });
     const expired = await stores.approvals.expire({ now: now() });
@@ -225,7 +228,7 @@ export class Seam {
         startedAt: call.startedAt,
         by: context.principalId,
         holder: settings.holder,
-        lastHeartbeat: settings.now(),
+        lastHeartbeat: call.heartbeatAt,
       };
       const approval = approvalId
         ? await settings.stores.approvals.get({ tenantId: context.tenantId, id: approvalId })
@@ -392,7 +395,7 @@ export class Seam {
       return this.#runner.perform(context, tool, input, key, undefined, now);
     }
     return this.#runner
-      .run(context, tool, input, idempotencyKeyFor(context), undefined, options, trace)
+      .run({ context, tool, input, key: idempotencyKeyFor(context), options, trace })
       .then((outcome) => outcome.envelope);
   }
 
@@ -406,6 +409,27 @@ export class Seam {
       details: { nearest },
     });
   }
+}
+
+/** A decision whose store failed under it: nothing was decided, and the approver is told to try again. */
+async function decided(
+  request: DecisionRequest,
+  decide: () => Promise<DecisionResult>,
+): Promise<DecisionResult> {
+  try {
+    return await decide();
+  } catch (error) {
+    return storeUnavailable(request, error);
+  }
+}
+
+function storeUnavailable(request: DecisionRequest, error?: unknown): DecisionResult {
+  const why = error === undefined ? "" : ` (${describeThrown(error)})`;
+  return {
+    ok: false,
+    reason: "store_unavailable",
+    message: `approval ${request.approvalId} was not decided: toolreg's state store failed${why}; retry later`,
+  };
 }
 
 function crashed(context: ExecutionContext, name: string, error: unknown): Envelope {

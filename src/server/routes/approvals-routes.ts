@@ -71,6 +71,16 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
       if (record.requestedBy === caller.principalId && !deps.allowSelfApproval) {
         return problem(403, "self_approval", "nobody decides their own request; ask another approver");
       }
+      if (decision !== "deny" && deps.inflight.closed) {
+        // An approval decided now could not run here: it stays pending for an instance that can.
+        return problem(
+          503,
+          "shutting_down",
+          "the server is shutting down; decide this on another instance",
+          {},
+          { "retry-after": "1" },
+        );
+      }
       const request = {
         tenantId: caller.tenantId,
         approvalId: id,
@@ -91,11 +101,13 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
         }
       }
       if (!decided.ok) {
+        const passing = decided.reason === "store_unavailable";
         return problem(
-          409,
+          passing ? 503 : 409,
           decided.reason,
           decided.message,
           decided.approval ? { approval: decided.approval } : {},
+          passing ? { "retry-after": "1" } : {},
         );
       }
       if (result === undefined) return c.json({ approval: decided.approval });
