@@ -2,11 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { Command } from "commander";
 import { afterAll, describe, expect, it } from "vitest";
 import { createArtifactOutputStore } from "../artifacts/artifact-output-store.js";
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import { serveTools, type ToolFlags } from "./cli-tools.js";
-import { WIRED_BY, whatServes } from "./wiring-flags.js";
+import { WIRED_BY, whatServes, wiringFlags } from "./wiring-flags.js";
 
 const dir = mkdtempSync(join(tmpdir(), "toolreg-wiring-"));
 for (const folder of ["read", "write", "artifacts"]) mkdirSync(join(dir, folder));
@@ -47,5 +48,36 @@ describe("which flag serves which tool", () => {
     expect(whatServes("fs_write")).toBe("fs_write is served when --write-root is given");
     expect(whatServes("shell_exec")).toContain("bubblewrap");
     expect(whatServes("outbox_send")).toContain("--registry");
+  });
+});
+
+describe("the flags printed for a later command", () => {
+  const given = (argv: string[]) => {
+    const program = new Command()
+      .option("--db <path>")
+      .option("--sql-write <url>")
+      .option(
+        "--egress-allow <class>",
+        "",
+        (value: string, previous: string[]) => [...previous, value],
+        [] as string[],
+      )
+      .option("--tenant <id>", "", "local");
+    program.parse(argv, { from: "user" });
+    return wiringFlags(program, "/work/here");
+  };
+
+  it("makes paths absolute, keeps what was typed, and never prints a database password", () => {
+    expect(given(["--db", "state.db", "--sql-write", "sqlite:data/app.db", "--tenant", "acme"])).toBe(
+      "--db /work/here/state.db --sql-write sqlite:/work/here/data/app.db --tenant acme",
+    );
+    expect(given(["--sql-write", "postgres://app:s3cret@db.internal:5432/crm"])).toBe(
+      "--sql-write 'postgres://app:****@db.internal:5432/crm'",
+    );
+    expect(given(["--egress-allow", "loopback", "--egress-allow", "10.0.0.0/8"])).toBe(
+      "--egress-allow loopback --egress-allow 10.0.0.0/8",
+    );
+    // Defaults were not typed: a later command gets them by itself.
+    expect(given([])).toBe("");
   });
 });

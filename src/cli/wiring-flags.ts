@@ -15,8 +15,8 @@ const WIRING: readonly { option: string; flag: string; path?: boolean }[] = [
   { option: "artifactsDir", flag: "--artifacts-dir", path: true },
   { option: "readRoot", flag: "--read-root", path: true },
   { option: "writeRoot", flag: "--write-root", path: true },
-  { option: "sqlRead", flag: "--sql-read" },
-  { option: "sqlWrite", flag: "--sql-write" },
+  { option: "sqlRead", flag: "--sql-read", path: true },
+  { option: "sqlWrite", flag: "--sql-write", path: true },
   { option: "egressAllow", flag: "--egress-allow" },
   { option: "tenant", flag: "--tenant" },
 ];
@@ -30,18 +30,35 @@ export const WIRED_BY: Readonly<Record<string, readonly string[]>> = {
   "--sql-write": ["sql_write"],
 };
 
-/** The wiring flags this command was given on its command line, quoted for a shell, paths made absolute. */
+/**
+ * The wiring flags this command was given on its command line, quoted for a shell: paths made absolute
+ * (`sqlite:PATH` too), and a database URL's password masked, since the line is printed.
+ */
 export function wiringFlags(program: Command, cwd: string): string {
   const words: string[] = [];
   for (const { option, flag, path } of WIRING) {
     if (program.getOptionValueSource(option) !== "cli") continue;
     const value: unknown = program.getOptionValue(option);
     for (const item of Array.isArray(value) ? value : [value]) {
-      const text = String(item);
-      words.push(flag, shellQuote(path && !isAbsolute(text) ? resolve(cwd, text) : text));
+      words.push(flag, shellQuote(path ? located(String(item), cwd) : String(item)));
     }
   }
   return words.join(" ");
+}
+
+/** A path (or `sqlite:PATH`) made absolute; a URL with its password masked. */
+function located(text: string, cwd: string): string {
+  if (text.startsWith("sqlite:")) return `sqlite:${located(text.slice("sqlite:".length), cwd)}`;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    try {
+      const url = new URL(text);
+      if (url.password) url.password = "****";
+      return url.href;
+    } catch {
+      return text;
+    }
+  }
+  return isAbsolute(text) ? text : resolve(cwd, text);
 }
 
 /** What serves a tool this command does not: the flag for a first-party one, else where else it can come from. */

@@ -17,6 +17,23 @@ const MAX_BACKLOG = 10_000;
 /** An alert is logged at most this often while the trail is failing. */
 const ALERT_EVERY_MS = 10_000;
 
+/**
+ * Where audit trouble goes when the host gave the seam no logger: an event that cannot be written must
+ * not vanish into a silent default. Errors only, as JSON lines on stderr.
+ */
+const lastResort: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error(object, message) {
+    console.error(JSON.stringify({ level: "error", msg: message, ...object }, errorReplacer));
+  },
+};
+
+function errorReplacer(_key: string, value: unknown): unknown {
+  return value instanceof Error ? { message: value.message, name: value.name } : value;
+}
+
 export class AuditGuard {
   readonly #sink: AuditSink;
   readonly #mode: AuditFailureMode;
@@ -25,18 +42,21 @@ export class AuditGuard {
   #lastError: unknown;
   #alertedAt = 0;
   #closed = false;
+  /** The offer under way, so that concurrent calls wait for one offer instead of writing events twice. */
+  #offering: Promise<boolean> | undefined;
 
-  constructor(sink: AuditSink, mode: AuditFailureMode, logger: Logger) {
+  /** `logger` undefined: the host gave none, and audit trouble goes to stderr rather than nowhere. */
+  constructor(sink: AuditSink, mode: AuditFailureMode, logger: Logger | undefined) {
     this.#sink = sink;
     this.#mode = mode;
-    this.#logger = logger;
+    this.#logger = logger ?? lastResort;
   }
 
   /** Synchronous when the sink is: a call does not wait a tick for an in-memory append. */
   record(event: AuditEvent, logger: Logger = this.#logger): void | Promise<void> {
     if (this.#closed) {
       // A call that ended after its process stopped: the sink may be closed, the log is not.
-      logger.error({ event }, "audit event recorded after the stop; it is in this log only");
+      this.#logger.error({ event }, "audit event recorded after the stop; it is in this log only");
       return;
     }
     try {
@@ -81,8 +101,15 @@ export class AuditGuard {
     });
   }
 
-  /** Offers every waiting event again; true when none is left waiting. */
-  async #offerAgain(): Promise<boolean> {
+  /** Offers every waiting event again, one offer at a time; true when none is left waiting. */
+  #offerAgain(): Promise<boolean> {
+    this.#offering ??= this.#offer().finally(() => {
+      this.#offering = undefined;
+    });
+    return this.#offering;
+  }
+
+  async #offer(): Promise<boolean> {
     while (this.#backlog.length > 0) {
       const event = this.#backlog[0] as AuditEvent;
       try {

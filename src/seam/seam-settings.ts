@@ -103,7 +103,7 @@ export function resolveSettings(options: SeamOptions): SeamSettings {
     heartbeatMs: options.heartbeatMs ?? 5_000,
     waitPollMs: options.waitPollMs ?? 25,
     tracer: trace.getTracer("toolreg"),
-    audit: new AuditGuard(options.stores.audit, options.onAuditFailure ?? "refuse", logger),
+    audit: new AuditGuard(options.stores.audit, options.onAuditFailure ?? "refuse", options.logger),
     logger,
     holder: options.holder ?? `${hostname()}:${process.pid}`,
   };

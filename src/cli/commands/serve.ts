@@ -54,6 +54,7 @@ export async function serveCommand(
   logger.info({ signal }, "stopping: no new calls, waiting for running ones (a second signal forces it)");
   const { drained, interrupted } = await listening.stop(options.drainMs, stop.force);
   if (drained) io.stdout("stopped\n");
+  else if (interrupted === 0) io.stdout("stopped; requests still open at the deadline were cut off\n");
   else {
     io.stdout(
       interrupted === 1

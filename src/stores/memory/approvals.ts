@@ -6,11 +6,16 @@ const keyOf = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;
 
 export function createMemoryApprovalStore(): ApprovalStore {
   const records = new Map<string, ApprovalRecord>();
+  /** The newest approval under each tenant's idempotency key, so parking need not scan every approval. */
+  const newestByKey = new Map<string, string>();
   const create = (record: NewApproval): ApprovalRecord => {
     const id = keyOf(record.tenantId, record.id);
     if (records.has(id)) throw new Error(`approval ${record.id} already exists`);
     const stored = pendingApproval(structuredClone(record));
     records.set(id, stored);
+    const byKey = keyOf(record.tenantId, record.idempotencyKey);
+    const newest = records.get(newestByKey.get(byKey) ?? "");
+    if (!newest || newest.createdAt <= stored.createdAt) newestByKey.set(byKey, id);
     return structuredClone(stored);
   };
   return {
@@ -18,12 +23,7 @@ export function createMemoryApprovalStore(): ApprovalStore {
       return create(record);
     },
     async park(record) {
-      let newest: ApprovalRecord | undefined;
-      for (const candidate of records.values()) {
-        if (candidate.tenantId !== record.tenantId || candidate.idempotencyKey !== record.idempotencyKey)
-          continue;
-        if (!newest || candidate.createdAt >= newest.createdAt) newest = candidate;
-      }
+      const newest = records.get(newestByKey.get(keyOf(record.tenantId, record.idempotencyKey)) ?? "");
       if (newest) return { created: false, record: structuredClone(newest) };
       return { created: true, record: create(record) };
     },

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { AuditEvent } from "../types.js";
 import { openSqliteStores } from "./index.js";
 
@@ -46,6 +46,40 @@ describe("SQLite audit written behind", () => {
     expect(String(errors[0])).toMatch(/locked|busy/i);
     other.database.prepare("COMMIT").run();
     expect((await stores.audit.list({ tenantId: "t" })).map((e) => e.id)).toEqual(["e1"]);
+    other.close();
+    stores.close();
+  });
+
+  it("while writes fail, keeps a bounded buffer, retries on a timer rather than per event, and prints what it lets go", async () => {
+    const path = join(directory, "full.db");
+    const errors: unknown[] = [];
+    const stores = openSqliteStores(path, {
+      busyTimeoutMs: 5,
+      audit: { flushIntervalMs: 0, maxBuffered: 5, onError: (e) => errors.push(e) },
+    });
+    const other = openSqliteStores(path);
+    other.database.prepare("BEGIN IMMEDIATE").run();
+    const printed = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (let index = 1; index <= 8; index++) stores.audit.record(event(`e${index}`));
+      expect(stores.audit.failure()).toBeDefined();
+      // One failed write; the next seven wait for the timer instead of each failing in turn.
+      expect(errors).toHaveLength(1);
+      expect(stores.audit.unwritten().map((e) => e.id)).toEqual(["e4", "e5", "e6", "e7", "e8"]);
+      const dropped = printed.mock.calls.map((call) => JSON.parse(String(call[0])).unwrittenAuditEvent.id);
+      expect(dropped).toEqual(["e1", "e2", "e3"]);
+    } finally {
+      printed.mockRestore();
+      other.database.prepare("COMMIT").run();
+    }
+    expect((await stores.audit.list({ tenantId: "t" })).map((e) => e.id)).toEqual([
+      "e8",
+      "e7",
+      "e6",
+      "e5",
+      "e4",
+    ]);
+    expect(stores.audit.failure()).toBeUndefined();
     other.close();
     stores.close();
   });

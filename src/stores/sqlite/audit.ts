@@ -3,8 +3,11 @@
  * few milliseconds (or at once past a batch size), because a commit per event measured as a third of the
  * cost of an idempotent write call. Reads, `flush()`, closing and process exit drain the buffer first; a
  * hard kill loses at most one interval. `flushIntervalMs: 0` writes each event synchronously instead.
- * An event that cannot be written (a full disk) is never dropped: it stays in the buffer, `failure()`
- * says why until a write succeeds, and whatever is still unwritten at exit is printed whole to stderr.
+ * An event that cannot be written (a full disk) is not dropped silently: it stays in the buffer, retried
+ * once a second (not at every event), `failure()` says why until a write succeeds, and what is still
+ * unwritten at exit is printed whole to stderr. The buffer is bounded: past `maxBuffered` events the
+ * oldest is printed whole to stderr and let go, so a long outage costs neither unbounded memory nor one
+ * failing transaction per event.
  */
 import type Database from "better-sqlite3";
 import type { Effect } from "../../declaration/effect.js";
@@ -97,6 +100,8 @@ export interface SqliteAuditOptions {
   maxBatch?: number;
   /** Told when a background flush fails (the events are kept and retried); logs to stderr by default. */
   onError?: (error: unknown) => void;
+  /** Events kept while writes fail; past it the oldest go to stderr. Default 10,000. */
+  maxBuffered?: number;
 }
 
 export interface SqliteAuditStore extends AuditStore {
@@ -119,6 +124,7 @@ export function createSqliteAuditStore(
 ): SqliteAuditStore {
   const flushIntervalMs = options.flushIntervalMs ?? 20;
   const maxBatch = options.maxBatch ?? 256;
+  const maxBuffered = options.maxBuffered ?? 10_000;
   const insert = db.prepare<Params>(
     `INSERT INTO audit (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
@@ -151,16 +157,18 @@ export function createSqliteAuditStore(
   let buffer: AuditEvent[] = [];
   let timer: NodeJS.Timeout | undefined;
   let lastError: unknown;
+  const retryLater = () => {
+    if (timer) return;
+    timer = setTimeout(flushInBackground, Math.max(flushIntervalMs, 1_000));
+    timer.unref();
+  };
   // A flush nobody waits on has no caller to throw to: report, keep the events, and try again later.
   const flushInBackground = () => {
     try {
       store.flush();
     } catch (error) {
       onError(error);
-      if (!timer) {
-        timer = setTimeout(flushInBackground, Math.max(flushIntervalMs, 1_000));
-        timer.unref();
-      }
+      retryLater();
     }
   };
   const onError =
@@ -168,14 +176,21 @@ export function createSqliteAuditStore(
   const store: SqliteAuditStore = {
     record(event) {
       buffer.push(event);
-      if (flushIntervalMs === 0 || buffer.length >= maxBatch) flushInBackground();
+      if (buffer.length > maxBuffered) {
+        const oldest = buffer.shift();
+        console.error(JSON.stringify({ unwrittenAuditEvent: oldest, reason: "audit buffer full" }));
+      }
+      // While writes fail, the retry timer alone tries again: not one failing transaction per event.
+      if (lastError !== undefined) retryLater();
+      else if (flushIntervalMs === 0 || buffer.length >= maxBatch) flushInBackground();
       else if (!timer) {
         timer = setTimeout(flushInBackground, flushIntervalMs);
         timer.unref();
       }
     },
     async list({ tenantId, limit, tool, since, before }) {
-      store.flush();
+      // What is stored can be read while what is not cannot be written yet (a full disk).
+      flushInBackground();
       return list
         .all({
           tenantId,

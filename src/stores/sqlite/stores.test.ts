@@ -259,6 +259,31 @@ describe("sqlite races between threads", () => {
     expect(results.flat().every(({ kind }) => kind === "claimed" || kind === "in_progress")).toBe(true);
   });
 
+  it("parks one approval per key however many threads park its duplicates at once", async () => {
+    const path = temporaryFile();
+    const stores = open(path);
+    const keys = Array.from({ length: rounds }, (_, index) => `key-park-${index}`);
+    const plans = Array.from({ length: 4 }, (_, thread) =>
+      keys.map(
+        (key): Call => ({
+          store: "approvals",
+          method: "park",
+          input: { ...approvalOf(`${key}-t${thread}`), idempotencyKey: key },
+        }),
+      ),
+    );
+    const results = await raceInThreads<{ created: boolean; record: { id: string } }>(threads, path, plans);
+    for (const [index, key] of keys.entries()) {
+      const outcomes = results.map((thread) => thread[index]!);
+      expect(
+        outcomes.filter((outcome) => outcome.created),
+        key,
+      ).toHaveLength(1);
+      expect(new Set(outcomes.map((outcome) => outcome.record.id)).size, key).toBe(1);
+    }
+    expect(await stores.approvals.list({ tenantId: "tenant-a" })).toHaveLength(rounds);
+  });
+
   it("lets exactly one of an approval and a denial win each approval", async () => {
     const path = temporaryFile();
     const stores = open(path);
@@ -385,7 +410,8 @@ describe("sqlite races between threads", () => {
 type Call =
   | { store: "idempotency"; method: "claim"; input: ClaimInput }
   | { store: "approvals"; method: "decide"; input: DecideInput }
-  | { store: "approvals"; method: "finish"; input: FinishInput };
+  | { store: "approvals"; method: "finish"; input: FinishInput }
+  | { store: "approvals"; method: "park"; input: NewApproval };
 
 const claimCall = (input: ClaimInput): Call => ({ store: "idempotency", method: "claim", input });
 
