@@ -114,7 +114,7 @@ export class KeyedRunner {
       const claimId = newEventId();
       const at = now();
       // Running from before the claim is asked for: a stop that begins meanwhile waits for it.
-      const call = this.#runningCall(context, tool, approvalId, at);
+      const call = this.#runningCall(context, tool, approvalId, at, false);
       this.running.add(call);
       let claim: Awaited<ReturnType<typeof stores.idempotency.claim>>;
       try {
@@ -140,6 +140,7 @@ export class KeyedRunner {
       switch (claim.kind) {
         case "claimed":
           call.claim = { key, claimId };
+          call.started = true;
           return await this.#runClaimed(call, request);
         case "completed":
           trace.replayed = true;
@@ -190,7 +191,7 @@ export class KeyedRunner {
   ): Envelope | Promise<Envelope> {
     const tracked = key === undefined && changesData(tool.effect);
     if (tracked && this.#stopping) return shuttingDown(tool.name);
-    const call = tracked ? this.#runningCall(context, tool, approvalId, now) : undefined;
+    const call = tracked ? this.#runningCall(context, tool, approvalId, now, true) : undefined;
     if (call) this.running.add(call);
     let result: Envelope | Promise<Envelope>;
     try {
@@ -225,7 +226,8 @@ export class KeyedRunner {
    */
   async abandonRunning(): Promise<{ call: RunningCall; abandoned: boolean }[]> {
     const { stores, now } = this.#settings;
-    const calls = [...this.running];
+    // A call still asking for its claim has not started, and cannot once the stop has begun.
+    const calls = [...this.running].filter((call) => call.started);
     return Promise.all(
       calls.map(async (call) => {
         if (!call.claim || reclaimable(call.tool)) return { call, abandoned: false };
@@ -294,12 +296,22 @@ export class KeyedRunner {
     tool: AnyTool,
     approvalId: string | undefined,
     startedAt: number,
+    started: boolean,
   ): RunningCall {
     const deadline = Math.min(
       startedAt + tool.limits.timeoutMs,
       context.deadline ?? Number.POSITIVE_INFINITY,
     );
-    return { context, tool, claim: undefined, approvalId, startedAt, deadline, heartbeatAt: startedAt };
+    return {
+      context,
+      tool,
+      claim: undefined,
+      started,
+      approvalId,
+      startedAt,
+      deadline,
+      heartbeatAt: startedAt,
+    };
   }
 
   async #runClaimed(call: RunningCall, request: KeyedRun): Promise<KeyedOutcome> {
@@ -423,6 +435,6 @@ export class KeyedRunner {
 }
 
 /** A lost run is taken over only where repeating it cannot repeat its effect. */
-function reclaimable(tool: AnyTool): boolean {
+export function reclaimable(tool: AnyTool): boolean {
   return !changesData(tool.effect) || tool.upstreamDeduplicates;
 }

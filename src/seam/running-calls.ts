@@ -12,6 +12,8 @@ export interface RunningCall {
   readonly tool: AnyTool;
   /** The claim it runs under once taken, when it has a key. */
   claim: { key: string; claimId: string } | undefined;
+  /** Whether the tool may have started: false for a keyed call still asking for its claim. */
+  started: boolean;
   readonly approvalId: string | undefined;
   readonly startedAt: number;
   /** When the seam stops waiting for it (its timeout); its claim is renewed no longer than this. */

@@ -9,7 +9,7 @@ import { type CallTrace, newCallTrace } from "./call-trace.js";
 import type { ExecutionContext } from "./context.js";
 import { type Envelope, failure } from "./envelope.js";
 import { idempotencyKeyFor } from "./idempotency-key.js";
-import { KeyedRunner, shuttingDown } from "./keyed-runner.js";
+import { KeyedRunner, reclaimable, shuttingDown } from "./keyed-runner.js";
 import { nearestNames } from "./nearest-names.js";
 import type { RunningCall } from "./running-calls.js";
 import { type CallOptions, resolveSettings, type SeamOptions, type SeamSettings } from "./seam-settings.js";
@@ -239,7 +239,7 @@ export class Seam {
         outcome: "interrupted",
         ...(claim ? { idempotencyKey: claim.key } : {}),
         ...(approvalId ? { approvalId } : {}),
-        message: `${tool.name} was still running when the process stopped; its outcome is unknown${claim ? " and it will not run again under its key" : ""}`,
+        message: `${tool.name} was still running when the process stopped; its outcome is unknown${stoppedClaim(call)}`,
       });
       await recordAudit(settings, event, context.logger);
     } catch (error) {
@@ -409,6 +409,14 @@ export class Seam {
       details: { nearest },
     });
   }
+}
+
+/** What becomes of a stopped call's key: unknown for good, or left to lapse for a provider that deduplicates. */
+function stoppedClaim(call: RunningCall): string {
+  if (!call.claim) return "";
+  return reclaimable(call.tool)
+    ? "; its provider deduplicates on its key, so a retry with the key runs it again"
+    : " and it will not run again under its key";
 }
 
 /** A decision whose store failed under it: nothing was decided, and the approver is told to try again. */
