@@ -103,7 +103,7 @@ describe("toolreg CLI approvals", () => {
     const again = await runToolreg(["--registry", OUTBOX, "approvals", "retry", id], cwd);
     expect(again).toMatchObject({
       code: 1,
-      stderr: expect.stringContaining("only an interrupted call can be retried"),
+      stderr: expect.stringContaining("cannot be retried: it is executed"),
     });
     expect(sent()).toHaveLength(1);
     const audit = JSON.parse((await runToolreg(["--registry", OUTBOX, "audit", "--json"], cwd)).stdout);
