@@ -12,14 +12,14 @@ import {
   loadO200kCounter,
   type TokenCounter,
 } from "../src/catalog/budget/index.js";
+import { metaTools } from "../src/catalog/meta/index.js";
+import { searchIndexFor } from "../src/catalog/meta/search-cache.js";
 import { type CatalogProvider, renderCatalog, renderTools } from "../src/catalog/render-catalog.js";
+import { defaultCatalogue } from "../src/check/default-catalogue.js";
 import { type AnyTool, ToolRegistry } from "../src/registry/registry.js";
 import { createExecutionContext } from "../src/seam/context.js";
 import { Seam } from "../src/seam/seam.js";
 import { createMemoryStores } from "../src/stores/memory/index.js";
-import { defaultCatalogue } from "../src/tools/catalogue.js";
-import { metaTools } from "../src/tools/meta/index.js";
-import { searchIndexFor } from "../src/tools/meta/search-cache.js";
 import { syntheticTools } from "./synthetic-catalogue.js";
 
 const SIZES = [272, 1_000, 10_000] as const;

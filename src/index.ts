@@ -21,9 +21,9 @@ export {
   EFFECTS,
   type Effect,
 } from "./declaration/effect.js";
-export type { JsonSchemaObject } from "./declaration/json-schema-validator.js";
+export type { JsonSchemaObject, ValidationIssue } from "./declaration/json-schema-validator.js";
 export { canonicalJson } from "./declaration/tool-hash.js";
-export type { SchemaLike, ToolSchema, ValidationIssue } from "./declaration/tool-schema.js";
+export type { SchemaLike, ToolSchema } from "./declaration/tool-schema.js";
 export { RegistryError } from "./errors/registry-error.js";
 export { ToolDefinitionError } from "./errors/tool-definition-error.js";
 export { ToolFailure } from "./errors/tool-failure.js";
@@ -40,6 +40,8 @@ export type {
 export { defaultApprovalPolicy, scopeAuthorizer } from "./policy/ports.js";
 export { type RateLimitRule, SlidingWindowCeilings } from "./policy/sliding-window-ceilings.js";
 export { type CeilingRule, TokenBucketCeilings } from "./policy/token-bucket-ceilings.js";
+export type * from "./ports/stores.js";
+export { APPROVAL_STATUSES, evidenceOf } from "./ports/stores.js";
 export { type AnyTool, type RegistryView, ToolRegistry, type ToolUpdateEvent } from "./registry/registry.js";
 export type { ToolModule } from "./registry/tool-module.js";
 export type { AuditFailureMode } from "./seam/audit-guard.js";
@@ -74,5 +76,3 @@ export {
   type SeamOptions,
 } from "./seam/seam.js";
 export { encloseUntrusted } from "./seam/untrusted-fence.js";
-export type * from "./stores/types.js";
-export { APPROVAL_STATUSES, evidenceOf } from "./stores/types.js";

@@ -8,7 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createArtifactOutputStore } from "../../src/artifacts/artifact-output-store.js";
 import { createFileArtifactStore } from "../../src/artifacts/file-artifact-store.js";
+import { metaTools } from "../../src/catalog/meta/index.js";
 import { createEgressClient } from "../../src/egress/egress-client.js";
+import { ToolRegistry } from "../../src/registry/registry.js";
 import { silentLogger } from "../../src/seam/context.js";
 import { listen } from "../../src/server/listen.js";
 import { openRegistryServer, type RegistryServer } from "../../src/server/registry-server.js";
@@ -30,15 +32,16 @@ runTarget<unknown, ToolregReady>(async () => {
   const outputs = createArtifactOutputStore(createFileArtifactStore(join(directory, "outputs")));
   // The meta-tools call back into the seam of the server that serves them, built after the registry.
   let server: RegistryServer | undefined;
-  const registry = createDefaultRegistry({
-    egress: createEgressClient(),
-    readRoot,
-    writeRoot,
-    artifacts: createFileArtifactStore(join(directory, "artifacts")),
-    demoDb: join(directory, "demo.db"),
-    seam: () => server!.seam,
-    outputs,
-  });
+  const registry = new ToolRegistry([
+    ...createDefaultRegistry({
+      egress: createEgressClient(),
+      readRoot,
+      writeRoot,
+      artifacts: createFileArtifactStore(join(directory, "artifacts")),
+      demoDb: join(directory, "demo.db"),
+    }).list(),
+    ...metaTools({ seam: () => server!.seam, outputs }),
+  ]);
   server = openRegistryServer({
     registry,
     storePath: join(directory, "toolreg.db"),

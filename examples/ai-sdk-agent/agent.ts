@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateText, type ModelMessage, stepCountIs, type ToolApprovalResponse } from "ai";
 import { aiSdkTools } from "../../src/adapters/ai-sdk/index.js";
+import { metaTools } from "../../src/catalog/index.js";
 import {
   type ApprovalStatus,
   type AuditEvent,
@@ -20,7 +21,7 @@ import {
   ToolRegistry,
 } from "../../src/index.js";
 import { openSqliteStores } from "../../src/stores/sqlite/index.js";
-import { generalTools, metaTools } from "../../src/tools/index.js";
+import { generalTools } from "../../src/tools/index.js";
 import { type CrmNote, createCrmNoteWriteTool } from "./crm-note-tool.js";
 import { createScriptedModel, USER_REQUEST } from "./scripted-model.js";
 import { formatStep, type TranscriptStep, transcriptOf } from "./transcript.js";

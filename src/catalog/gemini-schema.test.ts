@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { defaultCatalogue } from "../check/default-catalogue.js";
 import { defineTool } from "../declaration/define-tool.js";
 import type { JsonSchemaObject } from "../declaration/json-schema-validator.js";
-import { defaultCatalogue } from "../tools/catalogue.js";
 import { compactSchema } from "./budget/compact-tool.js";
 import { CatalogSchemaError } from "./catalog-schema-error.js";
 import { PARAMETERS_NOT_SHOWN, renderGeminiTools } from "./gemini.js";

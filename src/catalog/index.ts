@@ -29,6 +29,7 @@ export {
 } from "./gemini.js";
 export { GEMINI_SCHEMA_KEYWORDS, type GeminiSchema, toGeminiSchema } from "./gemini-schema.js";
 export { annotationsFor, type McpTool, type McpToolAnnotations, renderMcpTools } from "./mcp.js";
+export { type FoundTool, type MetaToolDeps, metaTools } from "./meta/index.js";
 export { type OpenAIChatOptions, type OpenAIChatTool, renderOpenAIChatTools } from "./openai-chat.js";
 export {
   type OpenAIResponsesOptions,

@@ -2,9 +2,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isCategory } from "../declaration/categories.js";
-import { generatedBlock, renderToolDocs } from "../docs/tool-docs.js";
 import type { AnyTool } from "../registry/registry.js";
 import { type Catalogue, packageOf, type TriageRow } from "./catalogue.js";
+import { generatedBlock, renderToolDocs } from "./tool-docs.js";
 
 export type CheckRule = "docs" | "override" | "category" | "triage";
 

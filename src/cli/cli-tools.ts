@@ -5,6 +5,7 @@
  * when bubblewrap works on this machine, and the meta-tools over the CLI's own seam. A flag left out means the tools it would enable do not exist.
  */
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
+import { metaTools } from "../catalog/meta/index.js";
 import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
 import { ADDRESS_CLASSES } from "../egress/classify-address.js";
 import { createEgressClient } from "../egress/egress-client.js";
@@ -66,8 +67,9 @@ export async function serveTools(flags: ToolFlags, meta: MetaHost): Promise<Serv
       sqlReader: sqlReader as SqlReader | undefined,
       sqlWriter: sqlWriter as SqlWriter | undefined,
       ...(flags.demoDb ? { demoDb: flags.demoDb } : {}),
-      ...meta,
-    }).list();
+    })
+      .list()
+      .concat(metaTools(meta));
     return {
       tools,
       close: async () => {

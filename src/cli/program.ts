@@ -1,18 +1,18 @@
 /** @module The `toolreg` command line: commander wiring over the command functions. */
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
+import { metaTools } from "../catalog/meta/index.js";
 import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
 import type { Catalogue } from "../check/catalogue.js";
+import { defaultCatalogue } from "../check/default-catalogue.js";
 import { loadCatalogue } from "../check/load-catalogue.js";
 import type { McpImport } from "../mcp/import/mcp-server.js";
-import type { PinStore } from "../mcp/import/pin-store.js";
+import type { PinStore } from "../ports/pin-store.js";
+import { APPROVAL_STATUSES } from "../ports/stores.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
 import { openDatabase } from "../stores/sqlite/database.js";
 import { createSqlitePinStore } from "../stores/sqlite/mcp-pins.js";
-import { APPROVAL_STATUSES } from "../stores/types.js";
-import { defaultCatalogue } from "../tools/catalogue.js";
-import { metaTools } from "../tools/meta/index.js";
 import { EMBEDDING_MODELS, loadCliEmbeddings } from "./cli-embeddings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { importMcpServers } from "./cli-mcp-imports.js";

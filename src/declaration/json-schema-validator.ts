@@ -1,7 +1,13 @@
 /** @module Validation of plain JSON Schema inputs (tools imported from MCP servers arrive this way). */
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { ValidationIssue } from "./tool-schema.js";
+
+/** One reason an input failed its schema. Here, beneath the schemas of both kinds, so neither imports the other. */
+export interface ValidationIssue {
+  /** Dotted path to the failing value; empty for the root. */
+  path: string;
+  message: string;
+}
 
 export type JsonSchemaObject = Record<string, unknown>;
 

@@ -1,12 +1,7 @@
 /** @module One view over the schema kinds a tool may declare: Standard Schema (zod v4) or plain JSON Schema. */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
-import { compileJsonSchema, type JsonSchemaObject } from "./json-schema-validator.js";
+import { compileJsonSchema, type JsonSchemaObject, type ValidationIssue } from "./json-schema-validator.js";
 
-export interface ValidationIssue {
-  /** Dotted path to the failing value; empty for the root. */
-  path: string;
-  message: string;
-}
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 

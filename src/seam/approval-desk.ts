@@ -5,14 +5,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { canonicalJson } from "../declaration/tool-hash.js";
-import type { AnyTool } from "../registry/registry.js";
 import {
   type ApprovalRecord,
   evidenceOf,
   type IdempotencyRecord,
   type Interruption,
   type NewApproval,
-} from "../stores/types.js";
+} from "../ports/stores.js";
+import type { AnyTool } from "../registry/registry.js";
 import { isVisible, unmetPrecondition, unstartable, validateInput } from "./call-checks.js";
 import { callEvent, recordAudit } from "./call-record.js";
 import type { CallTrace } from "./call-trace.js";

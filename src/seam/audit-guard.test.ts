@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
+import type { AuditEvent } from "../ports/stores.js";
 import { createMemoryStores } from "../stores/memory/index.js";
-import type { AuditEvent } from "../stores/types.js";
 import { AuditGuard } from "./audit-guard.js";
 
 const event = (id: string): AuditEvent => ({

@@ -4,7 +4,7 @@
  * again. While events wait unwritten, a call that changes data is refused (`refuse`, the default: no side
  * effect goes unrecorded) or runs with an alert in the log (`alert`), as the deployment chose. Reads run.
  */
-import type { AuditEvent, AuditSink } from "../stores/types.js";
+import type { AuditEvent, AuditSink } from "../ports/stores.js";
 import type { Logger } from "./context.js";
 import { type ErrorEnvelope, failure } from "./envelope.js";
 import { describeThrown } from "./to-envelope.js";

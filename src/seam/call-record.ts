@@ -1,7 +1,7 @@
 /** @module Step 10: the audit event and the span of a call, and the audit write that never breaks a call. */
 import { ProxyTracerProvider, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { AuditEvent } from "../ports/stores.js";
 import type { AnyTool } from "../registry/registry.js";
-import type { AuditEvent } from "../stores/types.js";
 import type { CallTrace } from "./call-trace.js";
 import type { ExecutionContext, Logger } from "./context.js";
 import type { Envelope } from "./envelope.js";

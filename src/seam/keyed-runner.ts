@@ -4,8 +4,8 @@
  * or leaves its claim to be found lost: a lost outcome is `unknown`, never a silent second run.
  */
 import { changesData } from "../declaration/effect.js";
+import type { LostCallEvidence } from "../ports/stores.js";
 import type { AnyTool } from "../registry/registry.js";
-import type { LostCallEvidence } from "../stores/types.js";
 import { unstartable } from "./call-checks.js";
 import type { CallTrace } from "./call-trace.js";
 import { ClaimHeartbeat, leaseEnd } from "./claim-heartbeat.js";

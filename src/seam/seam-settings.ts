@@ -11,8 +11,8 @@ import {
   scopeAuthorizer,
   type Toolsets,
 } from "../policy/ports.js";
+import type { Stores } from "../ports/stores.js";
 import type { RegistryView } from "../registry/registry.js";
-import type { Stores } from "../stores/types.js";
 import { type AuditFailureMode, AuditGuard } from "./audit-guard.js";
 import { type Logger, silentLogger } from "./context.js";
 import type { OutputStore } from "./output-store.js";

@@ -1,7 +1,7 @@
 /** @module The seam: the one path every tool call takes, in the ten steps of the design. */
 import { type Approval, changesData } from "../declaration/effect.js";
+import type { Interruption } from "../ports/stores.js";
 import type { AnyTool, RegistryView } from "../registry/registry.js";
-import type { Interruption } from "../stores/types.js";
 import { ApprovalDesk, type DecisionRequest, type DecisionResult } from "./approval-desk.js";
 import { isVisible, unmetPrecondition, type Validated, validateInput } from "./call-checks.js";
 import { callEvent, recordAudit, recordCall } from "./call-record.js";

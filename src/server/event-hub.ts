@@ -3,8 +3,9 @@
  * resolved. Approval events come from the audit trail the seam already writes, so nothing can be decided
  * without the stream hearing of it.
  */
+
+import type { AuditEvent, AuditStore } from "../ports/stores.js";
 import type { ToolUpdateEvent } from "../registry/registry.js";
-import type { AuditEvent, AuditStore } from "../stores/types.js";
 
 export type ApprovalEvent = {
   type: "approval.requested" | "approval.resolved";

@@ -1,8 +1,9 @@
 /** @module What the routes share: the registry, the seam, the stores, the auth store and the event hub. */
+
+import type { Stores } from "../ports/stores.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import type { Logger } from "../seam/context.js";
 import type { Seam } from "../seam/seam.js";
-import type { Stores } from "../stores/types.js";
 import type { AuthStore } from "./auth/index.js";
 import type { EventHub } from "./event-hub.js";
 import type { InflightCalls } from "./inflight-calls.js";

@@ -1,9 +1,10 @@
 /** @module A seam over memory stores and a fake clock, with a context factory: the quickest way to test tools. */
+
+import type { Stores } from "../ports/stores.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import { createExecutionContext, type ExecutionContext, type ExecutionContextInit } from "../seam/context.js";
 import { Seam, type SeamOptions } from "../seam/seam.js";
 import { createMemoryStores } from "../stores/memory/index.js";
-import type { Stores } from "../stores/types.js";
 import { createFakeClock, type FakeClock } from "./fake-clock.js";
 
 export interface TestHarness {

@@ -5,7 +5,6 @@ import { type DemoToolDeps, demoTools } from "./demo/index.js";
 import { type FileToolDeps, fileTools } from "./files/index.js";
 import { type GeneralToolDeps, generalTools } from "./general/index.js";
 import { type GenerateToolDeps, generateTools } from "./generate/index.js";
-import { type MetaToolDeps, metaTools } from "./meta/index.js";
 import { type ShellToolDeps, shellTools } from "./shell/index.js";
 import { type SqlToolDeps, sqlTools } from "./sql/index.js";
 import { type WebToolDeps, webTools } from "./web/index.js";
@@ -22,7 +21,6 @@ export {
   type TimeSource,
 } from "./general/index.js";
 export { type GenerateToolDeps, generateTools } from "./generate/index.js";
-export { type FoundTool, type MetaToolDeps, metaTools } from "./meta/index.js";
 export { describeSandbox, detectSandbox, type ShellToolDeps, shellTools } from "./shell/index.js";
 export type { SqlDialect, SqlParam, SqlReader, SqlToolDeps, SqlWriter } from "./sql/index.js";
 export { sqlTools } from "./sql/index.js";
@@ -35,10 +33,12 @@ export type DefaultToolDeps = GeneralToolDeps &
   SqlToolDeps &
   GenerateToolDeps &
   ShellToolDeps &
-  DemoToolDeps &
-  MetaToolDeps;
+  DemoToolDeps;
 
-/** The registry of every first-party toolkit whose dependencies are met, in a fixed order. */
+/**
+ * The registry of every first-party toolkit whose dependencies are met, in a fixed order. The meta-tools
+ * (find_tools, execute_tool …) belong to the catalogue they search: a host adds them (`toolreg/catalog`).
+ */
 export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry {
   return new ToolRegistry([
     ...generalTools(deps),
@@ -49,6 +49,5 @@ export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry 
     ...sqlTools(deps),
     ...shellTools(deps),
     ...demoTools(deps),
-    ...metaTools(deps),
   ]);
 }

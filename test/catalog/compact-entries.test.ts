@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { entryTokens, loadO200kCounter } from "../../src/catalog/budget/index.js";
 import { renderTools } from "../../src/catalog/render-catalog.js";
-import { defaultCatalogue } from "../../src/tools/catalogue.js";
+import { defaultCatalogue } from "../../src/check/default-catalogue.js";
 
 interface Parameters {
   properties?: Record<string, { type?: unknown }>;

@@ -4,7 +4,7 @@
  */
 
 import { CATALOG_PROVIDERS, renderTools } from "../../src/catalog/render-catalog.js";
-import { defaultCatalogue } from "../../src/tools/catalogue.js";
+import { defaultCatalogue } from "../../src/check/default-catalogue.js";
 
 /** One golden file per entry: name → rendered JSON text. */
 export function renderShippedGoldens(): Record<string, string> {

@@ -1,7 +1,7 @@
 /** @module The one conformance suite every store adapter runs: behaviour and refusals, with explicit clocks. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AuditEvent, ClaimInput, CompleteInput, NewApproval, Stores } from "../../src/ports/stores.js";
 import type { Envelope } from "../../src/seam/envelope.js";
-import type { AuditEvent, ClaimInput, CompleteInput, NewApproval, Stores } from "../../src/stores/types.js";
 
 export interface StoreFixture {
   stores: Stores;

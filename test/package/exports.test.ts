@@ -99,8 +99,16 @@ describe("the published package", () => {
       expect.arrayContaining(["webTools", "dataTools", "fileTools", "sqlTools"]),
     );
     expect(loaded["./catalog"]).toEqual(
-      expect.arrayContaining(["fitCatalog", "loadO200kCounter", "runToolCalls", "parseToolCalls"]),
+      expect.arrayContaining([
+        "fitCatalog",
+        "loadO200kCounter",
+        "runToolCalls",
+        "parseToolCalls",
+        "metaTools",
+      ]),
     );
+    // The meta-tools belong to the catalogue they search, not to the toolkits.
+    expect(loaded["./tools"]).not.toContain("metaTools");
     expect(loaded["./adapters/ai-sdk"]).toEqual(["aiSdkTools"]);
     expect(loaded["./adapters/openai-agents"]).toEqual(["openAIAgentsTools"]);
     expect(loaded["./adapters/langchain"]).toEqual(["langChainTools", "resumeApproved"]);

@@ -2,8 +2,9 @@
  * @module `toolreg approvals list|approve|deny|retry`: the approval inbox on the terminal. An interrupted
  * call (its run's outcome lost) is listed with what is known of the run, and runs again only on `retry`.
  */
+
+import { APPROVAL_STATUSES, type ApprovalRecord, type ApprovalStatus } from "../../ports/stores.js";
 import type { DecisionResult } from "../../seam/seam.js";
-import { APPROVAL_STATUSES, type ApprovalRecord, type ApprovalStatus } from "../../stores/types.js";
 import { type CliIo, UsageError } from "../cli-io.js";
 import type { CliState } from "../cli-state.js";
 import { ellipsis, formatJson, formatTable } from "../format.js";

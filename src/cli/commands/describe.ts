@@ -1,5 +1,5 @@
 /** @module `toolreg describe NAME`: one tool's declaration, as its docs page shows it, and its JSON Schema. */
-import { GENERATED_END, GENERATED_START, renderToolDocs } from "../../docs/tool-docs.js";
+import { GENERATED_END, GENERATED_START, renderToolDocs } from "../../check/tool-docs.js";
 import type { RegistryView } from "../../registry/registry.js";
 import { nearestNames } from "../../seam/nearest-names.js";
 import type { CliIo } from "../cli-io.js";

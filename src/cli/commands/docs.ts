@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Catalogue } from "../../check/catalogue.js";
-import { refreshPage } from "../../docs/tool-docs.js";
+import { refreshPage } from "../../check/tool-docs.js";
 import type { CliIo } from "../cli-io.js";
 
 export function docsCommand(catalogue: Catalogue, io: CliIo): number {

@@ -1,9 +1,10 @@
 /** @module `toolreg find QUERY`: the served tools that best match a query, ranked by the search find_tools uses. */
+
+import { META_CATEGORY } from "../../catalog/meta/meta-deps.js";
+import { toolSearchFor } from "../../catalog/meta/search-cache.js";
 import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
 import { type AnyTool, ToolRegistry } from "../../registry/registry.js";
 import { type Logger, silentLogger } from "../../seam/context.js";
-import { META_CATEGORY } from "../../tools/meta/meta-deps.js";
-import { toolSearchFor } from "../../tools/meta/search-cache.js";
 import { type CliIo, UsageError } from "../cli-io.js";
 import { ellipsis, formatJson, formatTable } from "../format.js";
 

@@ -1,5 +1,5 @@
 /** @module `toolreg mcp pins` and `toolreg mcp accept`: what was accepted of imported tools, and accepting a change. */
-import type { PinStore, ToolPin } from "../../mcp/import/pin-store.js";
+import type { PinStore, ToolPin } from "../../ports/pin-store.js";
 import type { CliIo } from "../cli-io.js";
 import { formatTable } from "../format.js";
 

@@ -1,4 +1,6 @@
 /** @module Importing another MCP server's tools: the module, its pins, and keeping a registry in step. */
+
+export type { PinnedDefinition, PinStore, ToolPin } from "../../ports/pin-store.js";
 export { type Classification, classifyEffect } from "./classify-effect.js";
 export { importedNames, snakeCase } from "./imported-name.js";
 export {
@@ -9,6 +11,6 @@ export {
   type McpTransportConfig,
   mcpServer,
 } from "./mcp-server.js";
-export { createMemoryPinStore, type PinnedDefinition, type PinStore, type ToolPin } from "./pin-store.js";
+export { createMemoryPinStore } from "./pin-store.js";
 export { definitionHash, pinnedDefinitionOf } from "./pinned-definition.js";
 export { syncRegistry } from "./sync-registry.js";

@@ -5,9 +5,10 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { renderTools } from "../../catalog/render-catalog.js";
 import { defineTool } from "../../declaration/define-tool.js";
+import type { PinStore } from "../../ports/pin-store.js";
 import { createTestHarness } from "../../test/test-harness.js";
 import { type McpImport, type McpImportEvent, type McpImportOptions, mcpServer } from "./mcp-server.js";
-import { createMemoryPinStore, type PinStore } from "./pin-store.js";
+import { createMemoryPinStore } from "./pin-store.js";
 import { syncRegistry } from "./sync-registry.js";
 
 const FIXTURE = fileURLToPath(

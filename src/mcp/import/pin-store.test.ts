@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { PinStore, ToolPin } from "../../ports/pin-store.js";
 import { openDatabase } from "../../stores/sqlite/database.js";
 import { createSqlitePinStore } from "../../stores/sqlite/mcp-pins.js";
-import { createMemoryPinStore, type PinStore, type ToolPin } from "./pin-store.js";
+import { createMemoryPinStore } from "./pin-store.js";
 
 const folder = mkdtempSync(join(tmpdir(), "toolreg-pins-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

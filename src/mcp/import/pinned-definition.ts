@@ -5,7 +5,7 @@
  */
 import type { Tool as UpstreamTool } from "@modelcontextprotocol/sdk/types.js";
 import { canonicalJson, sha256 } from "../../declaration/tool-hash.js";
-import type { PinnedDefinition } from "./pin-store.js";
+import type { PinnedDefinition } from "../../ports/pin-store.js";
 import { mapSchemaProse } from "./schema-prose.js";
 
 export function pinnedDefinitionOf(tool: UpstreamTool): PinnedDefinition {

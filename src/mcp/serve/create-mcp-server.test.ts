@@ -10,10 +10,10 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { metaTools } from "../../catalog/meta/index.js";
 import { createScriptedTool } from "../../test/scripted-tool.js";
 import { createTestHarness, type TestHarness } from "../../test/test-harness.js";
 import { calculateTool } from "../../tools/general/calculate.js";
-import { metaTools } from "../../tools/meta/index.js";
 import { APPROVAL_ID_META, mcpContent } from "./call-tool-result.js";
 import { mcpClientOf } from "./client-channel.js";
 import { createMcpServer, type McpServerOptions } from "./create-mcp-server.js";

@@ -7,10 +7,10 @@
  */
 import type { Hono } from "hono";
 import { z } from "zod";
+import { APPROVAL_STATUSES, type ApprovalRecord } from "../../ports/stores.js";
 import { createExecutionContext, type ExecutionContext } from "../../seam/context.js";
 import type { Envelope } from "../../seam/envelope.js";
 import type { DecisionResult } from "../../seam/seam.js";
-import { APPROVAL_STATUSES, type ApprovalRecord } from "../../stores/types.js";
 import type { Caller } from "../auth/index.js";
 import { problem } from "../problem.js";
 import { readJsonBody } from "../read-json-body.js";

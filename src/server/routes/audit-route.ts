@@ -1,7 +1,7 @@
 /** @module `GET /api/v1/audit`: the tenant's audit trail, newest first, a page at a time. */
 import type { Hono } from "hono";
 import { z } from "zod";
-import type { AuditCursor } from "../../stores/types.js";
+import type { AuditCursor } from "../../ports/stores.js";
 import { problem } from "../problem.js";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";

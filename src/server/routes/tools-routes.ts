@@ -6,12 +6,12 @@
 import type { Hono } from "hono";
 import semver from "semver";
 import { z } from "zod";
+import { searchIndexFor } from "../../catalog/meta/search-cache.js";
 import { CATEGORIES } from "../../declaration/categories.js";
 import { EFFECTS } from "../../declaration/effect.js";
 import type { AnyTool } from "../../registry/registry.js";
 import type { ErrorCode } from "../../seam/envelope.js";
 import { nearestNames } from "../../seam/nearest-names.js";
-import { searchIndexFor } from "../../tools/meta/search-cache.js";
 import { callContext, viewContext } from "../call-context.js";
 import { manifestEntry } from "../manifest.js";
 import { problem } from "../problem.js";

@@ -1,6 +1,11 @@
 /** @module In-memory approval store: the reference adapter. */
-import { decideTransition, finishTransition, pendingApproval, retryTransition } from "../transitions.js";
-import type { ApprovalRecord, ApprovalStore, NewApproval } from "../types.js";
+import {
+  decideTransition,
+  finishTransition,
+  pendingApproval,
+  retryTransition,
+} from "../../ports/store-transitions.js";
+import type { ApprovalRecord, ApprovalStore, NewApproval } from "../../ports/stores.js";
 
 const keyOf = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;
 

@@ -1,5 +1,5 @@
 /** @module In-memory audit store: the reference adapter, bounded so a long-lived process cannot grow without end. */
-import type { AuditEvent, AuditStore } from "../types.js";
+import type { AuditEvent, AuditStore } from "../../ports/stores.js";
 
 /**
  * The last 1,000 events by default: enough for a test or a development host to read back what just

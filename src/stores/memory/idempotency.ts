@@ -1,6 +1,6 @@
 /** @module In-memory idempotency store: the reference adapter. */
-import { claimTransition, completable } from "../transitions.js";
-import type { ClaimOutcome, IdempotencyRecord, IdempotencyStore } from "../types.js";
+import { claimTransition, completable } from "../../ports/store-transitions.js";
+import type { ClaimOutcome, IdempotencyRecord, IdempotencyStore } from "../../ports/stores.js";
 
 const keyOf = (tenantId: string, key: string) => `${tenantId}\u0000${key}`;
 

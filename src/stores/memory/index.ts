@@ -1,5 +1,5 @@
 /** @module toolreg/stores/memory — the reference store adapters, kept in process memory. */
-import type { Stores } from "../types.js";
+import type { Stores } from "../../ports/stores.js";
 import { createMemoryApprovalStore } from "./approvals.js";
 import { createMemoryAuditStore } from "./audit.js";
 import { createMemoryIdempotencyStore } from "./idempotency.js";

@@ -1,7 +1,7 @@
 /** @module The memory adapters against the store conformance suite, and what only the memory audit store does. */
 import { describe, expect, it } from "vitest";
 import { runStoreConformance } from "../../../test/conformance/stores.js";
-import type { AuditEvent } from "../types.js";
+import type { AuditEvent } from "../../ports/stores.js";
 import { createMemoryAuditStore } from "./audit.js";
 import { createMemoryStores } from "./index.js";
 

@@ -1,8 +1,12 @@
 /** @module SQLite approval store: the first decision to commit wins, across every connection to the file. */
 import type Database from "better-sqlite3";
 import type { Effect } from "../../declaration/effect.js";
-import type { Envelope } from "../../seam/envelope.js";
-import { decideTransition, finishTransition, pendingApproval, retryTransition } from "../transitions.js";
+import {
+  decideTransition,
+  finishTransition,
+  pendingApproval,
+  retryTransition,
+} from "../../ports/store-transitions.js";
 import type {
   ApprovalRecord,
   ApprovalStatus,
@@ -12,7 +16,8 @@ import type {
   Interruption,
   NewApproval,
   RetryInput,
-} from "../types.js";
+} from "../../ports/stores.js";
+import type { Envelope } from "../../seam/envelope.js";
 
 interface Row {
   tenant_id: string;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AuditEvent } from "../types.js";
+import type { AuditEvent } from "../../ports/stores.js";
 import { openSqliteStores } from "./index.js";
 
 let directory: string;

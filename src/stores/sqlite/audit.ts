@@ -11,7 +11,7 @@
  */
 import type Database from "better-sqlite3";
 import type { Effect } from "../../declaration/effect.js";
-import type { AuditEvent, AuditKind, AuditStore } from "../types.js";
+import type { AuditEvent, AuditKind, AuditStore } from "../../ports/stores.js";
 
 interface Row {
   tenant_id: string;

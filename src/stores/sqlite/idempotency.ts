@@ -1,8 +1,13 @@
 /** @module SQLite idempotency store: each claim and completion is one immediate transaction on the shared file. */
 import type Database from "better-sqlite3";
+import { claimTransition } from "../../ports/store-transitions.js";
+import type {
+  ClaimInput,
+  IdempotencyRecord,
+  IdempotencyStatus,
+  IdempotencyStore,
+} from "../../ports/stores.js";
 import type { Envelope } from "../../seam/envelope.js";
-import { claimTransition } from "../transitions.js";
-import type { ClaimInput, IdempotencyRecord, IdempotencyStatus, IdempotencyStore } from "../types.js";
 
 interface Row {
   tenant_id: string;

@@ -1,7 +1,7 @@
 /** @module toolreg/stores/sqlite — the store adapters on one SQLite file that several processes may share. */
 import type Database from "better-sqlite3";
-import type { PinStore } from "../../mcp/import/pin-store.js";
-import type { Stores } from "../types.js";
+import type { PinStore } from "../../ports/pin-store.js";
+import type { Stores } from "../../ports/stores.js";
 import { createSqliteApprovalStore } from "./approvals.js";
 import { createSqliteAuditStore, type SqliteAuditOptions, type SqliteAuditStore } from "./audit.js";
 import { type OpenDatabaseOptions, openDatabase } from "./database.js";

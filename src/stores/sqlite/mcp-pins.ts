@@ -1,6 +1,6 @@
 /** @module SQLite pins of imported MCP tools, in the shared state file so `toolreg mcp accept` reaches them. */
 import type Database from "better-sqlite3";
-import type { PinnedDefinition, PinStore, ToolPin } from "../../mcp/import/pin-store.js";
+import type { PinnedDefinition, PinStore, ToolPin } from "../../ports/pin-store.js";
 
 interface Row {
   server: string;

@@ -14,7 +14,7 @@ import type {
   DecideOutcome,
   FinishInput,
   NewApproval,
-} from "../types.js";
+} from "../../ports/stores.js";
 import { MIGRATIONS, migrate, openSqliteStores, type SqliteStores } from "./index.js";
 
 const directories: string[] = [];

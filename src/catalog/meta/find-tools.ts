@@ -1,12 +1,12 @@
 /** @module `find_tools`: search what this caller may use, with the same filter discovery and calls use. */
 
 import { z } from "zod";
-import { descriptionForModel } from "../../catalog/model-description.js";
-import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
-import type { SearchOptions } from "../../catalog/search/tool-search-index.js";
 import { CATEGORIES } from "../../declaration/categories.js";
 import { defineTool } from "../../declaration/define-tool.js";
 import type { Seam } from "../../seam/seam.js";
+import { descriptionForModel } from "../model-description.js";
+import type { EmbeddingProvider } from "../search/embedding-provider.js";
+import type { SearchOptions } from "../search/tool-search-index.js";
 import { argumentSummary } from "./argument-summary.js";
 import { META_CATEGORY } from "./meta-deps.js";
 import { toolSearchFor } from "./search-cache.js";

@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  type EmbeddingProvider,
-  HashedBagOfWordsEmbedding,
-} from "../../catalog/search/embedding-provider.js";
 import { createFakeClock } from "../../test/fake-clock.js";
 import { createScriptedTool } from "../../test/scripted-tool.js";
 import { createTestHarness, type TestHarness } from "../../test/test-harness.js";
-import { generalTools } from "../general/index.js";
+import { generalTools } from "../../tools/general/index.js";
+import { type EmbeddingProvider, HashedBagOfWordsEmbedding } from "../search/embedding-provider.js";
 import { metaTools } from "./index.js";
 import { FIRST_BACKOFF_MS } from "./search-cache.js";
 

@@ -1,7 +1,8 @@
 /** @module What the meta-tools need: the seam they search and call through, and where cut outputs are kept. */
-import type { EmbeddingProvider } from "../../catalog/search/embedding-provider.js";
+
 import type { OutputStore } from "../../seam/output-store.js";
 import type { Seam } from "../../seam/seam.js";
+import type { EmbeddingProvider } from "../search/embedding-provider.js";
 
 export interface MetaToolDeps {
   /**

@@ -10,7 +10,7 @@ import type { AnyTool } from "../../registry/registry.js";
 import { approvalIdOf, type Envelope } from "../../seam/envelope.js";
 import { createScriptedTool } from "../../test/scripted-tool.js";
 import { createTestHarness, type TestHarness } from "../../test/test-harness.js";
-import { generalTools } from "../general/index.js";
+import { generalTools } from "../../tools/general/index.js";
 import { metaTools } from "./index.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "toolreg-meta-"));

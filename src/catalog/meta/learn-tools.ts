@@ -1,12 +1,12 @@
 /** @module `learn_tools`: the full schemas of tools a model found, for exactly the tools this caller may use. */
 
 import { z } from "zod";
-import { descriptionForModel } from "../../catalog/model-description.js";
-import { parametersOf } from "../../catalog/parameters.js";
 import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import { nearestNames } from "../../seam/nearest-names.js";
 import type { Seam } from "../../seam/seam.js";
+import { descriptionForModel } from "../model-description.js";
+import { parametersOf } from "../parameters.js";
 
 export function createLearnTools(seam: () => Seam) {
   return defineTool({

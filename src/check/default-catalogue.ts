@@ -7,11 +7,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
-import type { Catalogue } from "../check/catalogue.js";
+import { metaTools } from "../catalog/meta/index.js";
 import { createEgressClient } from "../egress/egress-client.js";
 import { createDockerSandbox } from "../sandbox/docker.js";
-import { createDefaultRegistry } from "./index.js";
-import type { SqlReader, SqlWriter } from "./sql/index.js";
+import { createDefaultRegistry } from "../tools/index.js";
+import type { SqlReader, SqlWriter } from "../tools/sql/index.js";
+import type { Catalogue } from "./catalogue.js";
 
 /** Where the generated docs pages of the first-party tools live, in the source tree and the package alike. */
 export const FIRST_PARTY_DOCS_DIR = fileURLToPath(new URL("../../docs/tools", import.meta.url));
@@ -44,14 +45,19 @@ export function defaultCatalogue(): Catalogue {
       sqlWriter: { ...declarationsOnly } as SqlWriter,
       // The demo tools open their file only when they run; declaring them touches nothing.
       demoDb: join(scratch, "demo.db"),
-      seam: () => {
-        throw new Error("declarations only");
-      },
-      outputs: {
-        put: () => Promise.reject(new Error("declarations only")),
-        get: () => Promise.reject(new Error("declarations only")),
-      },
-    }).list();
+    })
+      .list()
+      .concat(
+        metaTools({
+          seam: () => {
+            throw new Error("declarations only");
+          },
+          outputs: {
+            put: () => Promise.reject(new Error("declarations only")),
+            get: () => Promise.reject(new Error("declarations only")),
+          },
+        }),
+      );
     return {
       tools,
       triage: {

@@ -3,16 +3,13 @@
  * the index. Lexical (BM25F) unless the host gives an embedding provider; then hybrid, embedded once per
  * revision, and lexical again while the provider fails, so search degrades rather than breaks.
  */
-import { type EmbeddingProvider, EmbeddingProviderError } from "../../catalog/search/embedding-provider.js";
-import { toSearchDocument } from "../../catalog/search/from-tool.js";
-import { HybridToolSearch } from "../../catalog/search/hybrid-tool-search.js";
-import {
-  type SearchHit,
-  type SearchOptions,
-  ToolSearchIndex,
-} from "../../catalog/search/tool-search-index.js";
+
 import type { RegistryView } from "../../registry/registry.js";
 import { type Logger, silentLogger } from "../../seam/context.js";
+import { type EmbeddingProvider, EmbeddingProviderError } from "../search/embedding-provider.js";
+import { toSearchDocument } from "../search/from-tool.js";
+import { HybridToolSearch } from "../search/hybrid-tool-search.js";
+import { type SearchHit, type SearchOptions, ToolSearchIndex } from "../search/tool-search-index.js";
 
 export interface ToolSearch {
   /** `logger` hears of a fallback to words alone; the lexical index has none to report. */

@@ -14,7 +14,7 @@ import {
   type NewApproval,
   type RetryInput,
   type RetryOutcome,
-} from "./types.js";
+} from "./stores.js";
 
 /** What a claim does to the existing record (if any): the outcome, and the record to write, if any. */
 export function claimTransition(
