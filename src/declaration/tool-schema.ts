@@ -2,7 +2,6 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
 import { compileJsonSchema, type JsonSchemaObject, type ValidationIssue } from "./json-schema-validator.js";
 
-
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
 /** A schema the seam can validate against and render as JSON Schema. */
