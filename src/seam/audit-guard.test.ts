@@ -1,26 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import type { AuditEvent } from "../ports/stores.js";
+import { auditEventOf } from "../../test/support/audit-event.js";
 import { createMemoryStores } from "../stores/memory/index.js";
 import { AuditGuard } from "./audit-guard.js";
 
-const event = (id: string): AuditEvent => ({
-  tenantId: "t",
-  id,
-  at: 1,
-  kind: "tool-call",
-  actor: "p",
-  runId: "r",
-  toolCallId: id,
-  tool: "post_note",
-  toolVersion: "1.0.0",
-  effect: "external-write",
-  outcome: "ok",
-  durationMs: 1,
-  approvalId: undefined,
-  idempotencyKey: undefined,
-  approval: "never",
-  message: undefined,
-});
+const event = (id: string) =>
+  auditEventOf(id, { toolCallId: id, tool: "post_note", effect: "external-write" });
 
 /** A memory audit store whose writes fail while `down` is set, as a full disk's would. */
 function flakySink() {

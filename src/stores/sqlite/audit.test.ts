@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { AuditEvent } from "../../ports/stores.js";
+import { auditEventOf } from "../../../test/support/audit-event.js";
 import { openSqliteStores } from "./index.js";
 
 let directory: string;
@@ -11,24 +11,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
-const event = (id: string): AuditEvent => ({
-  tenantId: "t",
-  id,
-  at: 1,
-  kind: "tool-call",
-  actor: "p",
-  runId: "r",
-  toolCallId: "c",
-  tool: "look",
-  toolVersion: "1.0.0",
-  effect: "read",
-  outcome: "ok",
-  durationMs: 1,
-  approvalId: undefined,
-  idempotencyKey: undefined,
-  approval: "never",
-  message: undefined,
-});
+const event = (id: string) => auditEventOf(id);
 
 describe("SQLite audit written behind", () => {
   it("keeps events and reports the error when a background flush finds the file locked, then writes them", async () => {
