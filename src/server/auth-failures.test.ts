@@ -1,5 +1,9 @@
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { AuthFailures, clientKey } from "./auth-failures.js";
+import { loginRoute } from "./routes/session-routes.js";
+import type { ServerDeps } from "./server-deps.js";
+import type { ServerEnv } from "./server-env.js";
 
 function tracker(settings: { limit?: number; windowMs?: number; maxAddresses?: number } = {}) {
   let now = Date.UTC(2026, 0, 1);
@@ -63,6 +67,17 @@ describe("AuthFailures", () => {
     expect(failures.refusal("b")).toBeUndefined();
   });
 
+  it("holds at most maxAddresses when the bound is odd, and refuses a bound two generations cannot keep", () => {
+    const { failures } = tracker({ maxAddresses: 5 });
+    let largest = 0;
+    for (let i = 0; i < 100; i++) {
+      failures.failed(String(i));
+      largest = Math.max(largest, failures.size);
+    }
+    expect(largest).toBeLessThanOrEqual(5);
+    expect(() => new AuthFailures({ limit: 3, windowMs: 60_000, maxAddresses: 1 })).toThrow(RangeError);
+  });
+
   it("stays bounded under a million distinct addresses", () => {
     const { failures } = tracker();
     let largest = 0;
@@ -79,10 +94,30 @@ describe("AuthFailures", () => {
   });
 });
 
+describe("the login route", () => {
+  it("counts a login token that is wrong, and not a bare /login that gave none", async () => {
+    const { failures } = tracker({ limit: 3 });
+    const app = new Hono<ServerEnv>();
+    const deps = { auth: { redeemLoginToken: () => undefined } } as unknown as ServerDeps;
+    loginRoute(app, deps, failures);
+    for (let i = 0; i < 5; i++) expect((await app.request("/login")).status).toBe(401);
+    expect(failures.size).toBe(0);
+    for (let i = 0; i < 3; i++)
+      expect((await app.request(`/login?token=${"y".repeat(43)}`)).status).toBe(401);
+    expect((await app.request("/login")).status).toBe(429);
+  });
+});
+
 describe("clientKey", () => {
   it("keys IPv4 as is, IPv4 mapped into IPv6 as IPv4, IPv6 by its /64, and anything else as unknown", () => {
     expect(clientKey("203.0.113.7")).toBe("203.0.113.7");
     expect(clientKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(clientKey("::FFFF:203.0.113.7")).toBe("203.0.113.7");
+    expect(clientKey("::ffff:cb00:7107")).toBe("203.0.113.7");
+    expect(clientKey("0:0:0:0:0:ffff:203.0.113.7")).toBe("203.0.113.7");
+    expect(clientKey("127.1")).toBe("127.0.0.1");
+    expect(clientKey("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(clientKey("[::1]")).toBe("unknown");
     expect(clientKey("2001:db8:1:2:aaaa::1")).toBe("2001:db8:1:2::/64");
     expect(clientKey("2001:db8:1:2:bbbb:cccc:dddd:eeee")).toBe("2001:db8:1:2::/64");
     expect(clientKey("::1")).toBe("0:0:0:0::/64");

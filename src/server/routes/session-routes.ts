@@ -19,7 +19,8 @@ export function loginRoute(app: Hono<ServerEnv>, deps: ServerDeps, failures?: Au
     const token = c.req.query("token") ?? "";
     const session = token.length > 0 && token.length <= 200 ? deps.auth.redeemLoginToken(token) : undefined;
     if (!session) {
-      failures?.failed(address);
+      // Only a token that was given is a guess; a bare /login guessed nothing.
+      if (token.length > 0) failures?.failed(address);
       return problem(
         401,
         "login_token_invalid",
