@@ -1,5 +1,5 @@
 /**
- * The parts of src/ import downwards only (docs DESIGN "Layout as it grows"), type-only imports included:
+ * The parts of src/ (and the vendor packages) import downwards only (docs DESIGN "Layout as it grows"), type-only imports included:
  * every cycle in the tree began as a type-only edge. Run by `npm test` as `npm run deps`.
  */
 const CORE = "^src/(declaration|registry|seam|policy|errors|ports|text)/";
@@ -45,18 +45,39 @@ module.exports = {
       part("sandbox"),
       part("artifacts"),
     ]),
+    {
+      name: "vendor-packages-import-only-the-toolkit-api",
+      severity: "error",
+      comment: "a vendor package is written against toolreg/toolkit alone, so core can change behind it",
+      from: { path: "^packages/[^/]+/src/", pathNot: ["\\.test\\.ts$", "/fake/"] },
+      to: { path: "^src/", pathNot: "^src/tools/toolkit/" },
+    },
+    {
+      name: "vendor-package-tests-import-the-toolkit-api-and-test-kit",
+      severity: "error",
+      comment: "a vendor package's tests and fakes use what its users test with: toolreg, toolreg/toolkit, toolreg/test",
+      from: { path: ["^packages/[^/]+/src/.*\\.test\\.ts$", "^packages/[^/]+/src/fake/"] },
+      to: { path: "^src/", pathNot: ["^src/tools/toolkit/", "^src/test/", "^src/index\\.ts$"] },
+    },
+    {
+      name: "vendor-packages-import-no-other-package",
+      severity: "error",
+      comment: "each vendor package is released on its own",
+      from: { path: "^packages/([^/]+)/" },
+      to: { path: "^packages/", pathNot: "^packages/$1/" },
+    },
     only("test-kit-imports-core-memory-stores", part("test"), [CORE, "^src/stores/memory/"]),
     {
       name: "no-cycles",
       severity: "error",
       comment: "a cycle, type-only or not, ties two modules into one",
-      from: { path: "^src/", pathNot: "\\.test(-d)?\\.ts$" },
+      from: { path: "^(src|packages)/", pathNot: "\\.test(-d)?\\.ts$" },
       to: { circular: true },
     },
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    includeOnly: "^src/",
+    includeOnly: "^(src|packages)/",
     // Type-only imports count: they are edges a refactor must respect too.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },

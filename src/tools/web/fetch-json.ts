@@ -3,9 +3,9 @@ import { z } from "zod";
 import { defineTool } from "../../declaration/define-tool.js";
 import type { EgressClient } from "../../egress/egress-client.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
-import { callOptions } from "./egress-call.js";
+import { callOptions } from "../toolkit/egress-call.js";
 import { decodeText, mediaTypeOf } from "./response-text.js";
-import { throwIfHttpError } from "./upstream-status.js";
+import { throwIfHttpError } from "../toolkit/upstream-status.js";
 import { headersField, queryField, urlField, withQuery } from "./web-inputs.js";
 
 export function createFetchJsonTool(egress: EgressClient) {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineTool } from "../../declaration/define-tool.js";
 import type { EgressClient } from "../../egress/egress-client.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
-import { callOptions } from "./egress-call.js";
+import { callOptions } from "../toolkit/egress-call.js";
 import { httpResult } from "./http-response.js";
 import { headersField, queryField, urlField, withQuery } from "./web-inputs.js";
 

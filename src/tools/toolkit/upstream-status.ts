@@ -11,12 +11,7 @@ export function throwIfHttpError(response: EgressResponse): void {
   const wait = retryAfterMs(response.headers["retry-after"]);
   const extra = wait === undefined ? {} : { retryAfterMs: wait };
   if (status === 429) {
-    const when = wait === undefined ? "later" : `in ${Math.ceil(wait / 1000)} s`;
-    throw new ToolFailure("upstream_rate_limited", `${url} answered ${label}; try again ${when}`, {
-      retryable: true,
-      ...extra,
-      details: { status, url },
-    });
+    throw upstreamRateLimited(`${url} answered ${label}`, { retryAfterMs: wait, details: { status, url } });
   }
   if (status >= 500) {
     throw new ToolFailure("upstream_error", `${url} answered ${label}; the server failed, a retry may work`, {
@@ -38,4 +33,18 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   const date = Date.parse(text);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** A vendor's rate limit, told as which one and when it lifts, so a model waits instead of retrying at once. */
+export function upstreamRateLimited(
+  message: string,
+  options: { retryAfterMs?: number | undefined; details?: Record<string, unknown> },
+): ToolFailure {
+  const wait = options.retryAfterMs;
+  const when = wait === undefined ? "later" : `in ${Math.max(1, Math.ceil(wait / 1000))} s`;
+  return new ToolFailure("upstream_rate_limited", `${message}; try again ${when}`, {
+    retryable: true,
+    ...(wait === undefined ? {} : { retryAfterMs: wait }),
+    ...(options.details ? { details: options.details } : {}),
+  });
 }

@@ -1,0 +1,51 @@
+/**
+ * @module The GitHub toolkit: 44 tools, vendor-prefixed, every request through toolreg's egress to the
+ * configured API host only, with the credential injected there. A tenant connects with a personal access
+ * token, a GitHub App installation token or OAuth; a deployment narrows the tools with include/exclude.
+ */
+import { defineToolkit } from "toolreg/toolkit";
+import { contentTools } from "./contents/index.js";
+import { createGithubClient } from "./github-client.js";
+import { GithubConfigSchema } from "./github-config.js";
+import type { GithubEnv } from "./github-env.js";
+import { issueTools } from "./issues/index.js";
+import { projectTools } from "./projects/index.js";
+import { pullTools } from "./pulls/index.js";
+import { releaseTools } from "./releases/index.js";
+import { workflowTools } from "./workflows/index.js";
+
+export const GITHUB_OAUTH = {
+  authorizeUrl: "https://github.com/login/oauth/authorize",
+  tokenUrl: "https://github.com/login/oauth/access_token",
+};
+
+export const githubToolkit = defineToolkit({
+  id: "github",
+  version: "0.1.0",
+  package: "@toolreg/tools-github",
+  description: "GitHub: issues, pull requests, code, projects, releases and Actions workflows.",
+  config: GithubConfigSchema,
+  auth: { kind: "token-or-oauth", header: "authorization", scheme: "Bearer", oauth: GITHUB_OAUTH },
+  hosts: ["api.github.com"],
+  tools: [...issueTools, ...pullTools, ...contentTools, ...projectTools, ...releaseTools, ...workflowTools],
+  triage: {
+    directed: [
+      {
+        tool: "@toolreg/tools-github/*",
+        package: "@toolreg/tools-github",
+        why: "a repository write reaches the repository's collaborators and watchers, not a public audience under the operator's brand; whether the repository is public is a property of the repository",
+      },
+    ],
+  },
+  bind(config, host): GithubEnv {
+    const api = new URL(config.baseUrl);
+    const egress = host.egress({
+      hosts: [api.hostname],
+      credential: { header: "authorization", scheme: "Bearer", credentialRef: config.credentialRef },
+    });
+    return {
+      github: createGithubClient({ baseUrl: config.baseUrl.replace(/\/$/, ""), egress }),
+      maxItems: config.maxItems,
+    };
+  },
+});

@@ -1,0 +1,40 @@
+/**
+ * @module How a toolkit's vendor knows who is calling. The kind decides what a missing credential does:
+ * a toolkit that can send its user to a login URL parks the call for consent, one that cannot fails with a
+ * message naming what to configure.
+ */
+
+/** The OAuth 2 endpoints of a vendor, for the authorization-code flow with PKCE. */
+export interface OAuthEndpoints {
+  authorizeUrl: string;
+  tokenUrl: string;
+  /** How the vendor joins scopes in the `scope` parameter; a space unless it says otherwise. */
+  scopeSeparator?: " " | ",";
+}
+
+/** Where and how the resolved secret goes on each request to the vendor. */
+export interface CredentialPlacement {
+  /** The header, e.g. `authorization` or `x-api-key`. */
+  header: string;
+  /** Put before the secret with a space, e.g. `Bearer`. */
+  scheme?: string;
+}
+
+export type ToolkitAuth =
+  /** Reaches no vendor account (the built-in toolkits). */
+  | { kind: "none" }
+  /** A deployment's API key: no per-user identity, no login URL. */
+  | ({ kind: "api-key" } & CredentialPlacement)
+  /** A token pasted in (a bot token, an integration token): a missing one fails, it cannot pause. */
+  | ({ kind: "token" } & CredentialPlacement)
+  /** A token, or an OAuth connection the user consents to: the tenant chooses. */
+  | ({ kind: "token-or-oauth"; oauth: OAuthEndpoints } & CredentialPlacement)
+  /** Only an OAuth connection. */
+  | ({ kind: "oauth"; oauth: OAuthEndpoints } & CredentialPlacement);
+
+export type AuthKind = ToolkitAuth["kind"];
+
+/** Whether a missing or dead credential can send the user to a consent page instead of failing the call. */
+export function canAskForConsent(auth: ToolkitAuth): auth is Extract<ToolkitAuth, { oauth: OAuthEndpoints }> {
+  return auth.kind === "token-or-oauth" || auth.kind === "oauth";
+}

@@ -1,0 +1,37 @@
+/**
+ * @module toolreg/toolkit — what a toolkit is written with: `defineToolkit`, the host it binds to, and the
+ * helpers every vendor call shares (a fetch through egress for SDKs, bounded pagination, rate limits).
+ */
+export type { EgressClient, EgressResponse } from "../../egress/egress-client.js";
+export { ToolFailure } from "../../errors/tool-failure.js";
+export type { ToolContext } from "../../seam/context.js";
+export type { ErrorCode } from "../../seam/envelope.js";
+export {
+  type AuthKind,
+  type CredentialPlacement,
+  canAskForConsent,
+  type OAuthEndpoints,
+  type ToolkitAuth,
+} from "./auth-model.js";
+export { boundNote, type CollectedPages, collectPages, type Page, type PageBound } from "./collect-pages.js";
+export {
+  type AnyToolSpec,
+  defineToolkit,
+  type ReviewedOverride,
+  type Toolkit,
+  type ToolkitDefinition,
+  type ToolkitTriage,
+  type ToolSelection,
+  type ToolSpec,
+  type TriageRow,
+  toolFor,
+} from "./define-toolkit.js";
+export { callOptions } from "./egress-call.js";
+export { egressFetch } from "./egress-fetch.js";
+export {
+  createToolkitHost,
+  type ToolkitEgressRequest,
+  type ToolkitHost,
+  type ToolkitHostOptions,
+} from "./toolkit-host.js";
+export { retryAfterMs, throwIfHttpError, upstreamRateLimited } from "./upstream-status.js";

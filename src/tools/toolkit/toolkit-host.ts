@@ -1,0 +1,73 @@
+/**
+ * @module What a host lends a toolkit when it binds: an egress client that reaches only the toolkit's
+ * hosts with its credential injected there, the sandbox when there is one, and a place to register what
+ * must be closed when the host stops.
+ */
+import { createEgressClient, type EgressClient } from "../../egress/egress-client.js";
+import type { EgressPolicyInit } from "../../egress/egress-policy.js";
+import type { Sandbox } from "../../sandbox/sandbox.js";
+import type { CredentialPlacement } from "./auth-model.js";
+
+export interface ToolkitEgressRequest {
+  /** The hosts it may reach (exact or `*.suffix`); any host the operator's policy allows when omitted. */
+  hosts?: readonly string[];
+  /** Injected on every request to `hosts`; resolved per call through the caller's credential resolver. */
+  credential?: CredentialPlacement & { credentialRef: string };
+}
+
+export interface ToolkitHost {
+  egress(request?: ToolkitEgressRequest): EgressClient;
+  sandbox?: Sandbox | undefined;
+  /** Called once when the host stops, in reverse order of registration. */
+  onClose(close: () => Promise<void> | void): void;
+}
+
+export interface ToolkitHostOptions {
+  /** The operator's policy every toolkit's client starts from (address classes, caps, timeouts). */
+  egressPolicy?: EgressPolicyInit;
+  sandbox?: Sandbox | undefined;
+}
+
+/** A host for toolkits and the one `close` that ends everything they opened. */
+export function createToolkitHost(
+  options: ToolkitHostOptions = {},
+): ToolkitHost & { close(): Promise<void> } {
+  const closers: (() => Promise<void> | void)[] = [];
+  return {
+    sandbox: options.sandbox,
+    egress(request = {}) {
+      const { credential, hosts } = request;
+      if (credential && !hosts)
+        throw new TypeError("a toolkit's credential is bound to the hosts it is for: name them");
+      const client = createEgressClient({
+        policy: {
+          ...options.egressPolicy,
+          ...(hosts ? { allowHosts: [...hosts] } : {}),
+          ...(credential && hosts
+            ? {
+                credentials: Object.fromEntries(
+                  hosts.map((host) => [
+                    host,
+                    {
+                      header: credential.header,
+                      credentialRef: credential.credentialRef,
+                      scheme: credential.scheme,
+                    },
+                  ]),
+                ),
+              }
+            : {}),
+        },
+      });
+      closers.push(() => client.close());
+      return client;
+    },
+    onClose(close) {
+      closers.push(close);
+    },
+    async close() {
+      const pending = closers.splice(0).reverse();
+      for (const close of pending) await close();
+    },
+  };
+}
