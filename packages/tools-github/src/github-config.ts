@@ -2,14 +2,10 @@
 import { z } from "zod";
 
 export const GithubConfigSchema = z.strictObject({
-  credentialRef: z
-    .string()
-    .min(1)
-    .default("github")
-    .meta({
-      description:
-        "the credential GitHub's requests carry, resolved per call (a PAT, a GitHub App installation token or an OAuth token)",
-    }),
+  credentialRef: z.string().min(1).default("github").meta({
+    description:
+      "the credential GitHub's requests carry, resolved per call (a PAT, a GitHub App installation token or an OAuth token)",
+  }),
   baseUrl: z
     .url({ protocol: /^https?$/ })
     .default("https://api.github.com")

@@ -3,6 +3,7 @@
  * Requests go through the real egress client (loopback allowed for the fake alone) with the credential
  * injected by egress, exactly as in a deployment.
  */
+import { approvalIdOf, type Envelope } from "toolreg";
 import { createTestHarness, type TestHarness } from "toolreg/test";
 import { createToolkitHost } from "toolreg/toolkit";
 import { githubToolkit } from "../toolkit.js";
@@ -13,6 +14,8 @@ export const TEST_TOKEN = "ghp_test0000000000000000000000000000000000";
 
 export interface GithubHarness extends TestHarness {
   fake: GithubFake;
+  /** Calls a tool that parks for approval (every write), approves it as a person would, and resumes it once. */
+  callApproved(name: string, input: unknown): Promise<Envelope>;
   close(): Promise<void>;
 }
 
@@ -31,6 +34,14 @@ export async function startGithubHarness(
     ...harness,
     fake,
     context: (overrides = {}) => harness.context({ credentials, ...overrides }),
+    async callApproved(name, input) {
+      const context = harness.context({ credentials });
+      const parked = await harness.seam.call(context, name, input);
+      const approvalId = approvalIdOf(parked);
+      if (approvalId === undefined) return parked;
+      await harness.seam.approve({ tenantId: context.tenantId, approvalId, by: "reviewer" });
+      return harness.seam.resume(context, approvalId);
+    },
     async close() {
       await host.close();
       await fake.close();
