@@ -4,8 +4,8 @@ import { defineTool } from "../../declaration/define-tool.js";
 import type { EgressClient } from "../../egress/egress-client.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import { callOptions } from "../toolkit/egress-call.js";
-import { decodeText, mediaTypeOf } from "./response-text.js";
 import { throwIfHttpError } from "../toolkit/upstream-status.js";
+import { decodeText, mediaTypeOf } from "./response-text.js";
 import { headersField, queryField, urlField, withQuery } from "./web-inputs.js";
 
 export function createFetchJsonTool(egress: EgressClient) {

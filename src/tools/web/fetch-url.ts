@@ -4,9 +4,9 @@ import { defineTool } from "../../declaration/define-tool.js";
 import type { EgressClient } from "../../egress/egress-client.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import { callOptions } from "../toolkit/egress-call.js";
+import { throwIfHttpError } from "../toolkit/upstream-status.js";
 import { htmlToMarkdown } from "./html-to-markdown.js";
 import { decodeText, isHtml, isText, mediaTypeOf } from "./response-text.js";
-import { throwIfHttpError } from "../toolkit/upstream-status.js";
 import { urlField } from "./web-inputs.js";
 
 /** HTML shrinks several-fold on the way to markdown, so more is read than the tool returns. */

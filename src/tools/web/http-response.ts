@@ -1,7 +1,7 @@
 /** @module The result http_request and http_write share: status, headers and the body as text when it is text. */
 import type { EgressResponse } from "../../egress/egress-client.js";
-import { decodeText, isText, mediaTypeOf } from "./response-text.js";
 import { throwIfHttpError } from "../toolkit/upstream-status.js";
+import { decodeText, isText, mediaTypeOf } from "./response-text.js";
 
 /** Throws for an HTTP error status; otherwise the body (or a note on it) as fenced content, the rest as data. */
 export function httpResult(method: string, response: EgressResponse) {
