@@ -53,6 +53,7 @@ describe("openAuthDatabase", () => {
         "auth_keys",
         "auth_login_tokens",
         "auth_sessions",
+        "credentials",
         "idempotency",
         "mcp_pins",
       ]);

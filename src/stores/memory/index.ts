@@ -2,9 +2,15 @@
 import type { Stores } from "../../ports/stores.js";
 import { createMemoryApprovalStore } from "./approvals.js";
 import { createMemoryAuditStore } from "./audit.js";
+import { createMemoryCredentialStore } from "./credentials.js";
 import { createMemoryIdempotencyStore } from "./idempotency.js";
 
-export { createMemoryApprovalStore, createMemoryAuditStore, createMemoryIdempotencyStore };
+export {
+  createMemoryApprovalStore,
+  createMemoryAuditStore,
+  createMemoryCredentialStore,
+  createMemoryIdempotencyStore,
+};
 
 /** All three stores in memory. */
 export function createMemoryStores(): Stores {

@@ -4,14 +4,17 @@ import type { PinStore } from "../../ports/pin-store.js";
 import type { Stores } from "../../ports/stores.js";
 import { createSqliteApprovalStore } from "./approvals.js";
 import { createSqliteAuditStore, type SqliteAuditOptions, type SqliteAuditStore } from "./audit.js";
+import { createSqliteCredentialStore } from "./credentials.js";
 import { type OpenDatabaseOptions, openDatabase } from "./database.js";
 import { createSqliteIdempotencyStore } from "./idempotency.js";
 import { createSqlitePinStore } from "./mcp-pins.js";
 
 export { MIGRATIONS, type Migration, migrate } from "./migrations.js";
+export { parseSecretKey, SecretBoxError } from "./secret-box.js";
 export {
   createSqliteApprovalStore,
   createSqliteAuditStore,
+  createSqliteCredentialStore,
   createSqliteIdempotencyStore,
   createSqlitePinStore,
   type OpenDatabaseOptions,

@@ -156,6 +156,35 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX approvals_by_key ON approvals (tenant_id, idempotency_key, created_at);
     `,
   },
+  {
+    version: 4,
+    name: "credentials, sealed under the operator's key",
+    sql: `
+      CREATE TABLE credentials (
+        tenant_id      TEXT    NOT NULL,
+        -- '' for the tenant's own credential: a principal id is never empty.
+        principal_id   TEXT    NOT NULL,
+        ref            TEXT    NOT NULL,
+        kind           TEXT    NOT NULL CHECK (kind IN ('token', 'oauth')),
+        provider       TEXT    NOT NULL,
+        scopes         TEXT    NOT NULL,
+        account        TEXT,
+        expires_at     INTEGER,
+        has_refresh    INTEGER NOT NULL,
+        -- The id of the key the secrets are sealed under (never the key), and the sealed secrets; both
+        -- NULL once revoked.
+        key_id         TEXT,
+        sealed         TEXT,
+        version        INTEGER NOT NULL,
+        connected_by   TEXT    NOT NULL,
+        created_at     INTEGER NOT NULL,
+        updated_at     INTEGER NOT NULL,
+        revoked_at     INTEGER,
+        revoked_reason TEXT,
+        PRIMARY KEY (tenant_id, principal_id, ref)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**

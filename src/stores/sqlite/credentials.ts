@@ -1,0 +1,184 @@
+/**
+ * @module SQLite credential store: metadata in columns, secrets sealed with AES-256-GCM under the operator's
+ * key. It will not open without the key, nor with a key other than the one its credentials were sealed under.
+ */
+import type Database from "better-sqlite3";
+import {
+  type CredentialKey,
+  type CredentialKind,
+  type CredentialMetadata,
+  type CredentialSecrets,
+  type CredentialStore,
+  checkNewCredential,
+} from "../../ports/credential-store.js";
+import { createSecretBox, type SecretBox, SecretBoxError } from "./secret-box.js";
+
+interface Row {
+  tenant_id: string;
+  principal_id: string;
+  ref: string;
+  kind: CredentialKind;
+  provider: string;
+  scopes: string;
+  account: string | null;
+  expires_at: number | null;
+  has_refresh: number;
+  key_id: string | null;
+  sealed: string | null;
+  version: number;
+  connected_by: string;
+  created_at: number;
+  updated_at: number;
+  revoked_at: number | null;
+  revoked_reason: string | null;
+}
+
+const toMetadata = (row: Row): CredentialMetadata => ({
+  tenantId: row.tenant_id,
+  principalId: row.principal_id === "" ? undefined : row.principal_id,
+  ref: row.ref,
+  kind: row.kind,
+  provider: row.provider,
+  scopes: JSON.parse(row.scopes) as string[],
+  account: row.account ?? undefined,
+  expiresAt: row.expires_at ?? undefined,
+  hasRefreshToken: row.has_refresh === 1,
+  version: row.version,
+  connectedBy: row.connected_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  revokedAt: row.revoked_at ?? undefined,
+  revokedReason: row.revoked_reason ?? undefined,
+});
+
+/** The row a sealed value belongs to: what its authentication tag binds it to. */
+const boundTo = ({ tenantId, principalId, ref }: CredentialKey) =>
+  JSON.stringify(["credential", tenantId, principalId ?? "", ref]);
+
+/** Refuses a key other than the one the file's secrets are sealed under, naming both ids, never a key. */
+export function checkSealingKey(db: Database.Database, box: SecretBox, tables: readonly string[]): void {
+  for (const table of tables) {
+    const other = db
+      .prepare<[string], { key_id: string }>(
+        `SELECT key_id FROM ${table} WHERE key_id IS NOT NULL AND key_id != ? LIMIT 1`,
+      )
+      .get(box.keyId);
+    if (other) {
+      throw new SecretBoxError(
+        `the credentials key given (id ${box.keyId}) is not the one this store's secrets are sealed under (id ${other.key_id}); start with that key`,
+      );
+    }
+  }
+}
+
+/** Opens the credential store on `db` under `key` (32 bytes); throws without it or with the wrong one. */
+export function createSqliteCredentialStore(
+  db: Database.Database,
+  key: Uint8Array | undefined,
+): CredentialStore {
+  if (key === undefined) {
+    throw new TypeError(
+      "the credential store needs the operator's encryption key to open (toolreg serve --credentials-key-file, or TOOLREG_CREDENTIALS_KEY)",
+    );
+  }
+  const box = createSecretBox(key);
+  checkSealingKey(db, box, ["credentials"]);
+  const get = db.prepare<[string, string, string], Row>(
+    "SELECT * FROM credentials WHERE tenant_id = ? AND principal_id = ? AND ref = ?",
+  );
+  const list = db.prepare<[string], Row>(
+    "SELECT * FROM credentials WHERE tenant_id = ? ORDER BY ref, principal_id",
+  );
+  const upsert = db.prepare(
+    `INSERT INTO credentials (tenant_id, principal_id, ref, kind, provider, scopes, account, expires_at,
+       has_refresh, key_id, sealed, version, connected_by, created_at, updated_at, revoked_at, revoked_reason)
+     VALUES (@tenant_id, @principal_id, @ref, @kind, @provider, @scopes, @account, @expires_at, @has_refresh,
+       @key_id, @sealed, 1, @connected_by, @at, @at, NULL, NULL)
+     ON CONFLICT (tenant_id, principal_id, ref) DO UPDATE SET kind = excluded.kind,
+       provider = excluded.provider, scopes = excluded.scopes, account = excluded.account,
+       expires_at = excluded.expires_at, has_refresh = excluded.has_refresh, key_id = excluded.key_id,
+       sealed = excluded.sealed, version = credentials.version + 1, connected_by = excluded.connected_by,
+       updated_at = excluded.updated_at, revoked_at = NULL, revoked_reason = NULL`,
+  );
+  const update = db.prepare(
+    `UPDATE credentials SET sealed = @sealed, key_id = @key_id, has_refresh = @has_refresh,
+       expires_at = @expires_at, scopes = COALESCE(@scopes, scopes), version = version + 1, updated_at = @at
+     WHERE tenant_id = @tenant_id AND principal_id = @principal_id AND ref = @ref AND version = @version
+       AND revoked_at IS NULL`,
+  );
+  const revoke = db.prepare(
+    `UPDATE credentials SET sealed = NULL, key_id = NULL, has_refresh = 0, version = version + 1,
+       updated_at = @at, revoked_at = @at, revoked_reason = @reason
+     WHERE tenant_id = @tenant_id AND principal_id = @principal_id AND ref = @ref AND revoked_at IS NULL`,
+  );
+
+  const seal = (key: CredentialKey, secrets: CredentialSecrets) => ({
+    key_id: box.keyId,
+    sealed: box.seal(JSON.stringify(secrets), boundTo(key)),
+    has_refresh: secrets.refreshToken === undefined ? 0 : 1,
+  });
+  const unseal = (row: Row, key: CredentialKey): CredentialSecrets | undefined => {
+    if (row.sealed === null) return undefined;
+    if (row.key_id !== box.keyId) {
+      throw new SecretBoxError(
+        `the credential ${row.ref} is sealed under another key (id ${row.key_id}, not ${box.keyId})`,
+      );
+    }
+    return JSON.parse(box.open(row.sealed, boundTo(key))) as CredentialSecrets;
+  };
+
+  return {
+    async put(input) {
+      checkNewCredential(input);
+      const principal = input.principalId ?? "";
+      upsert.run({
+        tenant_id: input.tenantId,
+        principal_id: principal,
+        ref: input.ref,
+        kind: input.kind,
+        provider: input.provider,
+        scopes: JSON.stringify(input.scopes ?? []),
+        account: input.account ?? null,
+        expires_at: input.expiresAt ?? null,
+        connected_by: input.connectedBy,
+        at: input.at,
+        ...seal(input, input.secrets),
+      });
+      return toMetadata(get.get(input.tenantId, principal, input.ref) as Row);
+    },
+    async get(key) {
+      const row = get.get(key.tenantId, key.principalId ?? "", key.ref);
+      if (!row) return undefined;
+      return { ...toMetadata(row), secrets: unseal(row, key) };
+    },
+    async list({ tenantId, principalId, ref }) {
+      return list
+        .all(tenantId)
+        .filter(
+          (row) =>
+            (ref === undefined || row.ref === ref) &&
+            (principalId === undefined || row.principal_id === (principalId ?? "")),
+        )
+        .map(toMetadata);
+    },
+    async update(input) {
+      const changed = update.run({
+        tenant_id: input.tenantId,
+        principal_id: input.principalId ?? "",
+        ref: input.ref,
+        version: input.version,
+        expires_at: input.expiresAt ?? null,
+        scopes: input.scopes ? JSON.stringify(input.scopes) : null,
+        at: input.at,
+        ...seal(input, input.secrets),
+      });
+      return changed.changes === 1;
+    },
+    async revoke(input) {
+      const { at, reason, tenantId, principalId, ref } = input;
+      return (
+        revoke.run({ at, reason, tenant_id: tenantId, principal_id: principalId ?? "", ref }).changes === 1
+      );
+    },
+  };
+}
