@@ -38,8 +38,27 @@ export interface GithubCall {
     what: string,
     maxItems: number,
   ): Promise<CollectedPages<T>>;
+  /**
+   * A search endpoint (`GET /search/…`) followed page by page up to `maxItems`, with GitHub's total and
+   * whether a page timed out (`incomplete_results`). Read as `{items}` rather than through Octokit's
+   * pagination, which takes the first array-valued key after `total_count` and so depends on key order.
+   */
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  search<T = any>(
+    route: string,
+    params: Record<string, unknown>,
+    what: string,
+    maxItems: number,
+  ): Promise<SearchPages<T>>;
   // biome-ignore lint/suspicious/noExplicitAny: as above.
   graphql<T = any>(query: string, variables: Record<string, unknown>, what: string): Promise<T>;
+}
+
+export interface SearchPages<T> extends CollectedPages<T> {
+  /** How many results GitHub counted (it serves at most 1,000 of them). */
+  totalCount: number;
+  /** GitHub stopped a page's query at its time limit: matches may be missing. */
+  incompleteResults: boolean;
 }
 
 export interface GithubClientOptions {
@@ -63,6 +82,9 @@ export function createGithubClient({
   });
   return (context) => {
     const request = { fetch: egressFetch(egress, context) };
+    // Octokit's page iterator sends each page with only method, url and headers: a per-call `request`
+    // option would be dropped and the pages fetched around egress. A request function that carries it does not.
+    const requestThroughEgress = octokit.request.defaults({ request });
     const guard = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
       try {
         return await run();
@@ -80,11 +102,14 @@ export function createGithubClient({
         guard(what, () =>
           collectPages(
             (async function* () {
-              for await (const page of octokit.paginate.iterator(route, {
+              const [method, url] = route.split(" ");
+              const pages = octokit.paginate.iterator(requestThroughEgress, {
+                method,
+                url,
                 per_page: Math.min(100, maxItems),
                 ...params,
-                request,
-              })) {
+              } as never) as AsyncIterable<GithubResponse<unknown[]>>;
+              for await (const page of pages) {
                 yield {
                   items: page.data as never[],
                   hasMore: /rel="next"/.test(String(page.headers.link ?? "")),
@@ -94,6 +119,29 @@ export function createGithubClient({
             { maxItems },
           ),
         ),
+      search: (route, params, what, maxItems) =>
+        guard(what, async () => {
+          let totalCount = 0;
+          let incompleteResults = false;
+          const collected = await collectPages(
+            (async function* () {
+              for (let page = 1; ; page += 1) {
+                const { data, headers } = await requestThroughEgress(route, {
+                  ...params,
+                  per_page: Math.min(100, maxItems),
+                  page,
+                });
+                totalCount = data.total_count;
+                incompleteResults ||= data.incomplete_results === true;
+                const hasMore = /rel="next"/.test(String(headers.link ?? ""));
+                yield { items: data.items as never[], hasMore };
+                if (!hasMore) return;
+              }
+            })(),
+            { maxItems },
+          );
+          return { ...collected, totalCount, incompleteResults };
+        }),
       graphql: (query, variables, what) =>
         guard(what, () => octokit.graphql(query, { ...variables, request })),
     };
