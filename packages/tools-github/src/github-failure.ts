@@ -31,11 +31,14 @@ export function githubFailure(error: unknown, what: string, now = Date.now()): u
     const retryAfter = header("retry-after");
     if (header("x-ratelimit-remaining") === "0" && retryAfter === undefined) {
       const reset = Number(header("x-ratelimit-reset")) * 1000;
+      // Search has its own limit, counted by the minute (30, code search 10); the others by the hour.
+      const resource = header("x-ratelimit-resource") ?? "core";
+      const perMinute = resource === "search" || resource === "code_search";
       return upstreamRateLimited(
-        `GitHub's primary rate limit is spent (${header("x-ratelimit-limit") ?? "?"} requests an hour for this credential)`,
+        `GitHub's ${resource === "core" ? "primary" : resource} rate limit is spent (${header("x-ratelimit-limit") ?? "?"} requests ${perMinute ? "a minute" : "an hour"} for this credential)`,
         {
           retryAfterMs: Number.isFinite(reset) ? Math.max(0, reset - now) : undefined,
-          details: { ...details, limit: "primary" },
+          details: { ...details, limit: "primary", resource },
         },
       );
     }
