@@ -18,14 +18,17 @@ export const PROJECT_FIELD_PARTS = /* GraphQL */ `
   }
 `;
 
-/** An item: what it holds, and the values of the project's own fields (at most 100 — a project has at most 50). */
+/**
+ * An item: what it holds, and the values of the project's own fields (at most 100 — a project has at most
+ * 50). The two `state`s are aliased: IssueState and PullRequestState may not share one response key.
+ */
 export const PROJECT_ITEM_PARTS = /* GraphQL */ `
   fragment ProjectItemParts on ProjectV2Item {
     type
     isArchived
     content {
-      ... on Issue { number title state url repository { nameWithOwner } }
-      ... on PullRequest { number title state url repository { nameWithOwner } }
+      ... on Issue { number title issueState: state url repository { nameWithOwner } }
+      ... on PullRequest { number title pullRequestState: state url repository { nameWithOwner } }
       ... on DraftIssue { title }
     }
     fieldValues(first: 100) {

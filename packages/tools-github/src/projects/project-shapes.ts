@@ -27,7 +27,8 @@ export interface FieldNode {
 interface ContentNode {
   number?: number;
   title?: string;
-  state?: string;
+  issueState?: string;
+  pullRequestState?: string;
   url?: string;
   repository?: { nameWithOwner: string };
 }
@@ -85,11 +86,12 @@ export function itemSummary(item: ItemNode): { item: ReturnType<typeof shape>; t
 
 function shape(item: ItemNode, fields: Record<string, string | number>) {
   const content = item.content ?? {};
+  const state = content.issueState ?? content.pullRequestState;
   return {
     type: item.type,
     ...(content.number === undefined ? {} : { number: content.number }),
     ...(content.title === undefined ? {} : { title: content.title }),
-    ...(content.state === undefined ? {} : { state: content.state }),
+    ...(state === undefined ? {} : { state }),
     ...(content.repository ? { repository: content.repository.nameWithOwner } : {}),
     ...(content.url === undefined ? {} : { url: content.url }),
     archived: item.isArchived,
