@@ -6,8 +6,8 @@
  *   credits }`, with no `organic` when Google found nothing;
  * - a bad key: 403 `{"message":"Unauthorized.","statusCode":403}` (github.com/tomlidgett1/bike-dashboard,
  *   CHECK_SERPER_KEY.md);
- * - spent credits: 400 `{"message":"Not enough credits","statusCode":400}`, a 400 and not a 402 (seen by
- *   several clients that test for it, e.g. the Serper guards found by searching that message);
+ * - spent credits: 400 `{"message":"Not enough credits","statusCode":400}`, a 400 and not a 402, quoted
+ *   verbatim from live calls in several public clients' notes and tests (none of them Serper's own docs);
  * - 429 when requests come too fast (the clients that back off on it); its body is not published, so the
  *   fake answers in Serper's error shape and the adapter reads only the status.
  */
