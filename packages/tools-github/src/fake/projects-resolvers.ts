@@ -36,7 +36,7 @@ interface PageArgs {
 }
 
 /** GitHub's errors carry a `type`; graphql-routes.ts moves it from `extensions` to where GitHub puts it. */
-function githubError(type: "NOT_FOUND" | "VALIDATION", message: string): GraphQLError {
+function githubError(type: string, message: string): GraphQLError {
   return new GraphQLError(message, { extensions: { type } });
 }
 
@@ -72,8 +72,23 @@ const FIELD_TYPENAME: Partial<Record<FakeField["dataType"], string>> = {
   ITERATION: "ProjectV2IterationField",
 };
 
-/** The root value for graphql-js: Query and Mutation fields side by side, as graphql-js expects. */
+/** The root value for graphql-js: Query and Mutation fields side by side, each answering an injected failure first. */
 export function projectsRoot(world: ProjectsWorld): Record<string, unknown> {
+  const fields = rootFields(world);
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, resolve]) => [
+      name,
+      (args: never) => {
+        const index = world.failures.findIndex((failure) => failure.field === name);
+        if (index < 0) return resolve(args);
+        const [failure] = world.failures.splice(index, 1) as [ProjectsWorld["failures"][number]];
+        throw githubError(failure.type, failure.message);
+      },
+    ]),
+  );
+}
+
+function rootFields(world: ProjectsWorld): Record<string, (args: never) => unknown> {
   const stamp = { createdAt: world.now(), updatedAt: world.now() };
 
   const account = (owner: FakeAccount) => ({

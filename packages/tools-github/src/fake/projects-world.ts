@@ -99,6 +99,8 @@ export interface ProjectsWorld {
   projects: FakeProject[];
   /** The classic OAuth scopes of the token the fake serves; a test narrows them to see GitHub refuse. */
   token: { scopes: string[] };
+  /** Refusals a Query or Mutation field answers once, as GitHub would (see `failNextField`). */
+  failures: { field: string; type: string; message: string }[];
   /** A new node id with GitHub's type prefix. */
   mint(prefix: string): string;
   /** An id in GitHub's style for an option or an iteration (eight hex digits). */
@@ -117,10 +119,19 @@ export function createProjectsWorld(): ProjectsWorld {
     contents: [],
     projects: [],
     token: { scopes: ["repo", "project"] },
+    failures: [],
     mint: (prefix) => `${prefix}_kwDOA${(++counter).toString(36).padStart(6, "0")}`,
     shortId: () => (0x1f00_0000 + ++counter).toString(16),
     now: () => NOW,
   };
+}
+
+/**
+ * The next call of the root field `field` (e.g. deleteProjectV2Item) fails with GitHub's error `type`:
+ * `null` at that path beside `{ type, path, locations, message }`, as GitHub answers a refused field.
+ */
+export function failNextField(world: ProjectsWorld, field: string, type: string, message: string): void {
+  world.failures.push({ field, type, message });
 }
 
 export function addAccount(world: ProjectsWorld, login: string, kind: AccountKind): FakeAccount {

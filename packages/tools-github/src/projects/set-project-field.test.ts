@@ -37,7 +37,7 @@ const set = (number: number, field: string, value: string | number) =>
   });
 
 /** The operations sent while `run` ran. */
-async function sentDuring(run: () => Promise<unknown>) {
+async function sentDuring<T>(run: () => Promise<T>) {
   const before = graphqlOperations(gh.fake).length;
   const result = await run();
   return { result, sent: graphqlOperations(gh.fake).slice(before) };
