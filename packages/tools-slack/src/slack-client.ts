@@ -52,6 +52,8 @@ export function createSlackClient({
       retryConfig: { retries: 0 },
       rejectRateLimitedCalls: true,
       allowAbsoluteUrls: false,
+      // The SDK's own agent string names the host's kernel and Node version; Slack needs neither.
+      headers: { "User-Agent": "toolreg-tools-slack" },
       logger: callLogger(context),
     });
     const guard = async <T>(what: string, run: () => Promise<T>): Promise<T> => {

@@ -85,7 +85,8 @@ export function slackFailure(error: unknown, what: string): ToolFailure {
 
 /** An `ok: false` envelope, by its `error` string. */
 function platformFailure(body: SlackErrorBody, what: string): ToolFailure {
-  const code = body.error;
+  // A body that was not JSON arrives here as its text (the SDK's doing): never more than a line of it.
+  const code = String(body.error).slice(0, 100);
   const details = { slackError: code };
   const final = (envelopeCode: "upstream_error" | "invalid_input", message: string, extra = {}) =>
     new ToolFailure(envelopeCode, message, { retryable: false, details: { ...details, ...extra } });

@@ -32,11 +32,13 @@ export interface LoggedRequest {
   args: Record<string, string>;
 }
 
-/** An answer the fake makes instead of the method's own, once. */
+/** An answer the fake makes instead of the method's own, once; a string body is sent as it is. */
 export interface InjectedAnswer {
   status?: number;
-  body: Record<string, unknown>;
+  body: Record<string, unknown> | string;
   headers?: Record<string, string>;
+  /** Waits this long before answering, as a slow Slack would. */
+  delayMs?: number;
 }
 
 /** What a method sees once the token and its scopes passed: its arguments and the workspace. */
@@ -95,13 +97,24 @@ export async function startSlackFake({
       headers: flatHeaders(request),
       args,
     });
-    const send = (body: Record<string, unknown>, status = 200, headers: Record<string, string> = {}) => {
-      response.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers });
-      response.end(JSON.stringify(body));
+    const send = (
+      body: Record<string, unknown> | string,
+      status = 200,
+      headers: Record<string, string> = {},
+    ) => {
+      const json = typeof body !== "string";
+      response.writeHead(status, {
+        "content-type": json ? "application/json; charset=utf-8" : "text/html; charset=utf-8",
+        ...headers,
+      });
+      response.end(json ? JSON.stringify(body) : body);
     };
 
     const next = injected.get(method)?.shift();
-    if (next) return send(next.body, next.status, next.headers);
+    if (next) {
+      if (next.delayMs) await new Promise((resolve) => setTimeout(resolve, next.delayMs));
+      return send(next.body, next.status, next.headers);
+    }
     const known = url.pathname.startsWith("/api/") ? methods[method] : undefined;
     if (!known) return send({ ok: false, error: "unknown_method" });
 
@@ -162,7 +175,7 @@ export async function startSlackFake({
 }
 
 /** Adds a warning the way Slack does: the top-level field, and the list in response_metadata. */
-export function withWarning(body: Record<string, unknown>, warning: string): Record<string, unknown> {
+function withWarning(body: Record<string, unknown>, warning: string): Record<string, unknown> {
   const metadata = (body.response_metadata ?? {}) as { warnings?: string[] };
   const listed = [...(metadata.warnings ?? []), warning];
   return { ...body, warning: listed.join(","), response_metadata: { ...metadata, warnings: listed } };
