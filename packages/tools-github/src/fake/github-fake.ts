@@ -30,6 +30,12 @@ export interface GithubFake {
   /** The API root to configure the toolkit with (its baseUrl). */
   url: string;
   requests: LoggedRequest[];
+  /**
+   * Answers the check refused, each naming the operation and the field. Such an answer goes out as a 500
+   * carrying the reason, and the harness fails the suite that served it, so a test expecting a failure
+   * cannot pass on a shape GitHub never sends.
+   */
+  checkFailures: string[];
   /** The next request whose method and path match answers this instead (once). */
   failNext(method: string, path: string | RegExp, failure: InjectedFailure): void;
   /** Answers JSON, after checking it against GitHub's description of the route it answers. */
@@ -53,6 +59,7 @@ const NO_USER_AGENT = {
 export async function startGithubFake({ routes, check }: GithubFakeOptions): Promise<GithubFake> {
   const app = new Hono();
   const requests: LoggedRequest[] = [];
+  const checkFailures: string[] = [];
   const failures: { method: string; path: string | RegExp; failure: InjectedFailure }[] = [];
   let server: ServerType | undefined;
   let url = "";
@@ -62,11 +69,24 @@ export async function startGithubFake({ routes, check }: GithubFakeOptions): Pro
       return url;
     },
     requests,
+    checkFailures,
     failNext(method, path, failure) {
       failures.push({ method, path, failure });
     },
     json(c, status, body, headers = {}) {
-      check?.(c.req.method, c.req.routePath, status, body);
+      try {
+        check?.(c.req.method, c.req.routePath, status, body);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        checkFailures.push(reason);
+        return new Response(
+          JSON.stringify({ message: `the fake's answer fails the OpenAPI check: ${reason}` }),
+          {
+            status: 500,
+            headers: { "content-type": "application/json; charset=utf-8" },
+          },
+        );
+      }
       return new Response(status === 204 ? null : JSON.stringify(body), {
         status,
         headers: { "content-type": "application/json; charset=utf-8", ...headers },

@@ -45,6 +45,12 @@ export async function startGithubHarness(
     async close() {
       await host.close();
       await fake.close();
+      // Every answer the fake served passed GitHub's description, or the suite fails here, naming each one.
+      if (fake.checkFailures.length > 0) {
+        throw new Error(
+          `the GitHub fake served answers GitHub never sends:\n${fake.checkFailures.join("\n")}`,
+        );
+      }
     },
   };
 }
