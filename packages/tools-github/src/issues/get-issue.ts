@@ -1,8 +1,9 @@
 /** @module `github_get_issue`: one issue (or pull request, as an issue) with its text. */
 import { z } from "zod";
 import { githubTool } from "../github-env.js";
-import { numberField, repoInput } from "../github-inputs.js";
-import { capText, issueSummary } from "../github-shapes.js";
+import { repoInput } from "../github-inputs.js";
+import { issueNumberField } from "./issue-fields.js";
+import { issueAnswer } from "./issue-output.js";
 
 export const getIssue = githubTool({
   name: "github_get_issue",
@@ -12,7 +13,7 @@ export const getIssue = githubTool({
   effect: "read",
   cost: "io",
   oauthScopes: ["repo"],
-  input: z.object({ ...repoInput, issue_number: numberField("issue") }),
+  input: z.object({ ...repoInput, issue_number: issueNumberField }),
   async run({ owner, repo, issue_number }, context, env) {
     const { data } = await env
       .github(context)
@@ -21,13 +22,6 @@ export const getIssue = githubTool({
         { owner, repo, issue_number },
         `issue ${owner}/${repo}#${issue_number}`,
       );
-    const body = capText(data.body);
-    const issue = { ...issueSummary(data), body: body.text, bodyTruncated: body.truncated };
-    return {
-      content: JSON.stringify(issue),
-      data: issue,
-      truncated: body.truncated,
-      provenance: { source: issue.url, trusted: false },
-    };
+    return issueAnswer(data);
   },
 });
