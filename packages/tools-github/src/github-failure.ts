@@ -16,6 +16,9 @@ interface GithubErrorBody {
 export function githubFailure(error: unknown, what: string, now = Date.now()): unknown {
   const fromGraphql = graphqlFailure(error, what, now);
   if (fromGraphql) return fromGraphql;
+  // Octokit wraps what its fetch throws (an egress refusal, a timeout, a body over the cap) in a RequestError
+  // with status 500: the egress client's own failure is the one to tell, not a GitHub 500.
+  if (error instanceof RequestError && ToolFailure.isInstance(error.cause)) return error.cause;
   if (ToolFailure.isInstance(error) || !(error instanceof RequestError)) return error;
   const status = error.status;
   const headers = error.response?.headers ?? {};
