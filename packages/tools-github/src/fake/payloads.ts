@@ -27,11 +27,3 @@ export function example<T extends Record<string, unknown>>(
   if (!found) throw new Error(`GitHub's description has no example named ${name}`);
   return { ...structuredClone(found.value as T), ...overrides };
 }
-
-export function issuePayload(_baseUrl: string, overrides: Record<string, unknown>) {
-  const number = overrides.number;
-  return example("issue", {
-    html_url: `https://github.com/octocat/hello-world/issues/${String(number)}`,
-    ...overrides,
-  });
-}
