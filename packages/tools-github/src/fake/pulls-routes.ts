@@ -96,7 +96,8 @@ function repository(owner: string, name: string, mergeMethods: string[]): FakeRe
 function seed(): Map<string, FakeRepository> {
   const hello = repository("octocat", "hello-world", ["merge", "squash"]);
   branch(hello, "main");
-  // A branch at main's commit: a pull request from it has no commits.
+  // Pushed branches with no pull request yet, and one at main's commit (a pull request from it has no commits).
+  for (const name of ["new-feature", "other-feature", "release"]) branch(hello, name);
   hello.branches.set("empty-branch", branch(hello, "main"));
   pull(hello, 1, { head: "feature-widget", title: "Add the widget", body: "The widget, as discussed." });
   pull(hello, 2, { head: "fix-typo", title: "Fix a typo in the README", author: FAKE_VIEWER });
