@@ -83,6 +83,19 @@ describe("github_search_issues", () => {
     expect(result.error.retryAfterMs).toBeLessThanOrEqual(40_000);
   });
 
+  it("reads GitHub's 503 as a failure worth retrying", async () => {
+    h.gh.fake.failNext("GET", "/search/issues", {
+      status: 503,
+      body: {
+        code: "unavailable",
+        message: "Service unavailable",
+        documentation_url: "https://docs.github.com/rest",
+      },
+    });
+    const result = await call({ query: "crash" });
+    expect(result.ok ? "ok" : result.error).toMatchObject({ code: "upstream_error", retryable: true });
+  });
+
   it("turns GitHub's 422 for a repository it cannot search into invalid_input", async () => {
     const result = await call({ query: "crash", owner: "octocat", repo: "secret" });
     expect(result.ok).toBe(false);
