@@ -15,7 +15,15 @@ const roadmap = () =>
   world.projects.find((project) => project.title === "Roadmap") as ProjectsWorld["projects"][number];
 
 // biome-ignore lint/suspicious/noExplicitAny: the tool's output, read field by field.
-type ProjectOutput = { fields: any[]; items: any[]; note: string; itemCount: number };
+type ProjectOutput = { fields: any[]; items: any[]; complete: boolean; itemCount: number };
+
+/** The lines of an untrusted answer inside the seam's fence (its opening line, its warning, its closing line). */
+function fenced(content: string): string[] {
+  const lines = content.split("\n");
+  expect(lines[0]).toMatch(/^<untrusted-content id="[0-9a-f]+" source="/);
+  expect(lines.at(-1)).toMatch(/^<\/untrusted-content id="[0-9a-f]+">$/);
+  return lines.slice(2, -1);
+}
 
 describe("github_get_project", () => {
   it("POSTs one GetProject query and returns the fields with their option and iteration ids, and every kind of item", async () => {
@@ -40,8 +48,19 @@ describe("github_get_project", () => {
       closed: false,
       shortDescription: "What we ship this quarter",
       itemCount: 5,
-      note: "5 items",
+      complete: true,
     });
+    expect(fenced(result.content)).toEqual([
+      'Project 1 of octo-org: "Roadmap" — https://github.com/orgs/octo-org/projects/1',
+      "What we ship this quarter",
+      "Fields: Title (title); Assignees (assignees); Status (single select: Todo, In Progress, Done); Labels (labels); Milestone (milestone); Repository (repository); Notes (text); Estimate (number); Due (date); Sprint (iteration: Sprint 2 from 2024-04-15; Sprint 3 from 2024-04-29; Sprint 1 from 2024-04-01, completed)",
+      "5 items:",
+      '- issue octo-org/roadmap#1 "Issue 1" (open) — Status: In Progress; Notes: Needs a design review; Estimate: 3; Due: 2024-05-20; Sprint: Sprint 2',
+      '- issue octo-org/roadmap#2 "Issue 2" (open) — Status: Todo',
+      '- pull request octo-org/roadmap#10 "Pull request 10" (open) — Status: Done',
+      '- draft "Write the launch post"',
+      "- an item this credential may not see (REDACTED)",
+    ]);
     const status = fieldNamed(roadmap(), "Status");
     const sprint = fieldNamed(roadmap(), "Sprint");
     expect(data.fields.find((field) => field.name === "Status")).toEqual({
@@ -140,7 +159,8 @@ describe("github_get_project", () => {
     expect(data.items.map((item) => item.number)).toEqual(
       Array.from({ length: 120 }, (_, index) => 100 + index),
     );
-    expect(data.note).toMatch(/^the first 120 items; there are more/);
+    expect(data.complete).toBe(false);
+    expect(fenced(result.content)[2]).toMatch(/^the first 120 items; there are more/);
   });
 
   it("reads a whole project in as many pages as it takes, and says it is whole", async () => {
@@ -155,7 +175,8 @@ describe("github_get_project", () => {
     if (!result.ok) return;
     expect(result.truncated).toBeFalsy();
     expect((result.data as ProjectOutput).items).toHaveLength(150);
-    expect((result.data as ProjectOutput).note).toBe("150 items");
+    expect((result.data as ProjectOutput).complete).toBe(true);
+    expect(fenced(result.content)[2]).toBe("150 items:");
   });
 
   it("cuts a long text value and says so", async () => {
@@ -169,7 +190,7 @@ describe("github_get_project", () => {
       expect(result.truncated).toBe(true);
       const data = result.data as ProjectOutput;
       expect(data.items[1].fields.Notes).toHaveLength(1000);
-      expect(data.note).toBe("5 items; text values longer than 1000 characters are cut");
+      expect(fenced(result.content)[3]).toBe("5 items; text values longer than 1000 characters are cut:");
     } finally {
       item?.values.delete(notes.id);
     }

@@ -9,8 +9,10 @@ import { projectNumberField, projectOwnerField } from "./project-inputs.js";
 import {
   FIELD_TEXT_CAP,
   type FieldNode,
+  fieldLine,
   fieldSummary,
   type ItemNode,
+  itemLine,
   itemSummary,
 } from "./project-shapes.js";
 import { noAccount } from "./project-target.js";
@@ -98,7 +100,14 @@ export const getProject = githubTool({
     const project = seen.project as ProjectNode;
     const items = collected.items.map(itemSummary);
     const textCut = items.some((entry) => entry.textCut);
-    const result = {
+    const fields = project.fields.nodes
+      .filter((field): field is FieldNode => field !== null)
+      .map(fieldSummary);
+    const notes = [
+      boundNote(collected, "items"),
+      textCut ? `text values longer than ${FIELD_TEXT_CAP} characters are cut` : "",
+    ].filter(Boolean);
+    const data = {
       owner,
       number: project.number,
       title: project.title,
@@ -107,13 +116,20 @@ export const getProject = githubTool({
       shortDescription: project.shortDescription,
       updatedAt: project.updatedAt,
       itemCount: project.items.totalCount,
-      fields: project.fields.nodes.filter((field): field is FieldNode => field !== null).map(fieldSummary),
+      fields,
       items: items.map((entry) => entry.item),
-      note: `${boundNote(collected, "items")}${textCut ? `; text values longer than ${FIELD_TEXT_CAP} characters are cut` : ""}`,
+      complete: collected.complete,
     };
+    const content = [
+      `Project ${number} of ${owner}: "${project.title}"${project.closed ? " (closed)" : ""} — ${project.url}`,
+      ...(project.shortDescription ? [project.shortDescription] : []),
+      `Fields: ${fields.map(fieldLine).join("; ")}`,
+      `${notes.join("; ")}${data.items.length > 0 ? ":" : "."}`,
+      ...data.items.map(itemLine),
+    ].join("\n");
     return {
-      content: JSON.stringify(result),
-      data: result,
+      content,
+      data,
       truncated: !collected.complete || textCut,
       provenance: { source: project.url, trusted: false },
     };

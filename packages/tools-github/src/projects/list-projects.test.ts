@@ -9,6 +9,14 @@ beforeAll(async () => {
 });
 afterAll(() => gh.close());
 
+/** The lines of an untrusted answer inside the seam's fence (its opening line, its warning, its closing line). */
+function fenced(content: string): string[] {
+  const lines = content.split("\n");
+  expect(lines[0]).toMatch(/^<untrusted-content id="[0-9a-f]+" source="/);
+  expect(lines.at(-1)).toMatch(/^<\/untrusted-content id="[0-9a-f]+">$/);
+  return lines.slice(2, -1);
+}
+
 describe("github_list_projects", () => {
   it("POSTs one ListProjects query with the credential egress injected, and lists the projects newest first", async () => {
     const result = await gh.seam.call(gh.context(), "github_list_projects", { owner: "octo-org" });
@@ -24,7 +32,16 @@ describe("github_list_projects", () => {
     if (!result.ok) return;
     expect(result.truncated).toBeFalsy();
     expect(result.provenance).toEqual({ source: "https://github.com/octo-org", trusted: false });
-    expect(result.data).toMatchObject({ owner: "octo-org", ownerType: "Organization", note: "6 projects" });
+    expect(result.data).toMatchObject({ owner: "octo-org", ownerType: "Organization", complete: true });
+    expect(fenced(result.content)).toEqual([
+      "octo-org (an organisation): 6 projects:",
+      '- #6 "Backlog", 0 items — https://github.com/orgs/octo-org/projects/6',
+      '- #5 "Docs", 0 items — https://github.com/orgs/octo-org/projects/5',
+      '- #4 "Security review", 0 items — https://github.com/orgs/octo-org/projects/4',
+      '- #3 "Hiring", 0 items — https://github.com/orgs/octo-org/projects/3',
+      '- #2 "Launch" (closed), 0 items — https://github.com/orgs/octo-org/projects/2',
+      '- #1 "Roadmap", 5 items — https://github.com/orgs/octo-org/projects/1',
+    ]);
     const { projects } = result.data as { projects: Record<string, unknown>[] };
     expect(projects.map((project) => [project.number, project.title, project.closed])).toEqual([
       [6, "Backlog", false],
@@ -53,9 +70,12 @@ describe("github_list_projects", () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.truncated).toBe(true);
-    const data = result.data as { projects: { number: number }[]; note: string };
+    const data = result.data as { projects: { number: number }[]; complete: boolean };
     expect(data.projects.map((project) => project.number)).toEqual([6, 5]);
-    expect(data.note).toMatch(/^the first 2 projects; there are more/);
+    expect(data.complete).toBe(false);
+    expect(fenced(result.content)[0]).toMatch(
+      /^octo-org \(an organisation\): the first 2 projects; there are more/,
+    );
   });
 
   it("lists a user's projects the same way", async () => {

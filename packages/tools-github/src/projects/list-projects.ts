@@ -73,15 +73,17 @@ export const listProjects = githubTool({
       items: project.items.totalCount,
       updatedAt: project.updatedAt,
     }));
-    const result = {
-      owner,
-      ownerType: seen.account?.__typename,
-      projects,
-      note: boundNote(collected, "projects"),
-    };
+    const ownerType = seen.account?.__typename;
+    const content = [
+      `${owner}${ownerType ? ` (${ownerType === "User" ? "a user" : "an organisation"})` : ""}: ${boundNote(collected, "projects")}${projects.length > 0 ? ":" : "."}`,
+      ...projects.map(
+        (project) =>
+          `- #${project.number} "${project.title}"${project.closed ? " (closed)" : ""}, ${project.items} items — ${project.url}`,
+      ),
+    ].join("\n");
     return {
-      content: JSON.stringify(result),
-      data: result,
+      content,
+      data: { owner, ownerType, projects, complete: collected.complete },
       truncated: !collected.complete,
       provenance: { source: seen.account?.url ?? `https://github.com/${owner}`, trusted: false },
     };

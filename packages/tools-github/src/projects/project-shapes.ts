@@ -65,7 +65,36 @@ export function fieldSummary(field: FieldNode) {
   };
 }
 
-export function itemSummary(item: ItemNode): { item: ReturnType<typeof shape>; textCut: boolean } {
+export type FieldSummary = ReturnType<typeof fieldSummary>;
+export type ItemSummary = ReturnType<typeof shape>;
+
+/** A field in one line: `Status (single select: Todo, In Progress, Done)`. */
+export function fieldLine(field: FieldSummary): string {
+  const type = field.type.toLowerCase().replaceAll("_", " ");
+  if (field.options)
+    return `${field.name} (${type}: ${field.options.map((option) => option.name).join(", ")})`;
+  if (field.iterations) {
+    const iterations = field.iterations.map(
+      (iteration) =>
+        `${iteration.title} from ${iteration.startDate}${iteration.completed ? ", completed" : ""}`,
+    );
+    return `${field.name} (${type}: ${iterations.join("; ")})`;
+  }
+  return `${field.name} (${type})`;
+}
+
+/** An item in one line: what it is, where, and its values. */
+export function itemLine(item: ItemSummary): string {
+  if (item.type === "REDACTED") return "- an item this credential may not see (REDACTED)";
+  const what =
+    item.type === "DRAFT_ISSUE"
+      ? `draft "${item.title}"`
+      : `${item.type === "ISSUE" ? "issue" : "pull request"} ${item.repository}#${item.number} "${item.title}" (${item.state?.toLowerCase()})`;
+  const values = Object.entries(item.fields).map(([name, value]) => `${name}: ${value}`);
+  return `- ${what}${item.archived ? " [archived]" : ""}${values.length ? ` — ${values.join("; ")}` : ""}`;
+}
+
+export function itemSummary(item: ItemNode): { item: ItemSummary; textCut: boolean } {
   let textCut = false;
   const fields: Record<string, string | number> = {};
   for (const value of item.fieldValues.nodes ?? []) {
