@@ -1,13 +1,9 @@
 /** @module What `toolreg check` reads: the tools, the triage lists and the reviewed overrides of one catalogue. */
+import { join } from "node:path";
 import type { AnyTool } from "../registry/registry.js";
+import type { ReviewedOverride, TriageRow } from "../tools/toolkit/define-toolkit.js";
 
-/** One row of a triage list: a tool by name, or a whole package as `package/*`. */
-export interface TriageRow {
-  /** A tool name, or `<package>/*`. */
-  tool: string;
-  package: string;
-  why: string;
-}
+export type { ReviewedOverride, TriageRow } from "../tools/toolkit/define-toolkit.js";
 
 /**
  * Every external-write or destructive tool is triaged into exactly one list: publishing (public under the
@@ -18,18 +14,19 @@ export interface Triage {
   directed: readonly TriageRow[];
 }
 
-/** An override of a derived approval or idempotency value that a person has reviewed. */
-export interface ReviewedOverride {
-  tool: string;
-  field: "approval" | "idempotencyKey";
-}
-
 export interface Catalogue {
   tools: readonly AnyTool[];
   triage: Triage;
   reviewedOverrides: readonly ReviewedOverride[];
   /** Folder holding one `<tool>.md` docs page per tool. */
   docsDir: string;
+  /** A package's own folder of docs pages, where it is not `docsDir` (a vendor package ships its pages). */
+  docsDirs?: Readonly<Record<string, string>>;
+}
+
+/** The docs page of `tool` in `catalogue`. */
+export function docsPageOf(catalogue: Pick<Catalogue, "docsDir" | "docsDirs">, tool: AnyTool): string {
+  return join(catalogue.docsDirs?.[packageOf(tool)] ?? catalogue.docsDir, `${tool.name}.md`);
 }
 
 /** The package a tool belongs to, for triage: first-party tools are `toolreg`'s. */

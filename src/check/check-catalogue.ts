@@ -1,9 +1,8 @@
 /** @module The catalogue linter behind `toolreg check`: every problem at once, each rule checked both ways. */
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { isCategory } from "../declaration/categories.js";
 import type { AnyTool } from "../registry/registry.js";
-import { type Catalogue, packageOf, type TriageRow } from "./catalogue.js";
+import { type Catalogue, docsPageOf, packageOf, type TriageRow } from "./catalogue.js";
 import { generatedBlock, renderToolDocs } from "./tool-docs.js";
 
 export type CheckRule = "docs" | "override" | "category" | "triage";
@@ -24,10 +23,10 @@ export function checkCatalogue(catalogue: Catalogue): CheckProblem[] {
   ];
 }
 
-function checkDocs({ tools, docsDir }: Catalogue): CheckProblem[] {
+function checkDocs(catalogue: Catalogue): CheckProblem[] {
   const problems: CheckProblem[] = [];
-  for (const tool of tools) {
-    const path = join(docsDir, `${tool.name}.md`);
+  for (const tool of catalogue.tools) {
+    const path = docsPageOf(catalogue, tool);
     if (!existsSync(path)) {
       problems.push({
         rule: "docs",

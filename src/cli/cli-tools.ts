@@ -1,25 +1,27 @@
 /**
- * @module The tools the CLI serves, wired from its flags: web tools through an egress client with the
- * default policy (plus any address classes or CIDRs the operator allows), file tools under the given
- * roots, file_generate into the given artifacts folder, SQL tools on the given databases, shell_exec
- * when bubblewrap works on this machine, and the meta-tools over the CLI's own seam. A flag left out means the tools it would enable do not exist.
+ * @module The tools the CLI serves: the toolkits the config file lists (the built-in ones when it lists
+ * none), each configured by its entry with the flags as shortcuts (`--read-root` is the files toolkit's
+ * readRoot, `--sql-read` the sql toolkit's read …), bound to one host: an egress client per toolkit under
+ * the operator's policy (plus any address classes or CIDRs `--egress-allow` adds), the sandbox when
+ * bubblewrap works here, and the meta-tools over the CLI's own seam. A toolkit left unconfigured serves no tools.
  */
-import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import { metaTools } from "../catalog/meta/index.js";
 import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
 import { ADDRESS_CLASSES } from "../egress/classify-address.js";
-import { createEgressClient } from "../egress/egress-client.js";
 import type { McpImport } from "../mcp/import/mcp-server.js";
 import type { AnyTool } from "../registry/registry.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import type { OutputStore } from "../seam/output-store.js";
 import type { Seam } from "../seam/seam.js";
-import { createDefaultRegistry, describeSandbox, detectSandbox } from "../tools/index.js";
-import type { SqlReader, SqlWriter } from "../tools/sql/index.js";
-import { UsageError } from "./cli-io.js";
+import { describeSandbox, detectSandbox } from "../tools/index.js";
+import { createToolkitHost } from "../tools/toolkit/toolkit-host.js";
+import { BUILT_IN_TOOLKITS, loadToolkit } from "../tools/toolkits.js";
+import { type CliIo, UsageError } from "./cli-io.js";
+import { readConfigFile, type ToolkitEntry } from "./config-file.js";
 import { egressAllowing } from "./egress-allow.js";
 
 export interface ToolFlags {
+  config?: string;
   artifactsDir?: string;
   /** The demo toolkit's dataset; only `serve` sets it. */
   demoDb?: string;
@@ -45,7 +47,17 @@ export interface MetaHost {
   embeddings?: EmbeddingProvider;
 }
 
-export async function serveTools(flags: ToolFlags, meta: MetaHost): Promise<ServedTools> {
+/** Each flag that configures a toolkit: which toolkit, which field of its configuration. */
+const FLAG_FIELDS = [
+  ["readRoot", "files", "readRoot"],
+  ["writeRoot", "files", "writeRoot"],
+  ["artifactsDir", "generate", "artifactsDir"],
+  ["sqlRead", "sql", "read"],
+  ["sqlWrite", "sql", "write"],
+  ["demoDb", "demo", "database"],
+] as const satisfies readonly (readonly [keyof ToolFlags, string, string])[];
+
+export async function serveTools(flags: ToolFlags, meta: MetaHost, io: CliIo): Promise<ServedTools> {
   const policy = egressAllowing(
     flags.egressAllow ?? [],
     (entry) =>
@@ -53,33 +65,44 @@ export async function serveTools(flags: ToolFlags, meta: MetaHost): Promise<Serv
         `--egress-allow ${entry}: not an address class (${ADDRESS_CLASSES.join(", ")}) or a CIDR`,
       ),
   );
-  const sqlReader = flags.sqlRead ? await openDatabase(flags.sqlRead, "read") : undefined;
-  const sqlWriter = flags.sqlWrite ? await openDatabase(flags.sqlWrite, "write") : undefined;
+  const entries = toolkitEntries(readConfigFile(flags.config, io).toolkits, flags);
+  const host = createToolkitHost({
+    egressPolicy: policy,
+    // shell_exec exists only where a real sandbox works; there is no unsandboxed fallback.
+    sandbox: entries.some((entry) => entry.toolkit === "shell") ? detectSandboxAndWarn() : undefined,
+  });
   try {
-    const egress = createEgressClient({ policy });
-    const tools = createDefaultRegistry({
-      egress,
-      // shell_exec exists only where a real sandbox works; there is no unsandboxed fallback.
-      sandbox: detectSandboxAndWarn(),
-      ...(flags.artifactsDir ? { artifacts: createFileArtifactStore(flags.artifactsDir) } : {}),
-      readRoot: flags.readRoot,
-      writeRoot: flags.writeRoot,
-      sqlReader: sqlReader as SqlReader | undefined,
-      sqlWriter: sqlWriter as SqlWriter | undefined,
-      ...(flags.demoDb ? { demoDb: flags.demoDb } : {}),
-    })
-      .list()
-      .concat(metaTools(meta));
-    return {
-      tools,
-      close: async () => {
-        await Promise.all([sqlReader?.close(), sqlWriter?.close()]);
-      },
-    };
+    const tools: AnyTool[] = [];
+    for (const entry of entries) {
+      const toolkit = await loadToolkit(entry.toolkit, io.cwd);
+      tools.push(...(await toolkit.build(entry.config ?? {}, host, entry)));
+    }
+    return { tools: [...tools, ...metaTools(meta)], close: () => host.close() };
   } catch (error) {
-    await Promise.all([sqlReader?.close(), sqlWriter?.close()]);
+    await host.close();
     throw error instanceof UsageError ? error : new UsageError((error as Error).message);
   }
+}
+
+/** The file's entries (or one per built-in toolkit), with the flags laid over the configuration they name. */
+export function toolkitEntries(
+  listed: readonly ToolkitEntry[] | undefined,
+  flags: ToolFlags,
+): ToolkitEntry[] {
+  const entries = (listed ?? BUILT_IN_TOOLKITS.map((toolkit): ToolkitEntry => ({ toolkit: toolkit.id }))).map(
+    (entry) => ({ ...entry, config: { ...entry.config } }),
+  );
+  for (const [flag, toolkit, field] of FLAG_FIELDS) {
+    const value = flags[flag];
+    if (value === undefined) continue;
+    let entry = entries.find((candidate) => candidate.toolkit === toolkit);
+    if (!entry) {
+      entry = { toolkit, config: {} };
+      entries.push(entry);
+    }
+    entry.config[field] = value;
+  }
+  return entries;
 }
 
 let warnedOfSandbox = false;
@@ -92,25 +115,4 @@ function detectSandboxAndWarn(): Sandbox | undefined {
     process.stderr.write(`warning: ${describeSandbox(sandbox)}\n`);
   }
   return sandbox;
-}
-
-/** `sqlite:PATH` or a `postgres://` URL; the drivers load only when asked for. */
-async function openDatabase(url: string, mode: "read" | "write"): Promise<SqlReader | SqlWriter> {
-  const flag = mode === "read" ? "--sql-read" : "--sql-write";
-  try {
-    if (url.startsWith("sqlite:")) {
-      const { openSqliteReader, openSqliteWriter } = await import("../tools/sql/adapters/sqlite.js");
-      const path = url.slice("sqlite:".length);
-      return mode === "read" ? openSqliteReader({ path, readOnly: true }) : openSqliteWriter({ path });
-    }
-    if (url.startsWith("postgres://") || url.startsWith("postgresql://")) {
-      const { openPostgresReader, openPostgresWriter } = await import("../tools/sql/adapters/postgres.js");
-      return mode === "read"
-        ? openPostgresReader({ connection: url, readOnly: true })
-        : openPostgresWriter({ connection: url });
-    }
-  } catch (error) {
-    throw new UsageError(`${flag} ${url}: ${(error as Error).message}`);
-  }
-  throw new UsageError(`${flag} ${url}: expected sqlite:PATH or postgres://…`);
 }

@@ -1,8 +1,9 @@
 /**
  * @module The settings file: `--config FILE`, else `toolreg.config.json` in the working directory when there
- * is one. Today it holds the rate limits, the throttling of failed authentication, what a call that
- * changes data does while the audit trail cannot be written, and how long a stop drains; flags are
- * shortcuts into the same settings (`--rate-limit` rules are added to the file's). Its JSON Schema is
+ * is one. It holds the toolkits to serve and their configuration, the rate limits, the throttling of failed
+ * authentication, what a call that changes data does while the audit trail cannot be written, and how long
+ * a stop drains; flags are shortcuts into the same settings (`--rate-limit` rules are added to the file's,
+ * `--read-root` sets the files toolkit's readRoot). Its JSON Schema is
  * `docs/toolreg.config.schema.json`, generated from `ConfigFileSchema`.
  */
 import { existsSync, readFileSync } from "node:fs";
@@ -26,9 +27,30 @@ export const CONFIG_FILE = "toolreg.config.json";
 /** Failed authentications one client address may make per window before it is refused: 20 a minute. */
 export const DEFAULT_AUTH_FAILURES: Rate = { limit: 20, windowMs: 60_000 };
 
+const toolNames = z.array(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "a tool name")).max(500);
+
+export const ToolkitEntrySchema = z.strictObject({
+  toolkit: z.string().min(1).max(300).meta({
+    description:
+      "a built-in toolkit (general, web, search, data, files, generate, sql, shell, demo), an installed package (@toolreg/tools-github) or a module path relative to the working directory (./toolkits/crm.js)",
+  }),
+  config: z.record(z.string(), z.unknown()).optional().meta({
+    description:
+      "the toolkit's configuration (its docs list the fields); credentials only as credentialRef names",
+  }),
+  include: toolNames.optional().meta({ description: "serve only these of its tools" }),
+  exclude: toolNames.optional().meta({ description: "serve all of its tools but these" }),
+});
+
+export type ToolkitEntry = z.output<typeof ToolkitEntrySchema>;
+
 export const ConfigFileSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: "where an editor finds this schema" }),
+    toolkits: z.array(ToolkitEntrySchema).max(200).optional().meta({
+      description:
+        "the toolkits to serve, in order, with their configuration. Absent: the built-in toolkits, each as its flags configure it. Flags (--read-root, --sql-read …) are shortcuts into these entries",
+    }),
     rateLimits: z.array(RateLimitRuleSchema).optional().meta({
       description:
         "ceilings on tool calls, every one applied: a call must fit them all. Strings as --rate-limit takes them, or objects",

@@ -4,7 +4,7 @@ import { Command, CommanderError, Option } from "commander";
 import { metaTools } from "../catalog/meta/index.js";
 import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
 import type { Catalogue } from "../check/catalogue.js";
-import { defaultCatalogue } from "../check/default-catalogue.js";
+import { firstPartyCatalogue } from "../check/default-catalogue.js";
 import { loadCatalogue } from "../check/load-catalogue.js";
 import type { McpImport } from "../mcp/import/mcp-server.js";
 import type { PinStore } from "../ports/pin-store.js";
@@ -126,7 +126,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   const globals = (): GlobalOptions => program.opts<GlobalOptions>();
   const catalogue = async (): Promise<Catalogue> => {
     const path = globals().registry;
-    if (!path) return defaultCatalogue();
+    if (!path) return firstPartyCatalogue();
     try {
       return await loadCatalogue(resolve(io.cwd, path));
     } catch (error) {
@@ -177,7 +177,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
    * meta-tools beside either (a catalogue's own tool of the same name wins); imported MCP tools after them.
    */
   const served = async (): Promise<ServedTools> => {
-    if (!globals().registry) return withImports(await serveTools(globals(), await meta()));
+    if (!globals().registry) return withImports(await serveTools(globals(), await meta(), io));
     const tools = (await catalogue()).tools;
     const taken = new Set(tools.map((tool) => tool.name));
     const extra = metaTools(await meta()).filter((tool) => !taken.has(tool.name));
@@ -187,7 +187,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     io,
     globals,
     served: async (extra) =>
-      globals().registry ? served() : withImports(await serveTools({ ...globals(), ...extra }, await meta())),
+      globals().registry
+        ? served()
+        : withImports(await serveTools({ ...globals(), ...extra }, await meta(), io)),
     linkSeam: (seam) => {
       openSeam = seam;
     },

@@ -6,6 +6,7 @@ import { Command } from "commander";
 import { afterAll, describe, expect, it } from "vitest";
 import { createArtifactOutputStore } from "../artifacts/artifact-output-store.js";
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
+import { processIo } from "./cli-io.js";
 import { serveTools, type ToolFlags } from "./cli-tools.js";
 import { WIRED_BY, whatServes, wiringFlags } from "./wiring-flags.js";
 
@@ -29,7 +30,8 @@ async function namesServed(flags: ToolFlags): Promise<string[]> {
     },
     outputs: createArtifactOutputStore(createFileArtifactStore(join(dir, "outputs"))),
   };
-  const served = await serveTools(flags, meta);
+  // A folder of its own: no toolreg.config.json of the working directory decides what is served.
+  const served = await serveTools(flags, meta, { ...processIo, cwd: dir });
   await served.close();
   return served.tools.map((tool) => tool.name);
 }

@@ -10,7 +10,7 @@ import { silentLogger } from "../../src/seam/context.js";
 import type { AuthFailureSettings } from "../../src/server/auth-failures.js";
 import { type Listening, listen } from "../../src/server/listen.js";
 import { openRegistryServer, type RegistryServer } from "../../src/server/registry-server.js";
-import { calculateTool } from "../../src/tools/general/calculate.js";
+import { calculateTool } from "../../src/tools/general/index.js";
 
 interface Started {
   url: string;

@@ -9,7 +9,7 @@ import { silentLogger } from "../../src/seam/context.js";
 import { type Listening, listen } from "../../src/server/listen.js";
 import { openRegistryServer, type RegistryServer } from "../../src/server/registry-server.js";
 import { createScriptedTool, type ScriptedTool } from "../../src/test/scripted-tool.js";
-import { calculateTool } from "../../src/tools/general/calculate.js";
+import { calculateTool } from "../../src/tools/general/index.js";
 
 export interface Fixture {
   url: string;

@@ -5,10 +5,7 @@ import { join } from "node:path";
 import type { Envelope } from "../../src/seam/envelope.js";
 import { createTestHarness } from "../../src/test/test-harness.js";
 import { FileRoot, type OpenStrategy } from "../../src/tools/files/file-root.js";
-import { createFsListTool } from "../../src/tools/files/fs-list.js";
-import { createFsReadTool } from "../../src/tools/files/fs-read.js";
-import { createFsSearchTool } from "../../src/tools/files/fs-search.js";
-import { createFsWriteTool } from "../../src/tools/files/fs-write.js";
+import { filesToolkit } from "../../src/tools/files/toolkit.js";
 
 export interface FileTree {
   base: string;
@@ -56,10 +53,7 @@ export const allowWrites = {
 export function fileHarness(tree: FileTree, strategy?: OpenStrategy) {
   const read = FileRoot.open(tree.readRoot, "readRoot", strategy);
   const write = FileRoot.open(tree.writeRoot, "writeRoot", strategy);
-  return createTestHarness(
-    [createFsReadTool(read), createFsListTool(read), createFsSearchTool(read), createFsWriteTool(write)],
-    allowWrites,
-  );
+  return createTestHarness(filesToolkit.withEnv({ readRoot: read, writeRoot: write }), allowWrites);
 }
 
 /** `code:rule` of a refusal, or `ok: …` when nothing was refused. */

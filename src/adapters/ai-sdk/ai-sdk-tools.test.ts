@@ -7,7 +7,7 @@ import type { Envelope } from "../../seam/envelope.js";
 import type { SeamOptions } from "../../seam/seam.js";
 import { createScriptedTool } from "../../test/scripted-tool.js";
 import { createTestHarness } from "../../test/test-harness.js";
-import { calculateTool } from "../../tools/general/calculate.js";
+import { calculateTool } from "../../tools/general/index.js";
 import type { SeamAdapterOptions } from "../seam-bridge.js";
 import { aiSdkTools } from "./ai-sdk-tools.js";
 

@@ -5,7 +5,7 @@ import { type DynamicStructuredTool, ToolInputParsingException } from "@langchai
 import { describe, expect, it } from "vitest";
 import { adapterTestHarness } from "../../../test/support/adapter-tools.js";
 import { approvalIdOf, type Envelope } from "../../seam/envelope.js";
-import { calculateTool } from "../../tools/general/calculate.js";
+import { calculateTool } from "../../tools/general/index.js";
 import type { SeamAdapterOptions } from "../seam-bridge.js";
 import { langChainTools } from "./langchain-tools.js";
 import { resumeApproved } from "./resume-approved.js";

@@ -9,7 +9,7 @@ import {
 } from "@openai/agents-core";
 import { describe, expect, it } from "vitest";
 import { adapterTestHarness } from "../../../test/support/adapter-tools.js";
-import { calculateTool } from "../../tools/general/calculate.js";
+import { calculateTool } from "../../tools/general/index.js";
 import type { SeamAdapterOptions } from "../seam-bridge.js";
 import { openAIAgentsTools } from "./openai-agents-tools.js";
 

@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { approvalIdOf } from "../../seam/envelope.js";
 import { createScriptedTool } from "../../test/scripted-tool.js";
 import { createTestHarness } from "../../test/test-harness.js";
-import { calculateTool } from "../../tools/general/calculate.js";
-import { thinkTool } from "../../tools/general/think.js";
+import { calculateTool, thinkTool } from "../../tools/general/index.js";
 import { runToolCalls } from "./run-tool-calls.js";
 
 function setup() {

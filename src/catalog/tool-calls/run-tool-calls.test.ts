@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { createScriptedTool } from "../../test/scripted-tool.js";
 import { createTestHarness } from "../../test/test-harness.js";
-import { thinkTool } from "../../tools/general/think.js";
+import { thinkTool } from "../../tools/general/index.js";
 import { CATALOG_PROVIDERS, type CatalogProvider } from "../render-catalog.js";
 import type { AnthropicToolResultMessage } from "./anthropic.js";
 import type { GeminiFunctionResponseContent } from "./gemini.js";

@@ -1,15 +1,15 @@
 /** @module `toolreg docs`: writes or refreshes each tool's docs page from its declaration. */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import type { Catalogue } from "../../check/catalogue.js";
+import { dirname } from "node:path";
+import { type Catalogue, docsPageOf } from "../../check/catalogue.js";
 import { refreshPage } from "../../check/tool-docs.js";
 import type { CliIo } from "../cli-io.js";
 
 export function docsCommand(catalogue: Catalogue, io: CliIo): number {
-  mkdirSync(catalogue.docsDir, { recursive: true });
   let changed = 0;
   for (const tool of catalogue.tools) {
-    const path = join(catalogue.docsDir, `${tool.name}.md`);
+    const path = docsPageOf(catalogue, tool);
+    mkdirSync(dirname(path), { recursive: true });
     const existing = existsSync(path) ? readFileSync(path, "utf8") : undefined;
     const page = refreshPage(tool, existing);
     if (page !== existing) {
@@ -17,6 +17,7 @@ export function docsCommand(catalogue: Catalogue, io: CliIo): number {
       changed++;
     }
   }
-  io.stdout(`${changed} of ${catalogue.tools.length} docs pages written to ${catalogue.docsDir}\n`);
+  const folders = [catalogue.docsDir, ...Object.values(catalogue.docsDirs ?? {})];
+  io.stdout(`${changed} of ${catalogue.tools.length} docs pages written to ${folders.join(", ")}\n`);
   return 0;
 }

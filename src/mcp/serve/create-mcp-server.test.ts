@@ -13,7 +13,7 @@ import { z } from "zod";
 import { metaTools } from "../../catalog/meta/index.js";
 import { createScriptedTool } from "../../test/scripted-tool.js";
 import { createTestHarness, type TestHarness } from "../../test/test-harness.js";
-import { calculateTool } from "../../tools/general/calculate.js";
+import { calculateTool } from "../../tools/general/index.js";
 import { APPROVAL_ID_META, mcpContent } from "./call-tool-result.js";
 import { mcpClientOf } from "./client-channel.js";
 import { createMcpServer, type McpServerOptions } from "./create-mcp-server.js";

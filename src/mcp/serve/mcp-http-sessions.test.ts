@@ -4,7 +4,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createScriptedTool } from "../../test/scripted-tool.js";
 import { createTestHarness } from "../../test/test-harness.js";
-import { calculateTool } from "../../tools/general/calculate.js";
+import { calculateTool } from "../../tools/general/index.js";
 import { mcpClientOf } from "./client-channel.js";
 import { createMcpServer } from "./create-mcp-server.js";
 import { McpHttpSessions, SESSION_HEADER } from "./mcp-http-sessions.js";

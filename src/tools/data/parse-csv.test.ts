@@ -1,12 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { ToolContext } from "../../seam/context.js";
 import { headerKeys } from "./csv-shape.js";
-import { PARSE_CSV_LIMITS, parseCsvTool } from "./parse-csv.js";
+import { PARSE_CSV_LIMITS, parseCsvSpec } from "./parse-csv.js";
 
 // parse_csv is synchronous and reads nothing from its context.
 const context = {} as ToolContext;
-const run = (input: Parameters<typeof parseCsvTool.run>[0]) =>
-  parseCsvTool.run(input, context) as Exclude<ReturnType<typeof parseCsvTool.run>, string | Promise<unknown>>;
+const run = (input: Parameters<typeof parseCsvSpec.run>[0]) =>
+  parseCsvSpec.run(input, context, {}) as Exclude<
+    ReturnType<typeof parseCsvSpec.run>,
+    string | Promise<unknown>
+  >;
 
 function thrown(action: () => unknown): unknown {
   try {

@@ -1,9 +1,9 @@
 /** @module `parse_csv`: CSV text to rows, bounded in input, rows, columns and output, with the bounds reported. */
 import { CsvError, parse } from "csv-parse/sync";
 import { z } from "zod";
-import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import { headerKeys, previewTable } from "./csv-shape.js";
+import { dataTool } from "./data-env.js";
 
 export const PARSE_CSV_LIMITS = {
   /** Characters of CSV text accepted. */
@@ -41,7 +41,7 @@ const input = z.object({
     .describe(`the most data rows to return; ${PARSE_CSV_LIMITS.defaultRows} when omitted`),
 });
 
-export const parseCsvTool = defineTool({
+export const parseCsvSpec = dataTool({
   name: "parse_csv",
   description:
     "Parses CSV (or TSV, or another one-character delimiter) given as text into rows: objects keyed by the header row, or arrays of fields without one. Values stay strings exactly as written (no number or date guessing). Pass the CSV itself, never a path or URL. Limits: 1 MiB of text, 10,000 rows, 200 columns and 256 KiB of rows; whichever cuts the result short is named in the result.",

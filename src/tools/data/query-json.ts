@@ -1,9 +1,10 @@
 /** @module `query_json`: a JMESPath query over JSON text, bounded in input, depth, time, memory and output. */
 import { compile } from "@jmespath-community/jmespath";
 import { z } from "zod";
-import { defineTool, type ToolOutput } from "../../declaration/define-tool.js";
+import type { ToolOutput } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import { stringifyBounded } from "./bounded-json.js";
+import { dataTool } from "./data-env.js";
 import { scanJson } from "./json-scan.js";
 import { evaluateInWorker, type WorkerLimits } from "./query-worker.js";
 
@@ -42,7 +43,7 @@ const input = z.object({
     .describe('a JMESPath expression, e.g. "items[?price > `10`].name | sort(@)"'),
 });
 
-export const queryJsonTool = defineTool({
+export const queryJsonSpec = dataTool({
   name: "query_json",
   description:
     "Queries JSON text with a JMESPath expression (filter, project, sort, count, reshape) and returns the result as JSON. Pass the JSON itself, never a path or URL. Use it to pick what you need out of a large JSON document instead of reading all of it. JMESPath is used rather than JSONata because it is not Turing-complete: a query cannot loop. Limits: 1 MiB of JSON, 64 levels of nesting, 2 s, and 32 KiB of result (a larger result is cut and marked truncated).",

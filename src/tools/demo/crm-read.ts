@@ -1,6 +1,6 @@
 /** @module `crm_read`: the tenant's demo contacts, companies or leads, filtered by a text and bounded. */
 import { z } from "zod";
-import { defineTool } from "../../declaration/define-tool.js";
+import { demoTool } from "./demo-env.js";
 import { DEMO_READ_LIMITS, lineField } from "./demo-fields.js";
 import { type Row, renderRows } from "./row-table.js";
 import { inTenantTransaction } from "./tenant-transaction.js";
@@ -57,51 +57,49 @@ function containsPattern(query: string): string {
   return `%${query.replace(/[\\%_]/g, "\\$&")}%`;
 }
 
-export function createCrmReadTool(path: string) {
-  return defineTool({
-    name: "crm_read",
-    description:
-      "Looks up records in the demo CRM: contacts (people, with their company and how many activities are logged), companies, or leads (sales opportunities with stage and amount). " +
-      "Pick it to find a contact's id before crm_write logs an activity, or to answer questions about accounts and the pipeline. " +
-      `Returns up to ${CRM_READ_MAX_ROWS} rows as data and a text table, and says when more rows match. Changes nothing.`,
-    category: "crm",
-    effect: "read",
-    cost: "io",
-    input: z.object({
-      entity: z.enum(ENTITIES).describe("which records to read: contacts, companies or leads"),
-      query: lineField(
-        200,
-        "optional text to match anywhere in names, emails, titles, companies or stages (case-insensitive); omit to list all",
-      ).optional(),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(CRM_READ_MAX_ROWS)
-        .default(20)
-        .describe(`how many rows at most, 1 to ${CRM_READ_MAX_ROWS}; default 20`),
-    }),
-    limits: DEMO_READ_LIMITS,
-    run({ entity, query, limit }, context) {
-      const { columns, sql } = STATEMENTS[entity];
-      const found = inTenantTransaction(path, context.tenantId, (db) =>
-        db.prepare(sql).all({
-          tenant: context.tenantId,
-          pattern: query === undefined ? null : containsPattern(query),
-          limit,
-        }),
-      ) as Row[];
-      const more = found.length > limit;
-      const rows = found.slice(0, limit);
-      const matching = query === undefined ? "" : ` matching "${query}"`;
-      const summary =
-        rows.length === 0
-          ? `No ${entity}${matching}.`
-          : `${rows.length} of the ${entity}${matching}${more ? " (more match: raise limit or narrow the query)" : ""}:`;
-      return {
-        content: rows.length === 0 ? summary : `${summary}\n${renderRows(columns, rows)}`,
-        data: { entity, rows, more },
-      };
-    },
-  });
-}
+export const crmReadSpec = demoTool({
+  name: "crm_read",
+  description:
+    "Looks up records in the demo CRM: contacts (people, with their company and how many activities are logged), companies, or leads (sales opportunities with stage and amount). " +
+    "Pick it to find a contact's id before crm_write logs an activity, or to answer questions about accounts and the pipeline. " +
+    `Returns up to ${CRM_READ_MAX_ROWS} rows as data and a text table, and says when more rows match. Changes nothing.`,
+  category: "crm",
+  effect: "read",
+  cost: "io",
+  input: z.object({
+    entity: z.enum(ENTITIES).describe("which records to read: contacts, companies or leads"),
+    query: lineField(
+      200,
+      "optional text to match anywhere in names, emails, titles, companies or stages (case-insensitive); omit to list all",
+    ).optional(),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(CRM_READ_MAX_ROWS)
+      .default(20)
+      .describe(`how many rows at most, 1 to ${CRM_READ_MAX_ROWS}; default 20`),
+  }),
+  limits: DEMO_READ_LIMITS,
+  run({ entity, query, limit }, context, { path }) {
+    const { columns, sql } = STATEMENTS[entity];
+    const found = inTenantTransaction(path, context.tenantId, (db) =>
+      db.prepare(sql).all({
+        tenant: context.tenantId,
+        pattern: query === undefined ? null : containsPattern(query),
+        limit,
+      }),
+    ) as Row[];
+    const more = found.length > limit;
+    const rows = found.slice(0, limit);
+    const matching = query === undefined ? "" : ` matching "${query}"`;
+    const summary =
+      rows.length === 0
+        ? `No ${entity}${matching}.`
+        : `${rows.length} of the ${entity}${matching}${more ? " (more match: raise limit or narrow the query)" : ""}:`;
+    return {
+      content: rows.length === 0 ? summary : `${summary}\n${renderRows(columns, rows)}`,
+      data: { entity, rows, more },
+    };
+  },
+});

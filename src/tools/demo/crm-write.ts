@@ -1,9 +1,9 @@
 /** @module `crm_write`: creates a contact or logs an activity in the tenant's demo CRM, in one transaction. */
 import type Database from "better-sqlite3";
-import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import type { ToolContext } from "../../seam/context.js";
 import { type CrmWrite, crmWriteInput } from "./crm-write-input.js";
+import { demoTool } from "./demo-env.js";
 import { DEMO_WRITE_LIMITS } from "./demo-fields.js";
 import { inTenantTransaction, nextId } from "./tenant-transaction.js";
 
@@ -61,24 +61,20 @@ function logActivity(
   };
 }
 
-export function createCrmWriteTool(path: string) {
-  return defineTool({
-    name: "crm_write",
-    description:
-      "Changes the demo CRM: action create_contact adds a person (firstName, lastName, email), action log_activity records a call, meeting or note on an existing contact (contactId, subject, body). " +
-      "Pick it after crm_read, once you know the contact's id or that the person is not there yet; an email already on file is refused. " +
-      "Returns the new record's id. Fields of the other action are ignored.",
-    category: "crm",
-    effect: "internal-write",
-    cost: "io",
-    input: crmWriteInput,
-    limits: DEMO_WRITE_LIMITS,
-    run(input, context) {
-      return inTenantTransaction(path, context.tenantId, (db) =>
-        input.action === "create_contact"
-          ? createContact(db, context, input)
-          : logActivity(db, context, input),
-      );
-    },
-  });
-}
+export const crmWriteSpec = demoTool({
+  name: "crm_write",
+  description:
+    "Changes the demo CRM: action create_contact adds a person (firstName, lastName, email), action log_activity records a call, meeting or note on an existing contact (contactId, subject, body). " +
+    "Pick it after crm_read, once you know the contact's id or that the person is not there yet; an email already on file is refused. " +
+    "Returns the new record's id. Fields of the other action are ignored.",
+  category: "crm",
+  effect: "internal-write",
+  cost: "io",
+  input: crmWriteInput,
+  limits: DEMO_WRITE_LIMITS,
+  run(input, context, { path }) {
+    return inTenantTransaction(path, context.tenantId, (db) =>
+      input.action === "create_contact" ? createContact(db, context, input) : logActivity(db, context, input),
+    );
+  },
+});

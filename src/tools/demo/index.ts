@@ -3,12 +3,10 @@
  * has real reads and real approval-gated writes to show. Not for production data.
  */
 import type { ToolModule } from "../../registry/tool-module.js";
-import { createAlertsWriteTool } from "./alerts-write.js";
-import { createCrmReadTool } from "./crm-read.js";
-import { createCrmWriteTool } from "./crm-write.js";
-import { createTasksWriteTool } from "./tasks-write.js";
+import { demoEnv, demoToolkit } from "./toolkit.js";
 
 export { openDemoDatabase } from "./demo-database.js";
+export { demoToolkit } from "./toolkit.js";
 
 export interface DemoToolDeps {
   /**
@@ -18,17 +16,5 @@ export interface DemoToolDeps {
   demoDb?: string;
 }
 
-export const demoTools: ToolModule<DemoToolDeps> = (deps) => {
-  const path = deps.demoDb;
-  if (path === undefined) return [];
-  // better-sqlite3 reads both as "a private temporary database", which would vanish after every call.
-  if (path === "" || path === ":memory:") {
-    throw new TypeError("demoTools: demoDb must be the path of a file, not an in-memory database");
-  }
-  return [
-    createCrmReadTool(path),
-    createCrmWriteTool(path),
-    createTasksWriteTool(path),
-    createAlertsWriteTool(path),
-  ];
-};
+export const demoTools: ToolModule<DemoToolDeps> = (deps) =>
+  deps.demoDb === undefined ? [] : demoToolkit.withEnv(demoEnv(deps.demoDb));

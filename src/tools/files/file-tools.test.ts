@@ -7,7 +7,7 @@ import { createFileTree, fileHarness, refusedRule } from "../../../test/support/
 import { createTestHarness } from "../../test/test-harness.js";
 import { FILE_LIMITS } from "./file-limits.js";
 import { FileRoot, type OpenStrategy } from "./file-root.js";
-import { createFsWriteTool } from "./fs-write.js";
+import { filesToolkit } from "./toolkit.js";
 
 let base: string;
 let readRoot: string;
@@ -290,7 +290,7 @@ describe("fs_search through the seam", () => {
 describe("fs_write through the seam", () => {
   it("is gated by the host's policy: the default asks a human", async () => {
     const write = FileRoot.open(writeRoot, "writeRoot");
-    const { seam, context } = createTestHarness([createFsWriteTool(write)]);
+    const { seam, context } = createTestHarness(filesToolkit.withEnv({ writeRoot: write }));
     expect(await seam.call(context(), "fs_write", { path: "parked.txt", content: "x" })).toMatchObject({
       ok: false,
       error: { code: "approval_required" },

@@ -3,11 +3,12 @@ import { randomBytes } from "node:crypto";
 import { constants, type Stats } from "node:fs";
 import { type FileHandle, link, lstat, open, rename, unlink } from "node:fs/promises";
 import { z } from "zod";
-import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
+import { missing } from "../toolkit/missing.js";
 import { FILE_LIMITS } from "./file-limits.js";
 import type { FileRoot, OpenDirectory } from "./file-root.js";
 import { LEAF_FLAGS } from "./file-root.js";
+import { filesTool } from "./files-env.js";
 import { errorCode, openParentBeneath } from "./open-beneath.js";
 import { badPath, quotePath, refusePath } from "./path-refusal.js";
 import { namesDirectory } from "./relative-path.js";
@@ -35,64 +36,59 @@ const input = z.object({
     ),
 });
 
-export function createFsWriteTool(root: FileRoot) {
-  return defineTool({
-    name: "fs_write",
-    description: `Writes a UTF-8 text file under the configured write root (a different directory from the read root). Modes: create (default; fails if the file exists), overwrite, append. Missing parent directories are created inside the root. The file is replaced atomically (written to a temporary file, then renamed), and a symbolic link at the target is refused, never followed. At most ${limits.contentBytes / 1024 / 1024} MiB per call; append works on files up to ${limits.appendFileBytes / 1024 / 1024} MiB.`,
-    category: "files",
-    effect: "internal-write",
-    approval: "policy",
-    overrideReason:
-      "a model chooses what to write and where, so the host's policy decides each write rather than every write running unasked",
-    cost: "io",
-    input,
-    async run({ path, content, mode = "create" }) {
-      if (namesDirectory(path)) throw badPath(path, "names a directory; give a file name");
-      const bytes = Buffer.from(content);
-      if (bytes.length > limits.contentBytes) {
-        throw badPath(
-          path,
-          `content is ${bytes.length} bytes; fs_write takes at most ${limits.contentBytes}`,
+export const fsWriteSpec = filesTool({
+  name: "fs_write",
+  description: `Writes a UTF-8 text file under the configured write root (a different directory from the read root). Modes: create (default; fails if the file exists), overwrite, append. Missing parent directories are created inside the root. The file is replaced atomically (written to a temporary file, then renamed), and a symbolic link at the target is refused, never followed. At most ${limits.contentBytes / 1024 / 1024} MiB per call; append works on files up to ${limits.appendFileBytes / 1024 / 1024} MiB.`,
+  available: (env) => env.writeRoot !== undefined,
+  category: "files",
+  effect: "internal-write",
+  approval: "policy",
+  overrideReason:
+    "a model chooses what to write and where, so the host's policy decides each write rather than every write running unasked",
+  cost: "io",
+  input,
+  async run({ path, content, mode = "create" }, _context, { writeRoot: root = missing("a write root") }) {
+    if (namesDirectory(path)) throw badPath(path, "names a directory; give a file name");
+    const bytes = Buffer.from(content);
+    if (bytes.length > limits.contentBytes) {
+      throw badPath(path, `content is ${bytes.length} bytes; fs_write takes at most ${limits.contentBytes}`, {
+        limit: "contentBytes",
+      });
+    }
+    // Checked before any parent directory is created for a write that cannot happen.
+    if (Buffer.byteLength(path.slice(path.lastIndexOf("/") + 1)) > MAX_NAME_BYTES) {
+      throw badPath(path, `has a file name longer than ${MAX_NAME_BYTES} bytes`);
+    }
+    const { directory, name, path: target } = await openParentBeneath(root, path, { create: true });
+    try {
+      const existing = await lstat(root.childPath(directory, name)).catch(() => undefined);
+      if (existing?.isSymbolicLink()) throw refusePath("symlink-target", path, target);
+      if (existing?.isDirectory()) throw badPath(path, "is a directory");
+      if (existing && !existing.isFile()) throw badPath(path, "is not a regular file");
+      if (existing && mode === "create") {
+        throw new ToolFailure(
+          "precondition_failed",
+          `${quotePath(target)} already exists; use mode "overwrite" or "append"`,
           {
-            limit: "contentBytes",
+            details: { path: target, mode },
           },
         );
       }
-      // Checked before any parent directory is created for a write that cannot happen.
-      if (Buffer.byteLength(path.slice(path.lastIndexOf("/") + 1)) > MAX_NAME_BYTES) {
-        throw badPath(path, `has a file name longer than ${MAX_NAME_BYTES} bytes`);
-      }
-      const { directory, name, path: target } = await openParentBeneath(root, path, { create: true });
-      try {
-        const existing = await lstat(root.childPath(directory, name)).catch(() => undefined);
-        if (existing?.isSymbolicLink()) throw refusePath("symlink-target", path, target);
-        if (existing?.isDirectory()) throw badPath(path, "is a directory");
-        if (existing && !existing.isFile()) throw badPath(path, "is not a regular file");
-        if (existing && mode === "create") {
-          throw new ToolFailure(
-            "precondition_failed",
-            `${quotePath(target)} already exists; use mode "overwrite" or "append"`,
-            {
-              details: { path: target, mode },
-            },
-          );
-        }
-        const prefix =
-          existing && mode === "append" ? await readForAppend(root, directory, name, path) : undefined;
-        const body = prefix ? Buffer.concat([prefix, bytes]) : bytes;
-        await replaceAtomically(root, directory, name, body, existing, mode === "create");
-        await directory.handle.sync().catch(() => {}); // the rename is durable once the directory is
-        const action = !existing ? "created" : mode === "append" ? "appended to" : "overwrote";
-        return {
-          content: `${action[0]?.toUpperCase()}${action.slice(1)} ${target}: ${bytes.length} bytes written, ${body.length} bytes in the file.`,
-          data: { path: target, mode, created: !existing, bytesWritten: bytes.length, size: body.length },
-        };
-      } finally {
-        await directory.handle.close();
-      }
-    },
-  });
-}
+      const prefix =
+        existing && mode === "append" ? await readForAppend(root, directory, name, path) : undefined;
+      const body = prefix ? Buffer.concat([prefix, bytes]) : bytes;
+      await replaceAtomically(root, directory, name, body, existing, mode === "create");
+      await directory.handle.sync().catch(() => {}); // the rename is durable once the directory is
+      const action = !existing ? "created" : mode === "append" ? "appended to" : "overwrote";
+      return {
+        content: `${action[0]?.toUpperCase()}${action.slice(1)} ${target}: ${bytes.length} bytes written, ${body.length} bytes in the file.`,
+        data: { path: target, mode, created: !existing, bytesWritten: bytes.length, size: body.length },
+      };
+    } finally {
+      await directory.handle.close();
+    }
+  },
+});
 
 /** The current bytes of a file to append to, opened without following a link, within the size bound. */
 async function readForAppend(

@@ -4,12 +4,10 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import type { AnyTool } from "../../registry/registry.js";
 import type { ToolContext } from "../../seam/context.js";
 import { FileRoot } from "./file-root.js";
-import { createFsListTool } from "./fs-list.js";
-import { createFsReadTool } from "./fs-read.js";
-import { createFsSearchTool } from "./fs-search.js";
-import { createFsWriteTool } from "./fs-write.js";
+import { filesToolkit } from "./toolkit.js";
 
 /**
  * A second process flips `mid` between a real directory and a symlink out of the root, and `leaf` between
@@ -105,9 +103,7 @@ describe.skipIf(!hasProc)("a symlink swapped in between check and open cannot es
   it("fs_read, fs_list and fs_search never reach the outside", async () => {
     const root = FileRoot.open(await prepareRoot("reads"), "readRoot");
     expect(root.strategy).toBe("descriptor");
-    const read = createFsReadTool(root);
-    const list = createFsListTool(root);
-    const search = createFsSearchTool(root);
+    const [read, list, search] = filesToolkit.withEnv({ readRoot: root }) as [AnyTool, AnyTool, AnyTool];
     const outcomes = new Map<string, number>();
     for (let round = 0; round < ROUNDS; round++) {
       const results = await Promise.all([
@@ -132,7 +128,7 @@ describe.skipIf(!hasProc)("a symlink swapped in between check and open cannot es
 
   it("fs_write never creates or changes a file outside", async () => {
     const root = FileRoot.open(await prepareRoot("writes"), "writeRoot");
-    const write = createFsWriteTool(root);
+    const [write] = filesToolkit.withEnv({ writeRoot: root }) as [AnyTool];
     const before = await readdir(outside);
     const outcomes = new Map<string, number>();
     for (let round = 0; round < ROUNDS; round++) {

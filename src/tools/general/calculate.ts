@@ -1,11 +1,11 @@
 /** @module `calculate`: exact decimal arithmetic from a parsed expression, never evaluated as code. */
 import { z } from "zod";
-import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import { ExpressionError } from "./expression/expression-error.js";
 import { evaluateExpression } from "./expression/index.js";
+import { generalTool } from "./general-env.js";
 
-export const calculateTool = defineTool({
+export const calculateSpec = generalTool({
   name: "calculate",
   description:
     "Evaluates an arithmetic expression exactly: + - * / % ^, parentheses, decimals (0.1 + 0.2 = 0.3), constants pi and e, and functions such as sqrt, round, min, max, ln, log, sin. Use it instead of doing arithmetic in your head.",

@@ -1,10 +1,10 @@
 /** @module `sleep`: waits, bounded by the call's deadline and cut short by an abort. */
 import { z } from "zod";
-import { defineTool } from "../../declaration/define-tool.js";
+import { generalTool } from "./general-env.js";
 
 export const MAX_SLEEP_SECONDS = 60;
 
-export const sleepTool = defineTool({
+export const sleepSpec = generalTool({
   name: "sleep",
   description: `Waits a number of seconds (at most ${MAX_SLEEP_SECONDS}) before the next step, e.g. to let a job finish before polling it again. Ends early at the run's deadline and says so.`,
   category: "general",

@@ -1,8 +1,8 @@
 /** @module `think`: a scratchpad that structures reasoning without touching anything. */
 import { z } from "zod";
-import { defineTool } from "../../declaration/define-tool.js";
+import { generalTool } from "./general-env.js";
 
-export const thinkTool = defineTool({
+export const thinkSpec = generalTool({
   name: "think",
   description:
     "Write down a step of reasoning before acting: a plan, a check of a tool's result, a list of what is still unknown. Changes nothing and fetches nothing; the thought is echoed back.",

@@ -1,8 +1,7 @@
 /** @module `file_generate`: a CSV, Markdown or PDF file from structured input, stored as an artifact. */
 import { z } from "zod";
-import type { ArtifactStore } from "../../artifacts/artifact-store.js";
-import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
+import { generateTool } from "./generate-env.js";
 import { renderCsv } from "./render-csv.js";
 import { renderMarkdown } from "./render-markdown.js";
 import { renderPdf } from "./render-pdf.js";
@@ -56,58 +55,56 @@ const input = z
 const MEDIA = { csv: "text/csv", markdown: "text/markdown", pdf: "application/pdf" } as const;
 const EXTENSION = { csv: ".csv", markdown: ".md", pdf: ".pdf" } as const;
 
-export function createFileGenerateTool(artifacts: ArtifactStore) {
-  return defineTool({
-    name: "file_generate",
-    description:
-      "Creates a downloadable file — a CSV table, a Markdown document or a PDF of plain text — and returns its artifact id and URI. The same input always gives the same file. Use it when the user asks for a file, not for showing text in the chat.",
-    category: "files",
-    effect: "internal-write",
-    input,
-    async run(request, context) {
-      let bytes: Uint8Array;
-      let notes: Record<string, unknown> = {};
-      if (request.format === "csv") {
-        const columns = request.columns ?? [];
-        const rows = request.rows ?? [];
-        const ragged = rows.findIndex((row) => row.length !== columns.length);
-        if (ragged !== -1) {
-          throw new ToolFailure(
-            "invalid_input",
-            `row ${ragged + 1} has ${rows[ragged]?.length} cells but there are ${columns.length} columns`,
-          );
-        }
-        bytes = renderCsv(columns, rows);
-      } else if (request.format === "markdown") {
-        bytes = renderMarkdown(request.text ?? "");
-      } else {
-        try {
-          const pdf = await renderPdf(request.title, request.text ?? "", FILE_GENERATE_LIMITS.pdfPages);
-          bytes = pdf.bytes;
-          notes = { pages: pdf.pages, replacedCharacters: pdf.replacedCharacters };
-        } catch (error) {
-          if (error instanceof RangeError) throw new ToolFailure("invalid_input", error.message);
-          throw error;
-        }
+export const fileGenerateSpec = generateTool({
+  name: "file_generate",
+  description:
+    "Creates a downloadable file — a CSV table, a Markdown document or a PDF of plain text — and returns its artifact id and URI. The same input always gives the same file. Use it when the user asks for a file, not for showing text in the chat.",
+  category: "files",
+  effect: "internal-write",
+  input,
+  async run(request, context, { artifacts }) {
+    let bytes: Uint8Array;
+    let notes: Record<string, unknown> = {};
+    if (request.format === "csv") {
+      const columns = request.columns ?? [];
+      const rows = request.rows ?? [];
+      const ragged = rows.findIndex((row) => row.length !== columns.length);
+      if (ragged !== -1) {
+        throw new ToolFailure(
+          "invalid_input",
+          `row ${ragged + 1} has ${rows[ragged]?.length} cells but there are ${columns.length} columns`,
+        );
       }
-      const fileName = request.name.endsWith(EXTENSION[request.format])
-        ? request.name
-        : `${request.name}${EXTENSION[request.format]}`;
-      const artifact = await artifacts.put({
-        tenantId: context.tenantId,
-        name: fileName,
-        mediaType: MEDIA[request.format],
-        bytes,
-      });
-      const replaced = typeof notes.replacedCharacters === "number" && notes.replacedCharacters > 0;
-      return {
-        content: `Created ${artifact.name} (${artifact.size} bytes): ${artifact.uri}${
-          replaced
-            ? ` — ${notes.replacedCharacters} characters the PDF font cannot draw were printed as "?"`
-            : ""
-        }`,
-        data: { ...artifact, ...notes },
-      };
-    },
-  });
-}
+      bytes = renderCsv(columns, rows);
+    } else if (request.format === "markdown") {
+      bytes = renderMarkdown(request.text ?? "");
+    } else {
+      try {
+        const pdf = await renderPdf(request.title, request.text ?? "", FILE_GENERATE_LIMITS.pdfPages);
+        bytes = pdf.bytes;
+        notes = { pages: pdf.pages, replacedCharacters: pdf.replacedCharacters };
+      } catch (error) {
+        if (error instanceof RangeError) throw new ToolFailure("invalid_input", error.message);
+        throw error;
+      }
+    }
+    const fileName = request.name.endsWith(EXTENSION[request.format])
+      ? request.name
+      : `${request.name}${EXTENSION[request.format]}`;
+    const artifact = await artifacts.put({
+      tenantId: context.tenantId,
+      name: fileName,
+      mediaType: MEDIA[request.format],
+      bytes,
+    });
+    const replaced = typeof notes.replacedCharacters === "number" && notes.replacedCharacters > 0;
+    return {
+      content: `Created ${artifact.name} (${artifact.size} bytes): ${artifact.uri}${
+        replaced
+          ? ` — ${notes.replacedCharacters} characters the PDF font cannot draw were printed as "?"`
+          : ""
+      }`,
+      data: { ...artifact, ...notes },
+    };
+  },
+});

@@ -1,9 +1,10 @@
 /** @module The generate toolkit: files made from structured input, kept in an artifact store. */
 import type { ArtifactStore } from "../../artifacts/artifact-store.js";
 import type { ToolModule } from "../../registry/tool-module.js";
-import { createFileGenerateTool } from "./file-generate.js";
+import { generateToolkit } from "./toolkit.js";
 
 export { FILE_GENERATE_LIMITS } from "./file-generate.js";
+export { generateToolkit } from "./toolkit.js";
 
 export interface GenerateToolDeps {
   /** Where generated files go; without one there is no file_generate. */
@@ -11,4 +12,4 @@ export interface GenerateToolDeps {
 }
 
 export const generateTools: ToolModule<GenerateToolDeps> = (deps) =>
-  deps.artifacts ? [createFileGenerateTool(deps.artifacts)] : [];
+  deps.artifacts ? generateToolkit.withEnv({ artifacts: deps.artifacts }) : [];

@@ -2,7 +2,8 @@
 
 import type { ToolModule } from "../../registry/tool-module.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
-import { createShellExecTool, type ShellExecOptions } from "./shell-exec.js";
+import type { ShellExecOptions } from "./shell-exec.js";
+import { shellToolkit } from "./toolkit.js";
 
 export { detectSandbox } from "../../sandbox/detect-sandbox.js";
 export { describeSandbox } from "./describe-sandbox.js";
@@ -13,6 +14,7 @@ export {
   MAX_SHELL_TIMEOUT_MS,
   type ShellExecOptions,
 } from "./shell-exec.js";
+export { shellToolkit } from "./toolkit.js";
 
 export interface ShellToolDeps {
   /** Where commands run; without one there is no shell tool (see `detectSandbox`). */
@@ -21,4 +23,4 @@ export interface ShellToolDeps {
 }
 
 export const shellTools: ToolModule<ShellToolDeps> = (deps) =>
-  deps.sandbox ? [createShellExecTool(deps.sandbox, deps.shell)] : [];
+  deps.sandbox ? shellToolkit.withEnv({ sandbox: deps.sandbox, options: deps.shell ?? {} }) : [];

@@ -1,8 +1,10 @@
 /** @module `shell_exec`: one shell command in a sandbox; destructive, so every call waits for approval. */
 import { z } from "zod";
-import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
-import type { Sandbox, SandboxEnforcement, SandboxResult } from "../../sandbox/sandbox.js";
+import type { SandboxEnforcement, SandboxResult } from "../../sandbox/sandbox.js";
+import { type ShellExecOptions, shellTool } from "./shell-env.js";
+
+export type { ShellExecOptions } from "./shell-env.js";
 
 export const MAX_SHELL_TIMEOUT_MS = 60_000;
 export const DEFAULT_SHELL_TIMEOUT_MS = 10_000;
@@ -12,15 +14,6 @@ export const DEFAULT_SHELL_PIDS_LIMIT = 256;
 const DEFAULT_STREAM_BYTES = 32 * 1024;
 /** Room left before the seam's deadline so the sandbox's own timeout, which kills, fires first. */
 const DEADLINE_MARGIN_MS = 100;
-
-export interface ShellExecOptions {
-  /** Memory cap per command, swap included; default 512 MiB. Per process where the sandbox has no cgroups. */
-  memoryBytes?: number;
-  /** Most processes and threads per command at once; default 256. Not enforced where the sandbox has no cgroups. */
-  pidsLimit?: number;
-  /** Bytes kept per stream (stdout, stderr); default 32 KiB. */
-  maxOutputBytes?: number;
-}
 
 const input = z.object({
   command: z.string().min(1).max(16_000).describe("a POSIX shell command line, run with /bin/sh -c"),
@@ -36,13 +29,14 @@ const input = z.object({
     ),
 });
 
-export function createShellExecTool(sandbox: Sandbox, options: ShellExecOptions = {}) {
+/** shell_exec as declared for a sandbox of that name and those limits (its description states both). */
+export function shellExecSpec(sandboxName: string, options: ShellExecOptions = {}) {
   const memoryBytes = options.memoryBytes ?? DEFAULT_SHELL_MEMORY_BYTES;
   const pidsLimit = options.pidsLimit ?? DEFAULT_SHELL_PIDS_LIMIT;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_STREAM_BYTES;
-  return defineTool({
+  return shellTool({
     name: "shell_exec",
-    description: `Runs a shell command in an isolated sandbox (${sandbox.name}): no network, a read-only filesystem except /tmp, not root, ${mebibytes(memoryBytes)} of memory, a time limit. Returns the exit code, stdout and stderr; a non-zero exit is a result, not an error. Nothing persists between calls.`,
+    description: `Runs a shell command in an isolated sandbox (${sandboxName}): no network, a read-only filesystem except /tmp, not root, ${mebibytes(memoryBytes)} of memory, a time limit. Returns the exit code, stdout and stderr; a non-zero exit is a result, not an error. Nothing persists between calls.`,
     category: "code",
     effect: "destructive",
     input,
@@ -50,7 +44,7 @@ export function createShellExecTool(sandbox: Sandbox, options: ShellExecOptions 
       timeoutMs: MAX_SHELL_TIMEOUT_MS + 5_000,
       outputBytes: 2 * maxOutputBytes + 8 * 1024,
     },
-    async run({ command, stdin, timeoutMs }, context) {
+    async run({ command, stdin, timeoutMs }, context, { sandbox }) {
       const asked = timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
       const allowed = Math.max(1, Math.min(asked, context.deadline - Date.now() - DEADLINE_MARGIN_MS));
       const result = await sandbox.run({

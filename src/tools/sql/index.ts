@@ -5,10 +5,9 @@
  */
 import type { ToolModule } from "../../registry/tool-module.js";
 import type { SqlReader, SqlWriter } from "./sql-port.js";
-import { createSqlQueryTool } from "./sql-query.js";
-import { createSqlSchemaTool } from "./sql-schema.js";
-import { createSqlWriteTool } from "./sql-write.js";
+import { sqlToolkit } from "./toolkit.js";
 
+export { openDatabase } from "./open-database.js";
 export { SQL_LIMITS } from "./sql-limits.js";
 export type {
   SqlCallLimits,
@@ -28,6 +27,7 @@ export type {
   SqlWriter,
 } from "./sql-port.js";
 export { type ScanVerdict, scanReadStatement, scanWriteStatement } from "./statement-scan.js";
+export { sqlToolkit } from "./toolkit.js";
 
 export interface SqlToolDeps {
   /** A read-only reader: sql_query and sql_schema exist exactly when one is given. */
@@ -40,8 +40,5 @@ export const sqlTools: ToolModule<SqlToolDeps> = (deps) => {
   if (deps.sqlReader !== undefined && (deps.sqlReader as unknown) === deps.sqlWriter) {
     throw new TypeError("sqlTools: sql_write needs a writer on its own connection, not the reader");
   }
-  return [
-    ...(deps.sqlReader ? [createSqlQueryTool(deps.sqlReader), createSqlSchemaTool(deps.sqlReader)] : []),
-    ...(deps.sqlWriter ? [createSqlWriteTool(deps.sqlWriter)] : []),
-  ];
+  return sqlToolkit.withEnv({ reader: deps.sqlReader, writer: deps.sqlWriter });
 };

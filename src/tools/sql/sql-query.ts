@@ -1,10 +1,11 @@
 /** @module `sql_query`: one read-only statement, with its rows as objects and a text table. */
 import { z } from "zod";
-import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
+import { missing } from "../toolkit/missing.js";
+import { sqlTool } from "./sql-env.js";
 import { paramsField, sqlField } from "./sql-input.js";
 import { SEAM_MARGIN_MS, SQL_LIMITS } from "./sql-limits.js";
-import type { SqlCell, SqlColumn, SqlQueryResult, SqlReader } from "./sql-port.js";
+import type { SqlCell, SqlColumn, SqlDialect, SqlQueryResult, SqlReader } from "./sql-port.js";
 import { scanReadStatement } from "./statement-scan.js";
 import { renderTable } from "./text-table.js";
 
@@ -21,22 +22,22 @@ export function uniqueNames(columns: readonly SqlColumn[]): string[] {
   });
 }
 
-export function createSqlQueryTool(reader: SqlReader) {
-  const dialect = DIALECT_NAMES[reader.dialect];
-  return defineTool({
+export function sqlQuerySpec(dialect: SqlDialect) {
+  return sqlTool({
     name: "sql_query",
     description:
-      `Runs one read-only SQL statement (SELECT, WITH, VALUES, EXPLAIN${reader.dialect === "postgres" ? ", SHOW, TABLE" : ", PRAGMA table_info"}) on the deployment's ${dialect} database and returns the rows as objects plus a text table. ` +
+      `Runs one read-only SQL statement (SELECT, WITH, VALUES, EXPLAIN${dialect === "postgres" ? ", SHOW, TABLE" : ", PRAGMA table_info"}) on the deployment's ${DIALECT_NAMES[dialect]} database and returns the rows as objects plus a text table. ` +
       `Returns at most maxRows rows (default ${SQL_LIMITS.defaultMaxRows}, up to ${SQL_LIMITS.maxRowsCeiling}) and says which limit cut the result. ` +
       "Call sql_schema first to learn the tables and columns. Writes are refused: use sql_write.",
+    available: (env) => env.reader !== undefined,
     category: "data",
     effect: "read",
     approval: "policy",
     overrideReason: "the statement is the model's own SQL, so the host's policy decides whether it runs",
     cost: "io",
     input: z.object({
-      sql: sqlField(reader.dialect, "a query"),
-      params: paramsField(reader.dialect),
+      sql: sqlField(dialect, "a query"),
+      params: paramsField(dialect),
       maxRows: z
         .number()
         .int()
@@ -48,7 +49,11 @@ export function createSqlQueryTool(reader: SqlReader) {
         ),
     }),
     limits: { timeoutMs: SQL_LIMITS.queryTimeoutMs + SEAM_MARGIN_MS, outputBytes: 2 * 1024 * 1024 },
-    async run({ sql, params = [], maxRows = SQL_LIMITS.defaultMaxRows }, context) {
+    async run(
+      { sql, params = [], maxRows = SQL_LIMITS.defaultMaxRows },
+      context,
+      { reader = missing("a database reader") },
+    ) {
       const verdict = scanReadStatement(sql, reader.dialect);
       if (!verdict.ok) {
         throw new ToolFailure("invalid_input", verdict.message, { details: { rule: verdict.rule } });

@@ -1,18 +1,20 @@
 /** @module `sql_write`: one data-changing statement, on the writer's own connection, approved and run once. */
 import { z } from "zod";
-import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
+import { missing } from "../toolkit/missing.js";
+import { sqlTool } from "./sql-env.js";
 import { paramsField, sqlField } from "./sql-input.js";
 import { SEAM_MARGIN_MS, SQL_LIMITS } from "./sql-limits.js";
-import type { SqlWriter } from "./sql-port.js";
+import type { SqlDialect } from "./sql-port.js";
 import { scanWriteStatement } from "./statement-scan.js";
 
-export function createSqlWriteTool(writer: SqlWriter) {
-  return defineTool({
+export function sqlWriteSpec(dialect: SqlDialect) {
+  return sqlTool({
     name: "sql_write",
     description:
-      `Runs one data-changing SQL statement (INSERT, UPDATE, DELETE, CREATE …) on the deployment's ${writer.dialect === "postgres" ? "PostgreSQL" : "SQLite"} database, in its own transaction. ` +
+      `Runs one data-changing SQL statement (INSERT, UPDATE, DELETE, CREATE …) on the deployment's ${dialect === "postgres" ? "PostgreSQL" : "SQLite"} database, in its own transaction. ` +
       "Every call waits for a person to approve it and then runs once. Transaction control, SET/RESET, ATTACH/DETACH, VACUUM, COPY, LOAD and PRAGMA are refused. Use sql_query to read.",
+    available: (env) => env.writer !== undefined,
     category: "data",
     effect: "internal-write",
     approval: "always",
@@ -21,11 +23,11 @@ export function createSqlWriteTool(writer: SqlWriter) {
       "a write to a database the deployment owns must be confirmed by a person and must not repeat on retry",
     cost: "io",
     input: z.object({
-      sql: sqlField(writer.dialect, "the change to make"),
-      params: paramsField(writer.dialect),
+      sql: sqlField(dialect, "the change to make"),
+      params: paramsField(dialect),
     }),
     limits: { timeoutMs: SQL_LIMITS.writeTimeoutMs + SEAM_MARGIN_MS },
-    async run({ sql, params = [] }, context) {
+    async run({ sql, params = [] }, context, { writer = missing("a database writer") }) {
       const verdict = scanWriteStatement(sql, writer.dialect);
       if (!verdict.ok) {
         throw new ToolFailure("invalid_input", verdict.message, { details: { rule: verdict.rule } });

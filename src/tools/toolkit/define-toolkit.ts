@@ -11,12 +11,15 @@ import { ToolFailure } from "../../errors/tool-failure.js";
 import type { AnyTool } from "../../registry/registry.js";
 import type { ToolContext } from "../../seam/context.js";
 import type { ToolkitAuth } from "./auth-model.js";
+import { bindCredentials, watchCredentialRefs } from "./credential-bound-tools.js";
 import type { ToolkitHost } from "./toolkit-host.js";
 
 /** One tool of a toolkit: a declaration whose `run` also receives what `bind` built. */
 export interface ToolSpec<I, O, Env> extends Omit<ToolDeclaration<I, O>, "run" | "provenance"> {
   /** The vendor's OAuth scopes this tool needs; a connection without them is asked for consent again. */
   oauthScopes?: readonly string[];
+  /** Whether the bound environment has what this tool needs (fs_write needs a write root); always, when omitted. */
+  available?(env: Env): boolean;
   run(input: I, context: ToolContext, env: Env): ToolOutput<O> | Promise<ToolOutput<O>>;
 }
 
@@ -72,6 +75,11 @@ export interface ToolkitDefinition<Config, Env> {
   /** The hosts its tools reach, when they are fixed (a vendor's API); a configured base URL may replace them. */
   hosts?: readonly string[];
   tools: readonly AnyToolSpec<Env>[];
+  /**
+   * Where a declaration depends on what was bound (the SQL dialect shapes sql_query's input): the same
+   * tools as declared for that environment. `tools` are then the declarations a catalogue documents.
+   */
+  toolsFor?(env: Env): readonly AnyToolSpec<Env>[];
   triage?: ToolkitTriage;
   reviewedOverrides?: readonly ReviewedOverride[];
   /**
@@ -88,6 +96,8 @@ export interface Toolkit<Config = unknown, Env = unknown> extends ToolkitDefinit
   parseConfig(config: unknown): Config;
   /** Binds and builds the selected tools; `[]` when `bind` found its services missing. */
   build(config: unknown, host: ToolkitHost, selection?: ToolSelection): Promise<readonly AnyTool[]>;
+  /** The tools over an environment a host built itself (a test's fixed clock, an open database). */
+  withEnv(env: Env, selection?: ToolSelection): readonly AnyTool[];
 }
 
 const TOOLKIT_ID = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
@@ -102,7 +112,7 @@ export function defineToolkit<Config, Env>(definition: ToolkitDefinition<Config,
   const provenance =
     definition.package === "toolreg" ? "first-party" : (`package:${definition.package}` as const);
   const build = (spec: AnyToolSpec<Env>, env: () => Env) => {
-    const { run, oauthScopes: _scopes, ...declaration } = spec;
+    const { run, oauthScopes: _scopes, available: _available, ...declaration } = spec;
     return defineTool({ ...declaration, provenance, run: (input, context) => run(input, context, env()) });
   };
   const unbound = (): Env => {
@@ -128,15 +138,29 @@ export function defineToolkit<Config, Env>(definition: ToolkitDefinition<Config,
     throw new TypeError(`toolkit ${definition.id}: ${problems.join("; ")}`);
   };
 
+  const withEnv = (env: Env, selection: ToolSelection = {}) => {
+    const specs = definition.toolsFor?.(env) ?? definition.tools;
+    for (const spec of specs) {
+      if (!names.has(spec.name)) fail("toolsFor", `gives ${spec.name}, which the toolkit does not declare`);
+    }
+    return Object.freeze(
+      selectTools(definition.id, specs, names, selection)
+        .filter((spec) => spec.available?.(env) ?? true)
+        .map((spec) => build(spec, () => env)),
+    );
+  };
+
   return Object.freeze({
     ...definition,
     declarations: () => declarations,
     parseConfig,
+    withEnv,
     async build(config: unknown, host: ToolkitHost, selection: ToolSelection = {}) {
-      const chosen = selectTools(definition.id, definition.tools, names, selection);
-      const env = await definition.bind(parseConfig(config), host);
-      if (env === undefined) return [];
-      return Object.freeze(chosen.map((spec) => build(spec, () => env)));
+      selectTools(definition.id, definition.tools, names, selection);
+      // The credential bind asks egress to inject is the one each built tool carries, for the consent step.
+      const watched = watchCredentialRefs(host);
+      const env = await definition.bind(parseConfig(config), watched.host);
+      return env === undefined ? [] : bindCredentials(definition, withEnv(env, selection), watched.refs());
     },
   });
 }

@@ -1,10 +1,9 @@
 /** @module The web toolkit: pages, JSON APIs and raw HTTP, every request through the egress client. */
 import type { EgressClient } from "../../egress/egress-client.js";
 import type { ToolModule } from "../../registry/tool-module.js";
-import { createFetchJsonTool } from "./fetch-json.js";
-import { createFetchUrlTool } from "./fetch-url.js";
-import { createHttpRequestTool } from "./http-request.js";
-import { createHttpWriteTool } from "./http-write.js";
+import { webToolkit } from "./toolkit.js";
+
+export { webToolkit } from "./toolkit.js";
 
 export interface WebToolDeps {
   /** The only way these tools reach the network; without one there are no web tools. */
@@ -12,11 +11,4 @@ export interface WebToolDeps {
 }
 
 export const webTools: ToolModule<WebToolDeps> = ({ egress }) =>
-  egress
-    ? [
-        createFetchUrlTool(egress),
-        createFetchJsonTool(egress),
-        createHttpRequestTool(egress),
-        createHttpWriteTool(egress),
-      ]
-    : [];
+  egress ? webToolkit.withEnv({ egress }) : [];
