@@ -90,6 +90,8 @@ describe("defineTool", () => {
       [{ effect: "external-write", idempotencyKey: false }, "idempotencyKey", /without an overrideReason/],
       [{ overrideReason: "because" }, "overrideReason", /nothing is overridden/],
       [{ version: "1.0" }, "version", /semver/],
+      [{ runtime: "newest please" }, "runtime", /not a semver range/],
+      [{ runtime: ">=2 <<4" }, "runtime", /not a semver range/],
       [{ description: " " }, "description", /required/],
       [{ limits: { timeoutMs: -1 } }, "limits.timeoutMs", /whole number from 1/],
       [{ limits: { timeoutMs: 2 ** 31 } }, "limits.timeoutMs", /whole number from 1 to 86400000/],
@@ -102,6 +104,11 @@ describe("defineTool", () => {
       });
       expect(error.message).toMatch(message);
     }
+  });
+
+  it("keeps a runtime range that parses", () => {
+    expect(defineTool({ ...base, runtime: ">=2.1.0 <4" }).runtime).toBe(">=2.1.0 <4");
+    expect(defineTool({ ...base, runtime: "^1.2.0 || ^2" }).runtime).toBe("^1.2.0 || ^2");
   });
 
   it("records an override with its reason", () => {
