@@ -259,7 +259,9 @@ export type AuditKind =
   | "approval-resume"
   | "approval-retry"
   /** A call whose outcome was lost: its process stopped under it, or it was found with its holder gone. */
-  | "tool-call-interrupt";
+  | "tool-call-interrupt"
+  /** A user connected a credential through consent (never its token). */
+  | "consent-grant";
 
 export interface AuditEvent {
   tenantId: string;

@@ -9,6 +9,8 @@ export const ERROR_CODES = [
   "rate_limited",
   "approval_required",
   "approval_denied",
+  /** The user must connect a credential (the call is parked with an authorization URL), or an operator configure one; nothing ran. */
+  "auth_required",
   "in_progress",
   "idempotency_conflict",
   "timeout",

@@ -14,6 +14,7 @@ import {
 import type { Stores } from "../ports/stores.js";
 import type { RegistryView } from "../registry/registry.js";
 import { type AuditFailureMode, AuditGuard } from "./audit-guard.js";
+import type { ConsentOptions } from "./consent/consent-options.js";
 import { type Logger, silentLogger } from "./context.js";
 import type { OutputStore } from "./output-store.js";
 
@@ -51,6 +52,11 @@ export interface SeamOptions {
   logger?: Logger;
   /** Names this process in the claims it holds, as evidence when one is lost. Default `host:pid`. */
   holder?: string;
+  /**
+   * Stored credentials and the user's consent: a call whose toolkit credential is not usable is parked with
+   * an authorization URL (or, for a toolkit that cannot ask, refused naming what to configure).
+   */
+  consent?: ConsentOptions;
 }
 
 export interface CallOptions {
@@ -80,6 +86,7 @@ export interface SeamSettings {
   readonly audit: AuditGuard;
   readonly logger: Logger;
   readonly holder: string;
+  readonly consent: ConsentOptions | undefined;
 }
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -106,5 +113,6 @@ export function resolveSettings(options: SeamOptions): SeamSettings {
     audit: new AuditGuard(options.stores.audit, options.onAuditFailure ?? "refuse", options.logger),
     logger,
     holder: options.holder ?? `${hostname()}:${process.pid}`,
+    consent: options.consent,
   };
 }

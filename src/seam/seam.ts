@@ -6,6 +6,13 @@ import { ApprovalDesk, type DecisionRequest, type DecisionResult } from "./appro
 import { isVisible, unmetPrecondition, type Validated, validateInput } from "./call-checks.js";
 import { callEvent, recordAudit, recordCall } from "./call-record.js";
 import { type CallTrace, newCallTrace } from "./call-trace.js";
+import {
+  type ConsentCallback,
+  type ConsentCompletion,
+  ConsentDesk,
+  type GrantOf,
+} from "./consent/consent-desk.js";
+import { credentialNeedOf } from "./consent/credential-need.js";
 import type { ExecutionContext } from "./context.js";
 import { type Envelope, failure } from "./envelope.js";
 import { idempotencyKeyFor } from "./idempotency-key.js";
@@ -16,6 +23,7 @@ import { type CallOptions, resolveSettings, type SeamOptions, type SeamSettings 
 import { describeThrown } from "./to-envelope.js";
 
 export type { DecisionRequest, DecisionResult } from "./approval-desk.js";
+export type { ConsentCallback, ConsentCompletion, GrantOf } from "./consent/consent-desk.js";
 export type { CallOptions, SeamOptions } from "./seam-settings.js";
 
 /** A name from a model may be anything; never let printing it throw. */
@@ -27,11 +35,18 @@ export class Seam {
   readonly #settings: SeamSettings;
   readonly #runner: KeyedRunner;
   readonly #desk: ApprovalDesk;
+  readonly #consent: ConsentDesk | undefined;
 
   constructor(options: SeamOptions) {
     this.#settings = resolveSettings(options);
     this.#runner = new KeyedRunner(this.#settings);
     this.#desk = new ApprovalDesk(this.#settings, this.#runner);
+    const consent = this.#settings.consent;
+    this.#consent = consent
+      ? new ConsentDesk(this.#settings, consent, async (context, tool, raw, input, options, trace) =>
+          this.#approve(context, tool, raw, input, options, trace, this.#settings.now(), true),
+        )
+      : undefined;
   }
 
   /** The registry this seam serves, at its current revision. */
@@ -145,6 +160,39 @@ export class Seam {
     );
   }
 
+  /**
+   * A call parked for its user's consent, asked after by its requester: its result once resumed (the same
+   * however often it is asked), else resumed now if the credential has been connected meanwhile.
+   */
+  resumeParked(
+    context: ExecutionContext,
+    parkedCallId: string,
+    options: CallOptions = {},
+  ): Promise<Envelope> {
+    if (!this.#consent) {
+      return Promise.resolve(failure("not_authorized", "this deployment parks no call for consent"));
+    }
+    return this.#consent
+      .resumeFor(context, parkedCallId, options)
+      .catch((error: unknown) => crashed(context, "", error));
+  }
+
+  /**
+   * The provider sent the user back (`GET /oauth/callback`): the code is exchanged, the tokens stored, and
+   * each call waiting on that credential resumed once, with its user's grant now (`grantOf`, as a server
+   * knows it from their key) or, without it, the one they called with.
+   */
+  completeConsent(callback: ConsentCallback, grantOf?: GrantOf): Promise<ConsentCompletion> {
+    if (!this.#consent) {
+      return Promise.resolve({
+        ok: false,
+        reason: "unknown_state",
+        message: "this deployment asks for no consent",
+      });
+    }
+    return this.#consent.complete(callback, grantOf);
+  }
+
   /** Approves a parked call; refused (left pending) where its tool is not served, since nothing here could run it. */
   approve(request: DecisionRequest): Promise<DecisionResult> {
     return decided(request, () => this.#desk.decide(request, "approved"));
@@ -186,7 +234,9 @@ export class Seam {
     const purged = await stores.idempotency.purge({ now: now() });
     const expired = await stores.approvals.expire({ now: now() });
     const settled = await this.#desk.sweepApproved();
-    return { purged, expired, settled };
+    // Consents and the calls parked for them expire like undecided approvals.
+    const consents = (await this.#consent?.sweep()) ?? 0;
+    return { purged, expired: expired + consents, settled };
   }
 
   /**
@@ -339,20 +389,46 @@ export class Seam {
       }
     }
 
-    if (!changesData(tool.effect)) return this.#approve(context, tool, raw, input, options, trace, now);
+    if (!changesData(tool.effect)) return this.#credentials(context, tool, raw, input, options, trace, now);
     if (this.#runner.stopping) return shuttingDown(tool.name);
     // Nothing that changes data goes unrecorded: while the audit trail cannot be written, the deployment
     // refuses such calls (the default) or runs them with an alert.
     const held = settings.audit.admit(tool.name);
     if (held) {
       return held.then(
-        (refusal) => refusal ?? this.#approve(context, tool, raw, input, options, trace, settings.now()),
+        (refusal) => refusal ?? this.#credentials(context, tool, raw, input, options, trace, settings.now()),
       );
     }
-    return this.#approve(context, tool, raw, input, options, trace, now);
+    return this.#credentials(context, tool, raw, input, options, trace, now);
   }
 
-  /** Step 6: approval; a gated assistant parks whatever changes data. */
+  /**
+   * Step 5½: a tool that reaches a vendor account needs its credential usable first, or its user's consent:
+   * before approval, so a human approves a call that can run, and before its key is claimed.
+   */
+  #credentials(
+    context: ExecutionContext,
+    tool: AnyTool,
+    raw: unknown,
+    input: unknown,
+    options: CallOptions,
+    trace: CallTrace,
+    now: number,
+  ): Envelope | Promise<Envelope> {
+    const need = this.#consent ? credentialNeedOf(tool) : undefined;
+    if (!need || !this.#consent) return this.#approve(context, tool, raw, input, options, trace, now);
+    return this.#consent
+      .gate(context, tool, raw, need, trace)
+      .then(
+        (stopped) =>
+          stopped ?? this.#approve(context, tool, raw, input, options, trace, this.#settings.now()),
+      );
+  }
+
+  /**
+   * Step 6: approval; a gated assistant parks whatever changes data. `keyed`: a call resumed after consent
+   * runs under its key whatever the tool, so it runs once however often it is resumed.
+   */
   #approve(
     context: ExecutionContext,
     tool: AnyTool,
@@ -361,6 +437,7 @@ export class Seam {
     options: CallOptions,
     trace: CallTrace,
     now: number,
+    keyed = false,
   ): Envelope | Promise<Envelope> {
     const settings = this.#settings;
     const approval: Approval =
@@ -373,10 +450,10 @@ export class Seam {
         if (decision.decision === "deny")
           return failure("approval_denied", `policy refused ${tool.name}: ${decision.reason}`);
         if (decision.decision === "ask") return this.#desk.park(context, tool, raw, input, trace);
-        return this.#run(context, tool, input, options, trace, settings.now());
+        return this.#run(context, tool, input, options, trace, settings.now(), keyed);
       });
     }
-    return this.#run(context, tool, input, options, trace, now);
+    return this.#run(context, tool, input, options, trace, now, keyed);
   }
 
   /** 7–9. Idempotency, run, envelope. */
@@ -387,8 +464,9 @@ export class Seam {
     options: CallOptions,
     trace: CallTrace,
     now: number,
+    keyed = false,
   ): Envelope | Promise<Envelope> {
-    if (!tool.idempotencyKey) {
+    if (!tool.idempotencyKey && !keyed) {
       // A tool that calls another through the seam (execute_tool) hands on its caller's key, so the call
       // it makes is keyed exactly as the same call made directly would be.
       const key = tool.delegatesTo ? context.idempotencyKey : undefined;

@@ -10,6 +10,7 @@ import { loadConsoleAssets } from "./console-assets.js";
 import { problem } from "./problem.js";
 import { approvalsRoutes } from "./routes/approvals-routes.js";
 import { auditRoute } from "./routes/audit-route.js";
+import { consentCallbackRoute, consentRoutes } from "./routes/consent-routes.js";
 import { eventsRoute } from "./routes/events-route.js";
 import { manifestRoute } from "./routes/manifest-route.js";
 import { mcpRoute } from "./routes/mcp-route.js";
@@ -57,6 +58,7 @@ export function createServerApp(
       : c.json({ ok: true });
   });
   loginRoute(app, deps, options.authFailures);
+  consentCallbackRoute(app, deps);
   const assets = loadConsoleAssets(options.consoleDir);
   const serveAsset = (name: string) => {
     const asset = assets.get(name);
@@ -81,6 +83,7 @@ export function createServerApp(
   auditRoute(app, deps);
   eventsRoute(app, deps);
   sessionRoutes(app, deps);
+  consentRoutes(app, deps);
 
   mcpRoute(app, deps, authenticated);
 

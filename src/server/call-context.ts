@@ -5,7 +5,13 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
-import { createExecutionContext, type ExecutionContext, IDENTIFIER, type Logger } from "../seam/context.js";
+import {
+  type CredentialResolver,
+  createExecutionContext,
+  type ExecutionContext,
+  IDENTIFIER,
+  type Logger,
+} from "../seam/context.js";
 import type { Caller } from "./auth/index.js";
 import { problem } from "./problem.js";
 
@@ -17,6 +23,7 @@ export function callContext(
   c: Context,
   caller: Caller,
   logger: Logger,
+  credentials?: CredentialResolver,
 ): { ok: true; context: ExecutionContext } | { ok: false; response: Response } {
   const runId = c.req.header(RUN_HEADER) ?? `http-${randomUUID()}`;
   const toolCallId = c.req.header(TOOL_CALL_HEADER) ?? randomUUID();
@@ -54,6 +61,7 @@ export function callContext(
       logger,
       signal: c.req.raw.signal,
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+      ...(credentials ? { credentials } : {}),
     }),
   };
 }

@@ -17,6 +17,7 @@ import { EventHub, publishingAudit } from "./event-hub.js";
 import { InflightCalls } from "./inflight-calls.js";
 import { ManifestCache } from "./manifest.js";
 import { BODY_TIMEOUT_MS } from "./read-json-body.js";
+import { openServerCredentials, type ServerCredentialsOptions } from "./server-credentials.js";
 import type { ServerDeps } from "./server-deps.js";
 import type { ServerEnv } from "./server-env.js";
 
@@ -43,6 +44,8 @@ export interface RegistryServerOptions {
   authFailures?: AuthFailureSettings;
   /** While audit events cannot be written: refuse calls that change data (default) or run them with an alert. */
   onAuditFailure?: AuditFailureMode;
+  /** Stored credentials and the users' consent, sealed under the operator's key; none unless given. */
+  credentials?: ServerCredentialsOptions;
 }
 
 export interface RegistryServer {
@@ -58,6 +61,17 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
   const stores = openSqliteStores(options.storePath);
   const auth = openSqliteAuthStore(options.storePath);
   const hub = new EventHub();
+  let credentials: ReturnType<typeof openServerCredentials> | undefined;
+  try {
+    credentials = options.credentials
+      ? openServerCredentials(stores.database, options.registry.view(), options.credentials)
+      : undefined;
+  } catch (error) {
+    // A missing or wrong key stops the start with nothing left open.
+    auth.close();
+    stores.close();
+    throw error;
+  }
   const seam = new Seam({
     registry: options.registry.view(),
     logger: options.logger,
@@ -69,6 +83,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     ...(options.approvalPolicy ? { approvalPolicy: options.approvalPolicy } : {}),
     ...(options.approvalTtlMs ? { approvalTtlMs: options.approvalTtlMs } : {}),
     ...(options.ceilings ? { ceilings: options.ceilings } : {}),
+    ...(credentials ? { consent: credentials.consent } : {}),
   });
   const stopListening = options.registry.onUpdate((event) => hub.publish(event));
   const deps: ServerDeps = {
@@ -82,6 +97,8 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     logger: options.logger,
     allowSelfApproval: options.allowSelfApproval ?? false,
     bodyTimeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
+    credentials: credentials?.resolver,
+    credentialStore: credentials?.store,
   };
   const app = createServerApp(deps, {
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),

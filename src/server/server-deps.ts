@@ -1,8 +1,9 @@
 /** @module What the routes share: the registry, the seam, the stores, the auth store and the event hub. */
 
+import type { CredentialStore } from "../ports/credential-store.js";
 import type { Stores } from "../ports/stores.js";
 import type { ToolRegistry } from "../registry/registry.js";
-import type { Logger } from "../seam/context.js";
+import type { CredentialResolver, Logger } from "../seam/context.js";
 import type { Seam } from "../seam/seam.js";
 import type { AuthStore } from "./auth/index.js";
 import type { EventHub } from "./event-hub.js";
@@ -22,4 +23,8 @@ export interface ServerDeps {
   allowSelfApproval: boolean;
   /** How long a request body may take to arrive. */
   bodyTimeoutMs: number;
+  /** What the calls' contexts resolve credentials with; none unless the server keeps credentials. */
+  credentials: CredentialResolver | undefined;
+  /** The stored credentials, listed and revoked over /api/v1/credentials. */
+  credentialStore: CredentialStore | undefined;
 }

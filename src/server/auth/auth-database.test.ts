@@ -53,9 +53,11 @@ describe("openAuthDatabase", () => {
         "auth_keys",
         "auth_login_tokens",
         "auth_sessions",
+        "consent_requests",
         "credentials",
         "idempotency",
         "mcp_pins",
+        "parked_calls",
       ]);
     }
   });

@@ -135,6 +135,7 @@ function requesterContext(deps: ServerDeps, record: ApprovalRecord): ExecutionCo
     scopes: key?.scopes ?? [],
     mode: key?.mode ?? "disabled",
     logger: deps.logger,
+    ...(deps.credentials ? { credentials: deps.credentials } : {}),
   });
 }
 

@@ -44,6 +44,7 @@ export function mcpRoute(
           toolCallId,
           signal,
           logger: deps.logger,
+          ...(deps.credentials ? { credentials: deps.credentials } : {}),
         }),
       // A stateless server lives for one request: there is no one to tell of a change.
       ...(sessionId === undefined ? {} : { registry: deps.registry }),

@@ -32,7 +32,8 @@ export const DiscoveryQuery = z.object({
 });
 
 /** HTTP status for an envelope: 200 for a result, 202 for a parked call, the matching class otherwise. */
-const STATUS_OF: Record<ErrorCode, number> = {
+/** The HTTP status of a failed call, by its envelope code. */
+export const STATUS_OF: Record<ErrorCode, number> = {
   unknown_tool: 404,
   not_authorized: 403,
   invalid_input: 422,
@@ -40,6 +41,8 @@ const STATUS_OF: Record<ErrorCode, number> = {
   rate_limited: 429,
   approval_required: 202,
   approval_denied: 403,
+  // Parked like approval_required: accepted, not run, waiting on a person.
+  auth_required: 202,
   in_progress: 409,
   idempotency_conflict: 409,
   timeout: 504,
@@ -93,7 +96,7 @@ export function toolsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     }
     const body = await readJsonBody(c, { optional: true, timeoutMs: deps.bodyTimeoutMs });
     if (!body.ok) return body.response;
-    const prepared = callContext(c, c.get("caller"), deps.logger);
+    const prepared = callContext(c, c.get("caller"), deps.logger, deps.credentials);
     if (!prepared.ok) return prepared.response;
     const envelope = await deps.inflight.track(() =>
       deps.seam.call(prepared.context, c.req.param("name"), body.value ?? {}),

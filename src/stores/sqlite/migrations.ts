@@ -185,6 +185,57 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 5,
+    name: "consents under way and the calls parked for them",
+    sql: `
+      CREATE TABLE consent_requests (
+        tenant_id      TEXT    NOT NULL,
+        id             TEXT    NOT NULL,
+        principal_id   TEXT    NOT NULL,
+        credential_ref TEXT    NOT NULL,
+        provider       TEXT    NOT NULL,
+        scopes         TEXT    NOT NULL,
+        state_hash     TEXT    NOT NULL UNIQUE,
+        -- The PKCE verifier and the authorization URL (which carries the state), sealed like credentials.
+        key_id         TEXT    NOT NULL,
+        sealed         TEXT    NOT NULL,
+        redirect_uri   TEXT    NOT NULL,
+        status         TEXT    NOT NULL CHECK (status IN ('pending', 'used')),
+        created_at     INTEGER NOT NULL,
+        expires_at     INTEGER NOT NULL,
+        used_at        INTEGER,
+        PRIMARY KEY (tenant_id, id)
+      );
+      CREATE INDEX consent_requests_by_user ON consent_requests (tenant_id, principal_id, credential_ref, status);
+
+      CREATE TABLE parked_calls (
+        tenant_id       TEXT    NOT NULL,
+        id              TEXT    NOT NULL,
+        consent_id      TEXT    NOT NULL,
+        requested_by    TEXT    NOT NULL,
+        credential_ref  TEXT    NOT NULL,
+        tool_name       TEXT    NOT NULL,
+        definition_hash TEXT    NOT NULL,
+        input           TEXT,
+        run_id          TEXT    NOT NULL,
+        tool_call_id    TEXT    NOT NULL,
+        idempotency_key TEXT    NOT NULL,
+        fingerprint     TEXT    NOT NULL,
+        caller_scopes   TEXT    NOT NULL,
+        mode            TEXT    NOT NULL,
+        status          TEXT    NOT NULL CHECK (status IN ('waiting', 'resumed', 'expired')),
+        created_at      INTEGER NOT NULL,
+        expires_at      INTEGER NOT NULL,
+        result          TEXT,
+        resumed_at      INTEGER,
+        PRIMARY KEY (tenant_id, id)
+      );
+      -- Parking finds the call already parked under a key; a consent finds the calls waiting on it.
+      CREATE INDEX parked_calls_by_key ON parked_calls (tenant_id, idempotency_key, created_at);
+      CREATE INDEX parked_calls_waiting ON parked_calls (tenant_id, requested_by, credential_ref, status, created_at);
+    `,
+  },
 ];
 
 /**

@@ -78,7 +78,15 @@ describe("sqlite database", () => {
       .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
       .all()
       .map((row) => row.name);
-    expect(tables).toEqual(["approvals", "audit", "credentials", "idempotency", "mcp_pins"]);
+    expect(tables).toEqual([
+      "approvals",
+      "audit",
+      "consent_requests",
+      "credentials",
+      "idempotency",
+      "mcp_pins",
+      "parked_calls",
+    ]);
     first.audit.record({
       tenantId: "tenant-a",
       id: "event-1",

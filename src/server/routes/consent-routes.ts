@@ -1,0 +1,96 @@
+/**
+ * @module Consent over HTTP. `GET /oauth/callback` is where a vendor sends a user back: it needs no API key,
+ * since the single-use, expiring state names the consent (and through it the tenant, the user and the
+ * parked calls); it stores the tokens and resumes each parked call once, with the user's grant as their
+ * newest live key gives it. `POST /api/v1/consents/:id/resume` is the requester asking after a parked
+ * call: its result, the same every time.
+ */
+import type { Hono } from "hono";
+import type { Envelope } from "../../seam/envelope.js";
+import type { ConsentCompletion, GrantOf } from "../../seam/seam.js";
+import { callContext } from "../call-context.js";
+import { SECURITY_HEADERS } from "../security-headers.js";
+import { CALLBACK_PATH } from "../server-credentials.js";
+import type { ServerDeps } from "../server-deps.js";
+import type { ServerEnv } from "../server-env.js";
+import { STATUS_OF } from "./tools-routes.js";
+
+/** The callback, outside `/api`: a browser arriving from the vendor carries no API key. */
+export function consentCallbackRoute(app: Hono<ServerEnv>, deps: ServerDeps): void {
+  app.get(CALLBACK_PATH, async (c) => {
+    if (deps.inflight.closed) return page(503, "toolreg is restarting", "Open the link again in a moment.");
+    const query = c.req.query();
+    const completion = await deps.inflight.track(() =>
+      deps.seam.completeConsent(
+        {
+          state: query.state,
+          code: query.code,
+          error: query.error,
+          errorDescription: query.error_description,
+        },
+        grantOf(deps),
+      ),
+    );
+    return completionPage(completion);
+  });
+}
+
+export function consentRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
+  app.post("/api/v1/consents/:id/resume", async (c) => {
+    const prepared = callContext(c, c.get("caller"), deps.logger, deps.credentials);
+    if (!prepared.ok) return prepared.response;
+    const envelope = await deps.inflight.track(() =>
+      deps.seam.resumeParked(prepared.context, c.req.param("id"), { onInProgress: "wait" }),
+    );
+    return c.json(envelope, statusOf(envelope) as 200);
+  });
+}
+
+function statusOf(envelope: Envelope): number {
+  return envelope.ok ? 200 : STATUS_OF[envelope.error.code];
+}
+
+/** A user's grant now: their newest live key's scopes and mode; none without one, so the call is refused. */
+function grantOf(deps: ServerDeps): GrantOf {
+  return (tenantId, principalId) => {
+    const key = deps.auth
+      .listKeys({ tenantId })
+      .filter((candidate) => candidate.principalId === principalId && candidate.revokedAt === undefined)
+      .sort((a, b) => b.createdAt - a.createdAt)[0];
+    return key ? { scopes: key.scopes, mode: key.mode } : undefined;
+  };
+}
+
+function completionPage(completion: ConsentCompletion): Response {
+  if (!completion.ok) {
+    const title = completion.reason === "declined" ? "Not connected" : "This link did not work";
+    return page(400, title, completion.message);
+  }
+  const resumed = completion.resumed.map(({ toolName, envelope }) =>
+    envelope.ok ? `${toolName} ran.` : `${toolName}: ${envelope.error.code}.`,
+  );
+  return page(
+    200,
+    `Connected ${completion.provider}`,
+    `${completion.principalId} connected "${completion.credentialRef}". ${resumed.length === 0 ? "No call was waiting." : resumed.join(" ")} You can close this page.`,
+  );
+}
+
+/** A page a person reads: escaped text, nothing loaded, nothing cached (the URL carried a code). */
+function page(status: number, title: string, text: string): Response {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>toolreg: ${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
+  return new Response(html, {
+    status,
+    headers: {
+      ...SECURITY_HEADERS,
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "content-security-policy":
+        "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    },
+  });
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}

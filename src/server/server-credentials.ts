@@ -1,0 +1,76 @@
+/**
+ * @module The server's stored credentials and consent, on its SQLite file under the operator's key: the
+ * credential and consent stores, the resolver chain its calls carry (the host's links first, such as the
+ * CLI's `env:NAME`, then the store), and what the seam's consent step needs, with the callback at
+ * `<publicUrl>/oauth/callback`.
+ */
+import type Database from "better-sqlite3";
+import type { CredentialStore } from "../ports/credential-store.js";
+import type { RegistryView } from "../registry/registry.js";
+import type { ConsentOptions } from "../seam/consent/consent-options.js";
+import { type CredentialInspector, chainCredentialResolvers } from "../seam/consent/credential-inspector.js";
+import { oauthProvidersOf } from "../seam/consent/credential-need.js";
+import { OAuthClients } from "../seam/consent/oauth-clients.js";
+import { createStoreCredentialResolver } from "../seam/consent/store-credential-resolver.js";
+import type { OAuthApp, OAuthTransport } from "../seam/consent/token-endpoint.js";
+import type { CredentialResolver } from "../seam/context.js";
+import { createSqliteConsentStore } from "../stores/sqlite/consents.js";
+import { createSqliteCredentialStore } from "../stores/sqlite/credentials.js";
+
+/** Where the provider sends a user back after consent. */
+export const CALLBACK_PATH = "/oauth/callback";
+
+export interface ServerCredentialsOptions {
+  /** The operator's 32-byte key the secrets are sealed under. */
+  key: Uint8Array;
+  /** The server's origin as a user's browser reaches it; a function when it is known only once listening. */
+  publicUrl: string | (() => string);
+  /** How token endpoints are reached: an egress client allowed to reach them. */
+  transport: OAuthTransport;
+  /** Resolvers asked before the store, e.g. the environment's `env:NAME`. */
+  before?: readonly CredentialResolver[];
+  /** The deployment's OAuth apps, by provider (a toolkit id); a tenant may bring its own. */
+  apps?: Readonly<Record<string, OAuthApp>>;
+  stateTtlMs?: number;
+  callTtlMs?: number;
+}
+
+export interface ServerCredentials {
+  store: CredentialStore;
+  resolver: CredentialInspector;
+  consent: ConsentOptions;
+}
+
+export function openServerCredentials(
+  database: Database.Database,
+  registry: RegistryView,
+  options: ServerCredentialsOptions,
+): ServerCredentials {
+  const store = createSqliteCredentialStore(database, options.key);
+  const requests = createSqliteConsentStore(database, options.key);
+  const clients = new OAuthClients({
+    providers: oauthProvidersOf(registry.list()),
+    ...(options.apps ? { apps: options.apps } : {}),
+    credentials: store,
+  });
+  const resolver = chainCredentialResolvers(
+    ...(options.before ?? []),
+    createStoreCredentialResolver({ store, clients, transport: options.transport }),
+  );
+  const origin = options.publicUrl;
+  return {
+    store,
+    resolver,
+    consent: {
+      requests,
+      credentials: store,
+      resolver,
+      clients,
+      transport: options.transport,
+      redirectUri: () =>
+        `${(typeof origin === "function" ? origin() : origin).replace(/\/$/, "")}${CALLBACK_PATH}`,
+      ...(options.stateTtlMs ? { stateTtlMs: options.stateTtlMs } : {}),
+      ...(options.callTtlMs ? { callTtlMs: options.callTtlMs } : {}),
+    },
+  };
+}
