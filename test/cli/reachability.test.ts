@@ -1,0 +1,60 @@
+/**
+ * Every tool toolreg ships is reachable: the example configurations and the wiring flags, together, make
+ * the CLI (and so `toolreg serve`, which serves the same tools) serve each tool of every toolkit in the
+ * list. A toolkit added to the list with no way to reach it fails here.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { firstPartyCatalogue } from "../../src/check/default-catalogue.js";
+import { detectSandbox } from "../../src/sandbox/detect-sandbox.js";
+import { runToolreg } from "./run-cli.js";
+
+const VENDORS = fileURLToPath(new URL("../../examples/vendors/toolreg.config.json", import.meta.url));
+const cwd = mkdtempSync(join(tmpdir(), "toolreg-reach-"));
+for (const folder of ["read", "write", "artifacts"]) mkdirSync(join(cwd, folder));
+new Database(join(cwd, "data.db")).close();
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+async function listed(args: string[]): Promise<string[]> {
+  const result = await runToolreg([...args, "list", "--json"], cwd);
+  expect(result.code, result.stderr).toBe(0);
+  return (JSON.parse(result.stdout) as { name: string }[]).map((tool) => tool.name);
+}
+
+describe("reachability", () => {
+  it("serves the 48 vendor tools and web_search from examples/vendors", async () => {
+    const names = await listed(["--config", VENDORS]);
+    expect(names.filter((name) => name.startsWith("github_"))).toHaveLength(44);
+    expect(names.filter((name) => name.startsWith("slack_"))).toHaveLength(4);
+    expect(names).toContain("web_search");
+  });
+
+  it("serves every tool of every toolkit in the list from the examples and the wiring flags", async () => {
+    const flags = [
+      ["--read-root", "read", "--write-root", "write", "--artifacts-dir", "artifacts"],
+      ["--sql-read", "sqlite:data.db", "--sql-write", "sqlite:data.db"],
+    ].flat();
+    const served = new Set([...(await listed(["--config", VENDORS])), ...(await listed(flags))]);
+    // The demo toolkit is the one `serve` adds on its own, beside its state file; the CLI reaches it by config.
+    const demo = join(cwd, "demo.db");
+    const demoConfig = join(cwd, "demo.config.json");
+    writeFileSync(
+      demoConfig,
+      JSON.stringify({ toolkits: [{ toolkit: "demo", config: { database: demo } }] }),
+    );
+    for (const name of await listed(["--config", demoConfig])) served.add(name);
+    const declared = (await firstPartyCatalogue()).tools.map((tool) => tool.name);
+    const unreachable = declared.filter((name) => !served.has(name));
+    // shell_exec needs bubblewrap; CI installs it, and there it must be reached too.
+    if (!detectSandbox() && process.env.CI !== "true") {
+      console.warn("skipping shell_exec's reachability: no working bubblewrap here");
+      expect(unreachable.filter((name) => name !== "shell_exec")).toEqual([]);
+    } else {
+      expect(unreachable).toEqual([]);
+    }
+  });
+});
