@@ -95,6 +95,11 @@ describe("github_list_pull_requests", () => {
     const sent = sentSince(before, roomy);
     expect(sent.map((request) => request.query.page ?? "1")).toEqual(["1", "2"]);
     expect(sent.every((request) => request.query.per_page === "100")).toBe(true);
+    // Every page, not only the first, goes through egress with the credential.
+    expect(sent.map((request) => request.headers.authorization)).toEqual([
+      `Bearer ${TEST_TOKEN}`,
+      `Bearer ${TEST_TOKEN}`,
+    ]);
     expect(result.ok && result.truncated).toBe(true);
     if (result.ok) expect((result.data as { items: unknown[] }).items).toHaveLength(120);
   });

@@ -95,10 +95,10 @@ describe("github_search_pull_requests", () => {
     const result = await search({ query: "is:open", limit: 110 }, roomy);
     const pages = roomy.fake.requests
       .slice(before)
-      .map((request) => [request.query.page, request.query.per_page]);
+      .map((request) => [request.query.page, request.query.per_page, request.headers.authorization]);
     expect(pages).toEqual([
-      ["1", "100"],
-      ["2", "100"],
+      ["1", "100", `Bearer ${TEST_TOKEN}`],
+      ["2", "100", `Bearer ${TEST_TOKEN}`],
     ]);
     expect(result.ok && result.truncated).toBe(true);
     if (result.ok) expect((result.data as { items: unknown[] }).items).toHaveLength(110);

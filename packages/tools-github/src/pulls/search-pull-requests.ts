@@ -4,7 +4,6 @@ import { githubTool } from "../github-env.js";
 import { limitField, ownerField, repoField } from "../github-inputs.js";
 import { listOutput } from "./list-output.js";
 import { pullLine, searchedPull } from "./pull-shapes.js";
-import { searchPages } from "./search-pages.js";
 
 /** GitHub's limits on a search query (docs.github.com/en/rest/search/search#limitations-on-query-length). */
 const MAX_TEXT = 256;
@@ -61,13 +60,14 @@ export const searchPullRequests = githubTool({
     ),
   async run({ query, owner, repo, sort, order, limit }, context, env) {
     const q = [query, "is:pr", ...(owner && repo ? [`repo:${owner}/${repo}`] : [])].join(" ");
-    const found = await searchPages(
-      env.github(context),
-      "GET /search/issues",
-      { q, sort, order },
-      `a search for pull requests (${q})`,
-      Math.min(limit ?? env.maxItems, env.maxItems),
-    );
+    const found = await env
+      .github(context)
+      .search(
+        "GET /search/issues",
+        { q, sort, order },
+        `a search for pull requests (${q})`,
+        Math.min(limit ?? env.maxItems, env.maxItems),
+      );
     const items = found.items.map(searchedPull);
     const note = [
       `GitHub counts ${found.totalCount} in all`,

@@ -62,7 +62,9 @@ describe("github_list_releases", () => {
   it("follows GitHub's Link header to the last page when the bound allows", async () => {
     const before = roomy.fake.requests.length;
     const result = await list({ repo: "busy" }, roomy);
-    expect(roomy.fake.requests.slice(before).map((request) => request.query.page ?? "1")).toEqual(["1", "2"]);
+    const sent = roomy.fake.requests.slice(before);
+    expect(sent.map((request) => request.query.page ?? "1")).toEqual(["1", "2"]);
+    expect(sent.every((request) => request.headers.authorization === `Bearer ${TEST_TOKEN}`)).toBe(true);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.truncated).toBeFalsy();
