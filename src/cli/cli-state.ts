@@ -100,6 +100,7 @@ export async function openCliState(
     logger,
     onAuditFailure: settings.onAuditFailure,
     ...(ceilings ? { ceilings } : {}),
+    ...(settings.toolsets ? { toolsets: settings.toolsets } : {}),
   });
   await seam.sweep();
   const runId = `cli-${randomUUID()}`;

@@ -9,7 +9,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
-import type { Ceilings } from "../policy/ports.js";
+import { CATEGORIES } from "../declaration/categories.js";
+import type { Ceilings, Toolsets } from "../policy/ports.js";
 import { type RateLimitRule, SlidingWindowCeilings } from "../policy/sliding-window-ceilings.js";
 import type { AuditFailureMode } from "../seam/audit-guard.js";
 import { DEFAULT_DRAIN_MS } from "../server/listen.js";
@@ -51,6 +52,16 @@ export const ConfigFileSchema = z
       description:
         "the toolkits to serve, in order, with their configuration. Absent: the built-in toolkits, each as its flags configure it. Flags (--read-root, --sql-read …) are shortcuts into these entries",
     }),
+    toolsets: z
+      .record(
+        z.string().regex(/^[A-Za-z0-9._:@/-]{1,128}$/, "a tenant id"),
+        z.array(z.enum(CATEGORIES)).max(CATEGORIES.length),
+      )
+      .optional()
+      .meta({
+        description:
+          "per tenant, the categories of tools it has switched on: its calls, discovery and find_tools see only those. A tenant not listed sees every category",
+      }),
     rateLimits: z.array(RateLimitRuleSchema).optional().meta({
       description:
         "ceilings on tool calls, every one applied: a call must fit them all. Strings as --rate-limit takes them, or objects",
@@ -89,6 +100,8 @@ export type ConfigFile = z.output<typeof ConfigFileSchema>;
 
 /** The settings that flags and the file decide together. */
 export interface Settings {
+  /** The file's per-tenant toolsets; undefined when it lists none. */
+  toolsets: Toolsets | undefined;
   rateLimits: RateLimitRule[];
   authFailures: Rate | false;
   /** Proxies trusted to append to X-Forwarded-For; 0 reads the socket. */
@@ -120,6 +133,7 @@ export function loadSettings(flags: SettingsFlags, io: CliIo): Settings {
     rateLimits.push(parsed.value);
   }
   return {
+    toolsets: toolsetsOf(file.toolsets),
     rateLimits,
     authFailures: authFailuresFrom(flags.authFailures, file),
     trustProxy: trustProxyFrom(flags.trustProxy, file),
@@ -222,4 +236,13 @@ function trustProxyFrom(flag: string | undefined, file: ConfigFile): number {
 /** The ceilings the rules make, or none when there are no rules. */
 export function ceilingsOf(settings: Pick<Settings, "rateLimits">): Ceilings | undefined {
   return settings.rateLimits.length === 0 ? undefined : new SlidingWindowCeilings(settings.rateLimits);
+}
+
+/** Each listed tenant's categories; a tenant the file does not list is not narrowed. */
+function toolsetsOf(listed: ConfigFile["toolsets"]): Toolsets | undefined {
+  if (listed === undefined) return undefined;
+  const byTenant = new Map(
+    Object.entries(listed).map(([tenant, categories]) => [tenant, new Set<string>(categories)]),
+  );
+  return { categoriesFor: (tenantId) => byTenant.get(tenantId) };
 }

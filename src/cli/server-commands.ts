@@ -70,6 +70,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
         onAuditFailure: settings.onAuditFailure,
         outputs: cliOutputStore(host.globals(), io),
         ...(ceilings ? { ceilings } : {}),
+        ...(settings.toolsets ? { toolsets: settings.toolsets } : {}),
         ...(settings.authFailures
           ? { authFailures: { ...settings.authFailures, trustProxy: settings.trustProxy } }
           : {}),
