@@ -11,8 +11,11 @@ import { type WebToolDeps, webTools } from "./web/index.js";
 
 export { type Artifact, type ArtifactStore, createFileArtifactStore } from "../artifacts/index.js";
 export { dataTools } from "./data/index.js";
+export { dataToolkit } from "./data/toolkit.js";
 export { type DemoToolDeps, demoTools, openDemoDatabase } from "./demo/index.js";
+export { demoToolkit } from "./demo/toolkit.js";
 export { type FileToolDeps, fileTools } from "./files/index.js";
+export { filesToolkit } from "./files/toolkit.js";
 export {
   fixedTimeSource,
   type GeneralToolDeps,
@@ -20,11 +23,18 @@ export {
   systemTimeSource,
   type TimeSource,
 } from "./general/index.js";
+export { generalToolkit } from "./general/toolkit.js";
 export { type GenerateToolDeps, generateTools } from "./generate/index.js";
+export { generateToolkit } from "./generate/toolkit.js";
+export { searchToolkit } from "./search/toolkit.js";
 export { describeSandbox, detectSandbox, type ShellToolDeps, shellTools } from "./shell/index.js";
+export { shellToolkit } from "./shell/toolkit.js";
 export type { SqlDialect, SqlParam, SqlReader, SqlToolDeps, SqlWriter } from "./sql/index.js";
 export { sqlTools } from "./sql/index.js";
+export { sqlToolkit } from "./sql/toolkit.js";
+export { type AnyToolkit, BUILT_IN_TOOLKITS, loadToolkit, VENDOR_TOOLKIT_PACKAGES } from "./toolkits.js";
 export { type WebToolDeps, webTools } from "./web/index.js";
+export { webToolkit } from "./web/toolkit.js";
 
 /** Every toolkit's dependencies: a tool exists exactly when what it needs is given. */
 export type DefaultToolDeps = GeneralToolDeps &

@@ -37,8 +37,10 @@ describe("the published package", () => {
   it("has an explicit exports map with the promised subpaths and no wildcard", () => {
     expect(subpaths).toEqual([
       ".",
+      "./host",
       "./catalog",
       "./tools",
+      "./toolkit",
       "./tools/sql/sqlite",
       "./tools/sql/postgres",
       "./egress",
@@ -75,6 +77,16 @@ describe("the published package", () => {
     }
     expect(loaded["."]).toEqual(
       expect.arrayContaining(["defineTool", "createSeam", "ToolRegistry", "createExecutionContext"]),
+    );
+    expect(loaded["./host"]).toEqual(["createToolreg"]);
+    expect(loaded["./toolkit"]).toEqual(
+      expect.arrayContaining([
+        "defineToolkit",
+        "toolFor",
+        "createToolkitHost",
+        "egressFetch",
+        "collectPages",
+      ]),
     );
     expect(loaded["./stores/sqlite"]).toContain("openSqliteStores");
     expect(loaded["./egress"]).toContain("createEgressClient");
@@ -166,7 +178,7 @@ describe("the published package", () => {
     expect(
       [...imported].filter((name) => forbidden.some((bad) => name === bad || name.startsWith(`${bad}/`))),
     ).toEqual([]);
-    const allowed = ["@opentelemetry/api", "ajv", "ajv/dist/2020.js", "zod"];
+    const allowed = ["@opentelemetry/api", "ajv", "ajv/dist/2020.js", "semver", "zod"];
     expect([...imported].filter((name) => !name.startsWith("node:") && !allowed.includes(name))).toEqual([]);
   });
 });
