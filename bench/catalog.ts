@@ -3,9 +3,12 @@
  * (OpenAI Chat), tokens per entry in full and compact form (o200k), and find_tools latency through the
  * seam beside the search index alone, measured in the same run; and tokens per entry of the shipped tools.
  * Tokens are counted as the model reads an entry (for OpenAI, the TypeScript declaration its API bills:
- * `tokens_per_entry_*`) and as the JSON the request carries (`json_tokens_per_entry_*`).
+ * `tokens_per_entry_*`) and as the JSON the request carries (`json_tokens_per_entry_*`). The vendor
+ * toolkits are reported alone too, as the resident tokens a deployment wiring one of them pays.
  */
 
+import { githubToolkit } from "../packages/tools-github/src/index.js";
+import { slackToolkit } from "../packages/tools-slack/src/index.js";
 import {
   countJsonTokens,
   entryTokens,
@@ -142,6 +145,21 @@ function tokensPerEntry(tools: readonly AnyTool[], counter: TokenCounter): Entry
   };
 }
 
+/**
+ * What a vendor toolkit costs resident: the sum of its entries as the model reads them, full and compact
+ * (the specification estimated ~1,540 tokens for GitHub's 44), and per entry.
+ */
+function residentTokens(tools: readonly AnyTool[], counter: TokenCounter) {
+  const total = (detail: "full" | "compact") =>
+    tools.reduce((sum, tool) => sum + entryTokens(PROVIDER, tool, counter, { detail }), 0);
+  return {
+    tools: tools.length,
+    resident_tokens_full: total("full"),
+    resident_tokens_compact: total("compact"),
+    ...tokensPerEntry(tools, counter),
+  };
+}
+
 /** The tools `toolreg serve` ships, beside the synthetic ones: real descriptions and schemas weigh more. */
 function shippedTokens(counter: TokenCounter): EntryTokens & { tools: number } {
   const tools = defaultCatalogue().tools;
@@ -154,6 +172,8 @@ async function main(): Promise<void> {
   const report: Record<string, object> = {};
   for (const size of SIZES) report[String(size)] = await measureSize(size, counter);
   report.shipped = shippedTokens(counter);
+  report.github = residentTokens(githubToolkit.declarations(), counter);
+  report.slack = residentTokens(slackToolkit.declarations(), counter);
   if (asJson) {
     console.log(JSON.stringify(report, null, 2));
     return;
