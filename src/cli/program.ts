@@ -23,6 +23,7 @@ import { decideApproval, listApprovals } from "./commands/approvals.js";
 import { auditCommand } from "./commands/audit.js";
 import { callTool } from "./commands/call.js";
 import { checkCommand } from "./commands/check.js";
+import { addCredentialCommands } from "./commands/credentials.js";
 import { describeTool } from "./commands/describe.js";
 import { docsCommand } from "./commands/docs.js";
 import { findCommand } from "./commands/find.js";
@@ -195,6 +196,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     },
     setExitCode,
   });
+  addCredentialCommands(program, { io, globals, served, setExitCode });
   const withTools = async (
     body: (tools: readonly AnyTool[], imports: readonly McpImport[]) => Promise<number> | number,
   ): Promise<void> => {

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { pino } from "pino";
+import { createEgressClient } from "../egress/egress-client.js";
 import { syncRegistry } from "../mcp/import/sync-registry.js";
 import { ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
@@ -10,11 +11,14 @@ import { openSqliteAuthStore } from "../server/auth/index.js";
 import { DEFAULT_PORT } from "../server/listen.js";
 import { openRegistryServer } from "../server/registry-server.js";
 import { type CliIo, UsageError } from "./cli-io.js";
+import { envCredentials } from "./cli-mcp-imports.js";
 import { cliOutputStore, type GlobalOptions, statePath } from "./cli-state.js";
 import type { ServedTools } from "./cli-tools.js";
+import { CREDENTIALS_KEY_ENV, oauthAppsFromEnv, readCredentialsKey } from "./commands/credentials.js";
 import { createKeyCommand, listKeysCommand, loginCommand, revokeKeyCommand } from "./commands/keys.js";
 import { demoDatabasePath, serveCommand } from "./commands/serve.js";
 import { ceilingsOf, loadSettings } from "./config-file.js";
+import { egressAllowing } from "./egress-allow.js";
 import { listenForStop } from "./stop-signals.js";
 
 export interface ServerCommandHost {
@@ -33,6 +37,8 @@ interface ServeFlags {
   store?: string;
   authFailures?: string;
   trustProxy?: string;
+  credentialsKeyFile?: string;
+  publicUrl?: string;
 }
 
 export function addServerCommands(program: Command, host: ServerCommandHost): void {
@@ -51,9 +57,18 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       "--trust-proxy <hops>",
       "read the client address from X-Forwarded-For, appended by this many proxies",
     )
+    .option(
+      "--credentials-key-file <path>",
+      `keep credentials and ask users for consent, sealed under this 32-byte key (or the key in $${CREDENTIALS_KEY_ENV})`,
+    )
+    .option(
+      "--public-url <origin>",
+      "the server's origin as users' browsers reach it, for the OAuth callback (default http://HOST:PORT)",
+    )
     .action(async (options: ServeFlags) => {
       // Before anything opens: a mistake in the settings is a usage error with nothing to close.
       const settings = loadSettings({ ...host.globals(), ...options }, io);
+      const credentialsKey = readCredentialsKey(options.credentialsKeyFile, io);
       const ceilings = ceilingsOf(settings);
       if (options.store) program.setOptionValue("db", resolve(io.cwd, options.store));
       const storePath = statePath(host.globals(), io);
@@ -63,10 +78,32 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       const registry = new ToolRegistry(tools);
       // Imported servers' changes reach the registry, hence the console, tool.update and MCP clients.
       const unsubscribe = (imports ?? []).map((imported) => syncRegistry(registry, imported, logger));
+      // Token endpoints are reached like any vendor: through egress, with the operator's --egress-allow.
+      const oauthEgress = credentialsKey
+        ? createEgressClient({
+            policy: egressAllowing(
+              host.globals().egressAllow ?? [],
+              (entry) => new UsageError(`--egress-allow ${entry}`),
+            ),
+          })
+        : undefined;
       const server = openRegistryServer({
         registry,
         storePath,
         logger,
+        ...(credentialsKey && oauthEgress
+          ? {
+              credentials: {
+                key: credentialsKey,
+                publicUrl:
+                  options.publicUrl ??
+                  `http://${options.host ?? "127.0.0.1"}:${options.port ?? DEFAULT_PORT}`,
+                transport: oauthEgress,
+                before: [envCredentials(io.env)],
+                apps: oauthAppsFromEnv(io.env),
+              },
+            }
+          : {}),
         onAuditFailure: settings.onAuditFailure,
         outputs: cliOutputStore(host.globals(), io),
         ...(ceilings ? { ceilings } : {}),
@@ -89,6 +126,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       } finally {
         host.linkSeam(undefined);
         for (const stop of unsubscribe) stop();
+        await oauthEgress?.close();
         await close();
       }
     });

@@ -11,6 +11,7 @@ import { problem } from "./problem.js";
 import { approvalsRoutes } from "./routes/approvals-routes.js";
 import { auditRoute } from "./routes/audit-route.js";
 import { consentCallbackRoute, consentRoutes } from "./routes/consent-routes.js";
+import { credentialsRoutes } from "./routes/credentials-routes.js";
 import { eventsRoute } from "./routes/events-route.js";
 import { manifestRoute } from "./routes/manifest-route.js";
 import { mcpRoute } from "./routes/mcp-route.js";
@@ -84,6 +85,7 @@ export function createServerApp(
   eventsRoute(app, deps);
   sessionRoutes(app, deps);
   consentRoutes(app, deps);
+  credentialsRoutes(app, deps);
 
   mcpRoute(app, deps, authenticated);
 

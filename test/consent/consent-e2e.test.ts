@@ -262,6 +262,35 @@ describe("consent against a real OAuth provider", () => {
     });
     expect(api.requests.filter((request) => request.method === "POST")).toEqual([]);
   });
+
+  it("lists connections over HTTP as metadata, each user seeing their own, and revokes only theirs", async () => {
+    const token = await sealedTokenOf("alice");
+    const as = (principal: string) => ({
+      authorization: `Bearer ${keys[principal]}`,
+      "content-type": "application/json",
+    });
+    const listed = await fetch(`${listening.url}/api/v1/credentials`, { headers: as("alice") });
+    const text = await listed.text();
+    expect(listed.status).toBe(200);
+    expect(text).not.toContain(token);
+    const { credentials } = JSON.parse(text) as { credentials: { principalId?: string; ref: string }[] };
+    expect(credentials.map((credential) => credential.principalId)).toEqual(["alice"]);
+    const revoke = (principal: string, body: unknown) =>
+      fetch(`${listening.url}/api/v1/credentials/revoke`, {
+        method: "POST",
+        headers: as(principal),
+        body: JSON.stringify(body),
+      });
+    expect((await revoke("alice", { ref: "notes", principalId: "bob" })).status).toBe(403);
+    const revoked = await revoke("alice", { ref: "notes" });
+    expect(revoked.status).toBe(200);
+    expect(await revoked.json()).toMatchObject({ principalId: "alice", revokedReason: "revoked by alice" });
+    // Revoked: alice's next call asks for consent again.
+    const again = parkedOf(
+      await invoke("alice", "notes_get_note", { id: "n-9" }, { run: "run-alice", call: "r-9" }),
+    );
+    expect(again.problem).toBe("revoked");
+  });
 });
 
 /** The token toolreg stored for a user, read the way only the resolver reads it. */

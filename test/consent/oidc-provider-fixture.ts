@@ -84,7 +84,7 @@ export async function startProvider(): Promise<ProviderFixture> {
       ],
       jwks: { keys: [{ ...privateKey.export({ format: "jwk" }), alg: "RS256", use: "sig", kid: "test" }] },
       cookies: { keys: [randomBytes(32).toString("base64url")] },
-    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, AuthorizationCode: 60 },
+      ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, AuthorizationCode: 60 },
       findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
       interactions: {
         url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,

@@ -16,7 +16,8 @@ import { type Envelope, failure } from "../envelope.js";
 import { fingerprintOf, idempotencyKeyFor, storableInput } from "../idempotency-key.js";
 import type { CallOptions, SeamSettings } from "../seam-settings.js";
 import { storeFailure } from "../store-failure.js";
-import { hashState, newAuthorizationRequest } from "./authorization-request.js";
+import { hashState } from "./authorization-request.js";
+import { beginConsent } from "./begin-consent.js";
 import type { ConsentOptions } from "./consent-options.js";
 import type { CredentialInspector, CredentialProblem } from "./credential-inspector.js";
 import { type CredentialNeed, credentialNeedOf, howToConfigure } from "./credential-need.js";
@@ -373,31 +374,20 @@ export class ConsentDesk {
         );
       }
       // Asking again for a scope keeps those granted: the new token replaces the old one whole.
-      const scopes = [...new Set([...shortfall.granted, ...need.scopes])];
       const at = now();
-      const redirectUri =
-        typeof this.#options.redirectUri === "function"
-          ? this.#options.redirectUri()
-          : this.#options.redirectUri;
-      const authorization = newAuthorizationRequest({
-        endpoints: client.endpoints,
-        clientId: client.app.clientId,
-        redirectUri,
-        scopes,
-      });
-      const { request } = await requests.open({
+      const request = await beginConsent({
+        requests,
+        client,
         tenantId: context.tenantId,
-        id: randomUUID(),
         principalId: context.principalId,
         credentialRef: need.credentialRef,
-        provider: need.provider,
-        scopes,
-        stateHash: authorization.stateHash,
-        codeVerifier: authorization.codeVerifier,
-        redirectUri,
-        authorizationUrl: authorization.url,
-        createdAt: at,
-        expiresAt: at + (this.#options.stateTtlMs ?? 10 * 60_000),
+        scopes: [...new Set([...shortfall.granted, ...need.scopes])],
+        redirectUri:
+          typeof this.#options.redirectUri === "function"
+            ? this.#options.redirectUri()
+            : this.#options.redirectUri,
+        now: at,
+        ttlMs: this.#options.stateTtlMs ?? 10 * 60_000,
       });
       const { call } = await requests.park({
         tenantId: context.tenantId,

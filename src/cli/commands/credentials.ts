@@ -1,0 +1,314 @@
+/**
+ * @module `toolreg credentials connect|list|revoke`: the credentials in the state file, sealed under the
+ * operator's key (`--credentials-key-file`, or the key itself in `$TOOLREG_CREDENTIALS_KEY`). `connect`
+ * reads a token on stdin (never an argument, which would stay in the shell's history) or, with `--oauth`,
+ * prints the link a user opens to connect through `toolreg serve`'s callback. A secret is never printed.
+ */
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { Command } from "commander";
+import type { CredentialMetadata, CredentialStore } from "../../ports/credential-store.js";
+import type { AnyTool } from "../../registry/registry.js";
+import { beginConsent } from "../../seam/consent/begin-consent.js";
+import { credentialNeedOf, oauthProvidersOf } from "../../seam/consent/credential-need.js";
+import { OAuthClients } from "../../seam/consent/oauth-clients.js";
+import type { OAuthApp } from "../../seam/consent/token-endpoint.js";
+import { DEFAULT_PORT } from "../../server/listen.js";
+import { CALLBACK_PATH } from "../../server/server-credentials.js";
+import { createSqliteConsentStore } from "../../stores/sqlite/consents.js";
+import { createSqliteCredentialStore } from "../../stores/sqlite/credentials.js";
+import { openDatabase } from "../../stores/sqlite/database.js";
+import { parseSecretKey } from "../../stores/sqlite/secret-box.js";
+import { type CliIo, UsageError } from "../cli-io.js";
+import { type GlobalOptions, statePath } from "../cli-state.js";
+import { formatJson, formatTable } from "../format.js";
+
+/** The environment variable that holds the key itself, when no key file is named. */
+export const CREDENTIALS_KEY_ENV = "TOOLREG_CREDENTIALS_KEY";
+
+/** The operator's key from `--credentials-key-file`, else `$TOOLREG_CREDENTIALS_KEY`; undefined when neither. */
+export function readCredentialsKey(keyFile: string | undefined, io: CliIo): Uint8Array | undefined {
+  let text: string | undefined;
+  let where = `$${CREDENTIALS_KEY_ENV}`;
+  if (keyFile) {
+    where = `--credentials-key-file ${keyFile}`;
+    try {
+      text = readFileSync(resolve(io.cwd, keyFile), "utf8");
+    } catch (error) {
+      throw new UsageError(`${where}: ${(error as Error).message}`);
+    }
+  } else {
+    text = io.env[CREDENTIALS_KEY_ENV];
+  }
+  if (text === undefined || text === "") return undefined;
+  try {
+    return parseSecretKey(text);
+  } catch (error) {
+    throw new UsageError(`${where}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The deployment's OAuth apps from the environment: `TOOLREG_OAUTH_<PROVIDER>_CLIENT_ID` and
+ * `_CLIENT_SECRET` (a public client has no secret), the provider being a toolkit id in capitals.
+ */
+export function oauthAppsFromEnv(env: CliIo["env"]): Record<string, OAuthApp> {
+  const apps: Record<string, OAuthApp> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const provider = /^TOOLREG_OAUTH_([A-Z0-9_]+)_CLIENT_ID$/.exec(name)?.[1];
+    if (!provider || !value) continue;
+    const secret = env[`TOOLREG_OAUTH_${provider}_CLIENT_SECRET`];
+    apps[provider.toLowerCase()] = { clientId: value, ...(secret ? { clientSecret: secret } : {}) };
+  }
+  return apps;
+}
+
+export interface CredentialCommandHost {
+  io: CliIo;
+  globals(): GlobalOptions;
+  /** The served tools: which toolkit uses a credential ref, and its OAuth endpoints. */
+  served(): Promise<{ tools: readonly AnyTool[]; close(): Promise<void> }>;
+  setExitCode(code: number): void;
+  /** What was typed on stdin; the process's stdin unless a test gives it. */
+  stdin?: () => Promise<string>;
+}
+
+interface ConnectOptions {
+  for?: string;
+  provider?: string;
+  account?: string;
+  scopes?: string;
+  oauth?: boolean;
+  url?: string;
+  credentialsKeyFile?: string;
+}
+
+export function addCredentialCommands(program: Command, host: CredentialCommandHost): void {
+  const { io } = host;
+  const credentials = program
+    .command("credentials")
+    .description("credentials kept sealed in the state file: connect, list (metadata only), revoke");
+  const keyOption = [
+    "--credentials-key-file <path>",
+    `the operator's key (default $${CREDENTIALS_KEY_ENV})`,
+  ] as const;
+  /** Opens the credential store (and, when asked, the consent store) on the state file for one command. */
+  const withStore = async (
+    keyFile: string | undefined,
+    body: (
+      store: CredentialStore,
+      database: ReturnType<typeof openDatabase>,
+      key: Uint8Array,
+    ) => Promise<number>,
+  ) => {
+    const key = readCredentialsKey(keyFile, io);
+    if (!key) {
+      throw new UsageError(
+        `the credentials are sealed: give the operator's key with --credentials-key-file or $${CREDENTIALS_KEY_ENV}`,
+      );
+    }
+    const path = statePath(host.globals(), io);
+    mkdirSync(dirname(path), { recursive: true });
+    const database = openDatabase(path);
+    try {
+      let store: CredentialStore;
+      try {
+        store = createSqliteCredentialStore(database, key);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+      host.setExitCode(await body(store, database, key));
+    } finally {
+      database.close();
+    }
+  };
+
+  credentials
+    .command("connect")
+    .description(
+      "store a token typed on stdin as <ref> (the tenant's, or --for a principal's), or --oauth: print the link a user opens to connect",
+    )
+    .argument("<ref>", "the credentialRef the toolkit is configured with, e.g. github")
+    .option(
+      "--for <principal>",
+      "a principal's own credential (with --oauth, the user who consents; default --principal)",
+    )
+    .option("--provider <id>", "the toolkit it is for (default: the served toolkit that uses <ref>)")
+    .option("--account <name>", "the vendor account it belongs to, shown by list")
+    .option("--scopes <list>", "comma-separated scopes it grants, or with --oauth asks for")
+    .option("--oauth", "print the authorization link instead of reading a token")
+    .option("--url <origin>", "with --oauth: where toolreg serve listens", `http://127.0.0.1:${DEFAULT_PORT}`)
+    .option(...keyOption)
+    .action((ref: string, options: ConnectOptions) =>
+      withStore(options.credentialsKeyFile, async (store, database, key) => {
+        const { tools, close } = await host.served();
+        try {
+          const provider = providerOf(ref, tools, options.provider);
+          const scopes = listOf(options.scopes);
+          if (!options.oauth) return await storeToken(store, ref, provider, scopes, options, host);
+          const principalId = options.for ?? host.globals().principal;
+          const clients = new OAuthClients({
+            providers: oauthProvidersOf(tools),
+            apps: oauthAppsFromEnv(io.env),
+            credentials: store,
+          });
+          const client = await clients.clientFor(host.globals().tenant, provider);
+          if (!client) {
+            throw new UsageError(
+              `${provider} cannot be connected with OAuth here: no served toolkit declares its OAuth endpoints, or no OAuth app is configured (TOOLREG_OAUTH_${provider.toUpperCase()}_CLIENT_ID, or the tenant's oauth-app:${provider})`,
+            );
+          }
+          const request = await beginConsent({
+            requests: createSqliteConsentStore(database, key),
+            client,
+            tenantId: host.globals().tenant,
+            principalId,
+            credentialRef: ref,
+            scopes,
+            redirectUri: `${(options.url ?? "").replace(/\/$/, "")}${CALLBACK_PATH}`,
+            now: Date.now(),
+            ttlMs: 10 * 60_000,
+          });
+          io.stdout(`${request.authorizationUrl}\n`);
+          io.stderr(
+            `open it as ${principalId} within 10 minutes; toolreg serve at ${options.url} stores the connection as "${ref}"\n`,
+          );
+          return 0;
+        } finally {
+          await close();
+        }
+      }),
+    );
+
+  credentials
+    .command("list")
+    .description("list the tenant's credentials: metadata only, never a secret")
+    .option("--json", "print JSON")
+    .option(...keyOption)
+    .action((options: { json?: boolean; credentialsKeyFile?: string }) =>
+      withStore(options.credentialsKeyFile, async (store) => {
+        const listed = await store.list({ tenantId: host.globals().tenant });
+        io.stdout(options.json ? formatJson(listed) : table(listed));
+        return 0;
+      }),
+    );
+
+  credentials
+    .command("revoke")
+    .description("revoke a credential: its secrets are erased; the next call that needs it asks again")
+    .argument("<ref>", "the credentialRef")
+    .option("--for <principal>", "a principal's own credential (default: the tenant's)")
+    .option(...keyOption)
+    .action((ref: string, options: { for?: string; credentialsKeyFile?: string }) =>
+      withStore(options.credentialsKeyFile, async (store) => {
+        const whose = options.for ? `${options.for}'s` : `tenant ${host.globals().tenant}'s`;
+        const revoked = await store.revoke({
+          tenantId: host.globals().tenant,
+          principalId: options.for,
+          ref,
+          at: Date.now(),
+          reason: `revoked by ${host.globals().principal}`,
+        });
+        if (!revoked) {
+          io.stderr(`error: ${whose} credential "${ref}" does not exist or was revoked already\n`);
+          return 1;
+        }
+        io.stdout(`revoked ${whose} credential "${ref}"\n`);
+        return 0;
+      }),
+    );
+}
+
+/** The provider a ref is for: given, else the one served toolkit whose tools use it. */
+function providerOf(ref: string, tools: readonly AnyTool[], given: string | undefined): string {
+  if (given) return given;
+  const providers = new Set(
+    tools.flatMap((tool) => {
+      const need = credentialNeedOf(tool);
+      return need?.credentialRef === ref ? [need.provider] : [];
+    }),
+  );
+  const [only] = providers;
+  if (providers.size === 1 && only) return only;
+  throw new UsageError(
+    providers.size === 0
+      ? `no served toolkit uses the credential "${ref}": name the toolkit it is for with --provider`
+      : `toolkits ${[...providers].join(", ")} all use "${ref}": name one with --provider`,
+  );
+}
+
+async function storeToken(
+  store: CredentialStore,
+  ref: string,
+  provider: string,
+  scopes: string[],
+  options: ConnectOptions,
+  host: CredentialCommandHost,
+): Promise<number> {
+  const { io } = host;
+  if (process.stdin.isTTY && !host.stdin) io.stderr(`paste the token for "${ref}", then press Ctrl-D\n`);
+  const token = (await (host.stdin ?? readStdin)()).trim();
+  if (token === "" || /\s/.test(token)) {
+    throw new UsageError(
+      "type one token on stdin: it was empty or held whitespace (two tokens, or a stray line)",
+    );
+  }
+  const stored = await store.put({
+    tenantId: host.globals().tenant,
+    principalId: options.for,
+    ref,
+    kind: "token",
+    provider,
+    scopes,
+    account: options.account,
+    secrets: { accessToken: token },
+    connectedBy: host.globals().principal,
+    at: Date.now(),
+  });
+  io.stdout(`stored ${whoseOf(stored)} credential "${ref}" for ${provider} (version ${stored.version})\n`);
+  return 0;
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((resolveText, reject) => {
+    let text = "";
+    process.stdin.setEncoding("utf8");
+    process.stdin.on("data", (chunk: string) => {
+      text += chunk;
+    });
+    process.stdin.on("end", () => resolveText(text));
+    process.stdin.on("error", reject);
+  });
+}
+
+function listOf(text: string | undefined): string[] {
+  return (text ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function whoseOf(credential: CredentialMetadata): string {
+  return credential.principalId === undefined
+    ? `tenant ${credential.tenantId}'s`
+    : `${credential.principalId}'s`;
+}
+
+function table(credentials: readonly CredentialMetadata[]): string {
+  const time = (at: number | undefined) => (at === undefined ? "-" : new Date(at).toISOString());
+  return formatTable(
+    ["REF", "WHOSE", "KIND", "PROVIDER", "SCOPES", "ACCOUNT", "EXPIRES", "REVOKED"],
+    credentials.map((credential) => [
+      credential.ref,
+      credential.principalId ?? "(tenant)",
+      credential.kind,
+      credential.provider,
+      credential.scopes.join(",") || "-",
+      credential.account ?? "-",
+      time(credential.expiresAt),
+      credential.revokedAt === undefined
+        ? "-"
+        : `${time(credential.revokedAt)} (${credential.revokedReason ?? ""})`,
+    ]),
+  );
+}
