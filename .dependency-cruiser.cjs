@@ -55,7 +55,8 @@ module.exports = {
     {
       name: "vendor-package-tests-import-the-toolkit-api-and-test-kit",
       severity: "error",
-      comment: "a vendor package's tests and fakes use what its users test with: toolreg, toolreg/toolkit, toolreg/test",
+      comment:
+        "a vendor package's tests and fakes use what its users test with: toolreg, toolreg/toolkit, toolreg/test",
       from: { path: ["^packages/[^/]+/src/.*\\.test\\.ts$", "^packages/[^/]+/src/fake/"] },
       to: { path: "^src/", pathNot: ["^src/tools/toolkit/", "^src/test/", "^src/index\\.ts$"] },
     },

@@ -194,7 +194,10 @@ export function defineTool<I, O = unknown>(declaration: ToolDeclaration<I, O>): 
     fail("provenance", `"${provenance}" is not first-party, package:<name> or mcp:<server>`);
   // A range that does not parse would match no host at discovery, hiding the tool without a word.
   if (declaration.runtime !== undefined && semver.validRange(declaration.runtime) === null) {
-    fail("runtime", `"${String(declaration.runtime).slice(0, 100)}" is not a semver range such as ^1.2.0 or >=2 <4`);
+    fail(
+      "runtime",
+      `"${String(declaration.runtime).slice(0, 100)}" is not a semver range such as ^1.2.0 or >=2 <4`,
+    );
   }
   if (declaration.deprecatedBy !== undefined && !SNAKE_CASE.test(declaration.deprecatedBy)) {
     fail("deprecatedBy", "must name a tool");
