@@ -1,9 +1,9 @@
 /** @module `github_create_branch`: a new branch from another branch's head or from a commit. */
 import { ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
+import { commitShaField, newBranchField, refNameField, urlSegments } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { repoInput } from "../github-inputs.js";
-import { commitShaField, newBranchField, refNameField, urlSegments } from "./git-inputs.js";
 
 export const createBranch = githubTool({
   name: "github_create_branch",
@@ -20,7 +20,7 @@ export const createBranch = githubTool({
       from_branch: refNameField(
         "the branch whose current head the new branch starts at, e.g. main",
       ).optional(),
-      from_sha: commitShaField.optional().describe("the full sha of the commit the new branch starts at"),
+      from_sha: commitShaField("the full sha of the commit the new branch starts at").optional(),
     })
     .refine((input) => (input.from_branch === undefined) !== (input.from_sha === undefined), {
       message: "give exactly one of from_branch and from_sha",

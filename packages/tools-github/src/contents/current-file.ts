@@ -3,8 +3,8 @@
  * model never supplies one; and GitHub's answer when the file changed between that lookup and the write.
  */
 import { ToolFailure } from "toolreg/toolkit";
+import { urlSegments } from "../git-inputs.js";
 import type { GithubCall } from "../github-client.js";
-import { urlSegments } from "./git-inputs.js";
 
 export interface FileAt {
   owner: string;

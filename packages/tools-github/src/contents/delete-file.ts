@@ -1,10 +1,10 @@
 /** @module `github_delete_file`: removes one file in one commit, finding the file's sha itself. */
 import { ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
+import { commitMessageField, filePathField, refNameField, urlSegments } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { repoInput } from "../github-inputs.js";
 import { currentFileSha, describeFile, staleWrite } from "./current-file.js";
-import { commitMessageField, filePathField, refNameField, urlSegments } from "./git-inputs.js";
 
 export const deleteFile = githubTool({
   name: "github_delete_file",

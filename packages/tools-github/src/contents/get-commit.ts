@@ -1,9 +1,9 @@
 /** @module `github_get_commit`: one commit's message, author, stats and changed files with capped patches. */
 import { z } from "zod";
+import { refNameField } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { repoInput } from "../github-inputs.js";
 import { commitDetail, FILES_SHOWN } from "./commit-shapes.js";
-import { refNameField } from "./git-inputs.js";
 
 export const getCommit = githubTool({
   name: "github_get_commit",

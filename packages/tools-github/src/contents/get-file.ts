@@ -1,10 +1,10 @@
 /** @module `github_get_file`: one file's text, read in windows of whole lines; binary files are described, not dumped. */
 import { ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
+import { filePathField, refField, urlSegments } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { repoInput } from "../github-inputs.js";
 import { type FileText, lineWindow, textOfBytes, textOfRaw } from "./file-text.js";
-import { filePathField, refField, urlSegments } from "./git-inputs.js";
 
 /**
  * Past 1 MB GitHub's contents API leaves a file's content out and serves it only raw; past this size it

@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
-import { itemsWanted, listOutput, repositoryPage } from "./list-output.js";
+import { itemsWanted } from "../list-answer.js";
+import { listOutput, repositoryPage } from "./list-output.js";
 
 export const listBranches = githubTool({
   name: "github_list_branches",

@@ -1,10 +1,11 @@
 /** @module `github_list_commits`: a branch's history, newest first, filtered by path, author and dates. */
 import { z } from "zod";
+import { filePathField, refField } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
+import { itemsWanted } from "../list-answer.js";
 import { commitSummary } from "./commit-shapes.js";
-import { filePathField, refField } from "./git-inputs.js";
-import { itemsWanted, listOutput, repositoryPage } from "./list-output.js";
+import { listOutput, repositoryPage } from "./list-output.js";
 
 const timestamp = (what: string) =>
   z.iso.datetime({ offset: true }).optional().describe(`${what}, ISO 8601, e.g. 2024-05-01T00:00:00Z`);

@@ -1,10 +1,11 @@
 /** @module `github_list_directory`: a directory's entries (files, directories, symlinks, submodules). */
 import { ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
+import { directoryPathField, refField, urlSegments } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
-import { directoryPathField, refField, urlSegments } from "./git-inputs.js";
-import { itemsWanted, listOutput, repositoryPage } from "./list-output.js";
+import { itemsWanted } from "../list-answer.js";
+import { listOutput, repositoryPage } from "./list-output.js";
 
 export const listDirectory = githubTool({
   name: "github_list_directory",

@@ -3,12 +3,6 @@
  * bound (the model's limit, capped by the deployment's maxItems) stopped the list before its end.
  */
 import { boundNote, type CollectedPages } from "toolreg/toolkit";
-import type { GithubEnv } from "../github-env.js";
-
-/** The most items to ask for: the model's limit, never past the deployment's maxItems. */
-export function itemsWanted(limit: number | undefined, env: GithubEnv): number {
-  return Math.min(limit ?? env.maxItems, env.maxItems);
-}
 
 /**
  * A list as a tool's output; `what` names the items ("branches") in the note a model reads. Names,

@@ -3,7 +3,8 @@ import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField, ownerField, repoField } from "../github-inputs.js";
 import { capText } from "../github-shapes.js";
-import { itemsWanted, listOutput } from "./list-output.js";
+import { itemsWanted } from "../list-answer.js";
+import { listOutput } from "./list-output.js";
 
 /** GitHub's REST code search refuses a query that names no user, organisation or repository. */
 const SCOPED = /(^|\s)(repo|org|user):\S/;

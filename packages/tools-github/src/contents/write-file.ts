@@ -1,9 +1,9 @@
 /** @module `github_write_file`: creates or replaces one text file in one commit, finding the file's sha itself. */
 import { z } from "zod";
+import { commitMessageField, filePathField, refNameField, urlSegments } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { repoInput } from "../github-inputs.js";
 import { currentFileSha, describeFile, staleWrite } from "./current-file.js";
-import { commitMessageField, filePathField, refNameField, urlSegments } from "./git-inputs.js";
 
 /**
  * Text a write may carry: base64 makes it 4/3 larger, and the request must stay under the egress

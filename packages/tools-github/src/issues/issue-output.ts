@@ -1,9 +1,7 @@
 /**
- * @module How the issue tools answer. One issue: its summary and its body, capped, as JSON. A list: a line
- * per item for the model to read, the items as data, and what the bound left out. Titles, bodies, label and
- * milestone descriptions are written by users, so every answer that carries them is marked untrusted.
+ * @module How the issue tools answer: one issue as its summary and its body, capped, as JSON; an issue as a
+ * line of a list (list-answer.ts). Titles and bodies are written by users, so answers are untrusted.
  */
-import { boundNote, type CollectedPages } from "toolreg/toolkit";
 import { capText, issueSummary } from "../github-shapes.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: GitHub's issue payload, read field by field.
@@ -46,38 +44,3 @@ export function issueLine(issue: IssueListItem): string {
   ];
   return parts.filter(Boolean).join(" ");
 }
-
-export interface ListAnswer<Item> {
-  /** What the items are, plural: "open issues of octocat/hello-world". */
-  what: string;
-  items: Item[];
-  collected: CollectedPages<unknown>;
-  line(item: Item): string;
-  /** Where the user-written text came from; none when nothing user-written is returned. */
-  source: string | undefined;
-  /** Said after the count: pull requests left out, a search that timed out. */
-  notes?: (string | undefined)[];
-  /** More data beside the items (a search's total). */
-  extra?: Record<string, unknown>;
-}
-
-export function listAnswer<Item>({
-  what,
-  items,
-  collected,
-  line,
-  source,
-  notes = [],
-  extra = {},
-}: ListAnswer<Item>) {
-  const head = [boundNote({ ...collected, items }, what), ...notes].filter(Boolean).join("; ");
-  return {
-    content: [`${head}${items.length > 0 ? ":" : "."}`, ...items.map(line)].join("\n"),
-    data: { items, complete: collected.complete, ...extra },
-    truncated: !collected.complete,
-    ...(source === undefined || items.length === 0 ? {} : { provenance: { source, trusted: false } }),
-  };
-}
-
-/** The bound a list tool walks to: what the model asked for, never past the deployment's maximum. */
-export const boundOf = (limit: number | undefined, maxItems: number) => Math.min(limit ?? maxItems, maxItems);

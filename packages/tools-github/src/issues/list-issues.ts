@@ -2,8 +2,9 @@
 import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
 import { labelNameField, loginField, milestoneNumberField } from "./issue-fields.js";
-import { boundOf, issueLine, issueListItem, listAnswer } from "./issue-output.js";
+import { issueLine, issueListItem } from "./issue-output.js";
 
 /** GitHub's list filter takes labels comma-separated, so a name with a comma cannot be asked for. */
 const labelFilterField = labelNameField.refine(
@@ -63,7 +64,7 @@ export const listIssues = githubTool({
         ...(milestone === undefined ? {} : { milestone: String(milestone) }),
       },
       `issues of ${owner}/${repo}`,
-      boundOf(limit, env.maxItems),
+      itemsWanted(limit, env),
     );
     // "GitHub's REST API considers every pull request an issue": they come marked by a `pull_request` key.
     const issues = collected.items.filter((item) => item.pull_request === undefined);

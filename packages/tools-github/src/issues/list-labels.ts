@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
-import { boundOf, listAnswer } from "./issue-output.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
 
 export const listLabels = githubTool({
   name: "github_list_labels",
@@ -20,7 +20,7 @@ export const listLabels = githubTool({
         "GET /repos/{owner}/{repo}/labels",
         { owner, repo },
         `labels of ${owner}/${repo}`,
-        boundOf(limit, env.maxItems),
+        itemsWanted(limit, env),
       );
     const items = collected.items.map((label) => ({
       name: label.name as string,

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
 import { capText } from "../github-shapes.js";
-import { boundOf, listAnswer } from "./issue-output.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
 
 /** Characters of a milestone's description a list returns. */
 const DESCRIPTION_CAP = 500;
@@ -33,7 +33,7 @@ export const listMilestones = githubTool({
         "GET /repos/{owner}/{repo}/milestones",
         { owner, repo, ...filters },
         `milestones of ${owner}/${repo}`,
-        boundOf(limit, env.maxItems),
+        itemsWanted(limit, env),
       );
     const items = collected.items.map((milestone) => ({
       number: milestone.number as number,

@@ -7,7 +7,8 @@
 import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField, ownerField, repoField } from "../github-inputs.js";
-import { boundOf, issueLine, issueListItem, listAnswer } from "./issue-output.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
+import { issueLine, issueListItem } from "./issue-output.js";
 
 /** The words of a query that GitHub counts against its 256: not qualifiers (`label:bug`), not operators. */
 function searchText(query: string): string {
@@ -80,7 +81,7 @@ export const searchIssues = githubTool({
         "GET /search/issues",
         { q, ...(sort ? { sort } : {}), ...(order ? { order } : {}) },
         `the issue search "${q}"`,
-        boundOf(limit, env.maxItems),
+        itemsWanted(limit, env),
       );
     const items = found.items.map((item) => ({
       repository: String(item.repository_url ?? "").replace(/^.*\/repos\//, ""),

@@ -3,6 +3,7 @@ import { boundNote } from "toolreg/toolkit";
 import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField } from "../github-inputs.js";
+import { itemsWanted } from "../list-answer.js";
 import { type Connection, collectConnection } from "./graphql-pages.js";
 import { PROJECT_FIELD_PARTS, PROJECT_ITEM_PARTS } from "./project-documents.js";
 import { projectNumberField, projectOwnerField } from "./project-inputs.js";
@@ -81,7 +82,7 @@ export const getProject = githubTool({
   async run({ owner, number, limit }, context, env) {
     const github = env.github(context);
     const what = `project ${number} of ${owner}`;
-    const maxItems = Math.min(limit ?? env.maxItems, env.maxItems);
+    const maxItems = itemsWanted(limit, env);
     const seen: { project?: ProjectNode } = {};
     const collected = await collectConnection(async (first, after) => {
       const data =

@@ -3,6 +3,7 @@ import { boundNote } from "toolreg/toolkit";
 import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField } from "../github-inputs.js";
+import { itemsWanted } from "../list-answer.js";
 import { collectConnection } from "./graphql-pages.js";
 import { projectOwnerField } from "./project-inputs.js";
 import { noAccount } from "./project-target.js";
@@ -53,7 +54,7 @@ export const listProjects = githubTool({
   input: z.object({ owner: projectOwnerField, limit: limitField }),
   async run({ owner, limit }, context, env) {
     const github = env.github(context);
-    const maxItems = Math.min(limit ?? env.maxItems, env.maxItems);
+    const maxItems = itemsWanted(limit, env);
     const seen: { account?: NonNullable<ListProjectsData["repositoryOwner"]> } = {};
     const collected = await collectConnection(async (first, after) => {
       const data = await github.graphql<ListProjectsData>(

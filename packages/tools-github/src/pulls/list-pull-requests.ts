@@ -1,9 +1,9 @@
 /** @module `github_list_pull_requests`: a repository's pull requests, filtered by state and branches. */
 import { z } from "zod";
+import { refNameField } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
-import { gitRefField } from "./git-ref-field.js";
-import { listOutput } from "./list-output.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
 import { headFilterField } from "./pull-inputs.js";
 import { pullLine, pullSummary } from "./pull-shapes.js";
 
@@ -18,7 +18,7 @@ export const listPullRequests = githubTool({
   input: z.object({
     ...repoInput,
     state: z.enum(["open", "closed", "all"]).default("open").describe("which pull requests (default open)"),
-    base: gitRefField("only pull requests into this base branch, e.g. main").optional(),
+    base: refNameField("only pull requests into this base branch, e.g. main").optional(),
     head: headFilterField.optional(),
     sort: z
       .enum(["created", "updated", "popularity", "long-running"])
@@ -39,10 +39,10 @@ export const listPullRequests = githubTool({
         "GET /repos/{owner}/{repo}/pulls",
         { owner, repo, ...filters },
         `pull requests of ${owner}/${repo}`,
-        Math.min(limit ?? env.maxItems, env.maxItems),
+        itemsWanted(limit, env),
       );
     const items = collected.items.map(pullSummary);
-    return listOutput({
+    return listAnswer({
       what: `${filters.state === "all" ? "" : `${filters.state} `}pull requests of ${owner}/${repo}`,
       items,
       collected,

@@ -4,10 +4,10 @@
  * that moved since it was read from being merged unread.
  */
 import { z } from "zod";
+import { commitShaField } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { repoInput } from "../github-inputs.js";
 import { explainingFailures } from "./explain-failure.js";
-import { commitShaField } from "./git-ref-field.js";
 import { pullNumberField } from "./pull-inputs.js";
 
 export const mergePullRequest = githubTool({

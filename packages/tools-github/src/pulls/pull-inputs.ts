@@ -1,7 +1,7 @@
 /** @module Input fields the pull request tools share, each held to GitHub's own limits. */
 import { z } from "zod";
+import { isGitRefName, refNameField } from "../git-inputs.js";
 import { numberField, ownerField } from "../github-inputs.js";
-import { gitRefField, isGitRefName } from "./git-ref-field.js";
 
 export const pullNumberField = numberField("pull request");
 
@@ -11,7 +11,7 @@ export const pullTitleField = z.string().trim().min(1).max(256);
 /** GitHub refuses a longer body ("Body is too long (maximum is 65536 characters)"). */
 export const pullBodyField = z.string().max(65_536);
 
-export const baseBranchField = gitRefField(
+export const baseBranchField = refNameField(
   "the branch the changes are pulled into, in this repository, e.g. main",
 );
 

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField, ownerField, repoField } from "../github-inputs.js";
-import { listOutput } from "./list-output.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
 import { pullLine, searchedPull } from "./pull-shapes.js";
 
 /** GitHub's limits on a search query (docs.github.com/en/rest/search/search#limitations-on-query-length). */
@@ -66,7 +66,7 @@ export const searchPullRequests = githubTool({
         "GET /search/issues",
         { q, sort, order },
         `a search for pull requests (${q})`,
-        Math.min(limit ?? env.maxItems, env.maxItems),
+        itemsWanted(limit, env),
       );
     const items = found.items.map(searchedPull);
     const note = [
@@ -75,7 +75,7 @@ export const searchPullRequests = githubTool({
     ]
       .filter(Boolean)
       .join("; ");
-    return listOutput({
+    return listAnswer({
       what: "pull requests found",
       items,
       collected: found,
@@ -83,7 +83,7 @@ export const searchPullRequests = githubTool({
       source:
         items[0] &&
         `${new URL(items[0].url).origin}/search?${new URLSearchParams({ q, type: "pullrequests" })}`,
-      note,
+      notes: [note],
     });
   },
 });

@@ -1,9 +1,9 @@
 /** @module `github_create_release`: publishes a release (or a draft) for a tag, creating the tag if need be. */
 import { z } from "zod";
+import { refNameField } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { repoInput } from "../github-inputs.js";
 import { explainingFailures } from "../pulls/explain-failure.js";
-import { gitRefField } from "../pulls/git-ref-field.js";
 import { releaseOutput } from "./release-shapes.js";
 
 export const createRelease = githubTool({
@@ -16,8 +16,8 @@ export const createRelease = githubTool({
   oauthScopes: ["repo"],
   input: z.object({
     ...repoInput,
-    tag_name: gitRefField("the tag to release, e.g. v1.2.0; created if it does not exist"),
-    target_commitish: gitRefField(
+    tag_name: refNameField("the tag to release, e.g. v1.2.0; created if it does not exist"),
+    target_commitish: refNameField(
       "where a new tag is created: a branch or a commit SHA (default: the default branch); unused if the tag exists",
     ).optional(),
     name: z.string().optional().describe("the release's title"),

@@ -1,9 +1,9 @@
 /** @module `github_get_release`: one release by id, by tag name, or the latest. */
 import { z } from "zod";
+import { refNameField } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { repoInput } from "../github-inputs.js";
 import { explainingFailures } from "../pulls/explain-failure.js";
-import { gitRefField } from "../pulls/git-ref-field.js";
 import { releaseOutput } from "./release-shapes.js";
 
 export const getRelease = githubTool({
@@ -18,7 +18,7 @@ export const getRelease = githubTool({
     .object({
       ...repoInput,
       release_id: z.int().min(1).max(Number.MAX_SAFE_INTEGER).optional().describe("the release's numeric id"),
-      tag: gitRefField("the release's tag name, e.g. v1.0.0").optional(),
+      tag: refNameField("the release's tag name, e.g. v1.0.0").optional(),
       latest: z.literal(true).optional().describe("true for the latest full release"),
     })
     .refine(

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
-import { listOutput } from "../pulls/list-output.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
 import { releaseLine, releaseSummary, releasesPageOf } from "./release-shapes.js";
 
 export const listReleases = githubTool({
@@ -21,10 +21,10 @@ export const listReleases = githubTool({
         "GET /repos/{owner}/{repo}/releases",
         { owner, repo },
         `releases of ${owner}/${repo}`,
-        Math.min(limit ?? env.maxItems, env.maxItems),
+        itemsWanted(limit, env),
       );
     const items = collected.items.map(releaseSummary);
-    return listOutput({
+    return listAnswer({
       what: `releases of ${owner}/${repo}`,
       items,
       collected,

@@ -1,7 +1,7 @@
 /** @module `github_dispatch_workflow`: starts a workflow that has a workflow_dispatch trigger, on a branch or tag. */
 import { ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
-import { refNameField } from "../contents/git-inputs.js";
+import { refNameField } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { repoInput } from "../github-inputs.js";
 import { workflowField } from "./workflow-inputs.js";

@@ -9,11 +9,11 @@
  * fetched; each job's page is given for a person who wants the whole log.
  */
 import { z } from "zod";
-import { itemsWanted } from "../contents/list-output.js";
 import type { GithubCall } from "../github-client.js";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
 import { capText } from "../github-shapes.js";
+import { itemsWanted } from "../list-answer.js";
 import { FAILED_CONCLUSIONS, jobSummary, runSummary } from "./run-shapes.js";
 import { runIdField } from "./workflow-inputs.js";
 

@@ -1,9 +1,10 @@
 /** @module `github_list_workflow_runs`: a repository's (or one workflow's) Actions runs, newest first. */
 import { z } from "zod";
-import { refNameField } from "../contents/git-inputs.js";
-import { itemsWanted, listOutput, repositoryPage } from "../contents/list-output.js";
+import { listOutput, repositoryPage } from "../contents/list-output.js";
+import { refNameField } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
+import { itemsWanted } from "../list-answer.js";
 import { runSummary } from "./run-shapes.js";
 import { workflowField } from "./workflow-inputs.js";
 

@@ -61,6 +61,8 @@ function refProblem(ref: string): string | undefined {
     return "a ref has no leading, trailing or doubled '/'";
   }
   if (ref.endsWith(".")) return "a ref does not end with '.'";
+  // git refuses it for branches (check-ref-format --branch), and a program reads it as an option.
+  if (ref.startsWith("-")) return "a ref does not start with '-'";
   if (ref.split("/").some((part) => part.startsWith(".") || part.endsWith(".lock"))) {
     return "no part of a ref starts with '.' or ends with '.lock'";
   }
@@ -90,11 +92,17 @@ export const newBranchField = refNameField("the new branch's name, e.g. feature/
   "give the short name (feature/x), not refs/heads/feature/x, and not HEAD",
 );
 
-/** A full commit sha, as GitHub's git database API requires. */
-export const commitShaField = z
-  .string()
-  .regex(/^[0-9a-fA-F]{40}$/, "a full 40-character commit sha")
-  .describe("a full 40-character commit sha");
+/** True when git would take `name` as a branch or tag name. */
+export function isGitRefName(name: string): boolean {
+  return name.length > 0 && name.length <= MAX_REF && refProblem(name) === undefined;
+}
+
+/** A full commit sha: GitHub compares it exactly, so an abbreviated one would never match. */
+export const commitShaField = (what: string) =>
+  z
+    .string()
+    .regex(/^[0-9a-fA-F]{40}$/, "a full 40-character hexadecimal commit sha")
+    .describe(what);
 
 /** A commit message; git takes any length, GitHub shows the first line as its title. */
 export const commitMessageField = z
