@@ -12,6 +12,16 @@ afterEach(async () => {
   toolreg = undefined;
 });
 
+const calculateAgain = () =>
+  defineTool({
+    name: "calculate",
+    description: "A second calculator.",
+    category: "general",
+    effect: "read",
+    input: z.object({}),
+    run: () => "0",
+  });
+
 function ticketTool(created: string[]) {
   return defineTool({
     name: "tracker_create_ticket",
@@ -77,6 +87,12 @@ describe("createToolreg", () => {
       expect.objectContaining({ name: "now" }),
     );
     expect(toolreg.render({ tenantId: "globex", principalId: "x" }, "mcp")).toHaveLength(6);
+  });
+
+  it("refuses two tools of one name, as a registry does", async () => {
+    await expect(createToolreg({ toolkits: [generalToolkit], tools: [calculateAgain()] })).rejects.toThrow(
+      /calculate/,
+    );
   });
 
   it("refuses a toolkit's bad configuration and leaves nothing open", async () => {

@@ -94,15 +94,23 @@ export interface Toolreg {
 
 export async function createToolreg(options: ToolregOptions = {}): Promise<Toolreg> {
   const host = createToolkitHost({ egressPolicy: options.egress, sandbox: options.sandbox });
-  const tools: AnyTool[] = [];
   try {
-    for (const given of options.toolkits ?? []) {
-      const use: ToolkitUse = "toolkit" in given ? given : { toolkit: given };
-      tools.push(...(await use.toolkit.build(use.config ?? {}, host, use)));
-    }
+    return await assemble(options, host);
   } catch (error) {
+    // A bad configuration or a duplicate name leaves nothing open: clients, databases, the scratch folder.
     await host.close();
     throw error;
+  }
+}
+
+async function assemble(
+  options: ToolregOptions,
+  host: ReturnType<typeof createToolkitHost>,
+): Promise<Toolreg> {
+  const tools: AnyTool[] = [];
+  for (const given of options.toolkits ?? []) {
+    const use: ToolkitUse = "toolkit" in given ? given : { toolkit: given };
+    tools.push(...(await use.toolkit.build(use.config ?? {}, host, use)));
   }
   tools.push(...(options.tools ?? []));
   const stores = options.stores ?? createMemoryStores();

@@ -22,18 +22,19 @@ describe("Slack's failures, read from the envelope", () => {
     [REVOKED_TOKEN, "token_revoked"],
     [INACTIVE_TOKEN, "account_inactive"],
     ["xoxb-1000000001-2000000002-nobodyknowsthisone000", "invalid_auth"],
-  ])("a dead credential (%s) says to connect Slack again, and is not retried", async (token, slackError) => {
-    const before = slack.fake.requests.length;
-    const error = await failureOf("slack_list_channels", {}, token);
-    expect(slack.fake.requests.length - before).toBe(1);
-    expect(slack.fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${token}`);
-    expect(error.code).toBe("upstream_error");
-    expect(error.retryable).toBe(false);
-    expect(error.message).toMatch(
-      new RegExp(`refused the credential \\(${slackError}\\).*connect Slack again`),
-    );
-    expect(error.details).toMatchObject({ slackError });
-  });
+  ])(
+    "a dead credential (%s) is given up as the 401 it means: the user is asked to connect Slack again",
+    async (token) => {
+      const before = slack.fake.requests.length;
+      const error = await failureOf("slack_list_channels", {}, token);
+      expect(slack.fake.requests.length - before).toBe(1);
+      expect(slack.fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${token}`);
+      expect(error.code).toBe("auth_required");
+      expect(error.retryable).toBe(false);
+      expect(error.message).toMatch(/refused the credential "slack" \(401\).*did nothing/);
+      expect(error.details).toMatchObject({ credentialRef: "slack", status: 401, credentialRejected: true });
+    },
+  );
 
   it("a method's per-minute budget spent is upstream_rate_limited with Slack's Retry-After", async () => {
     const first = await slack.seam.call(slack.context(), "slack_read_history", { channel: GENERAL });

@@ -128,9 +128,12 @@ function platformFailure(body: SlackErrorBody, what: string): ToolFailure {
       );
   }
   if (DEAD_CREDENTIAL.has(code)) {
+    // Slack says it with 200 and ok:false; told as the 401 it means, so the toolkit gives the credential up
+    // and the next call asks its user to connect Slack again instead of failing the same way.
     return final(
       "upstream_error",
       `Slack refused the credential (${code}) for ${what}: it is revoked, expired, deactivated or not allowed here; the deployment must connect Slack again`,
+      { status: 401 },
     );
   }
   if (BAD_REQUEST.has(code))

@@ -200,6 +200,17 @@ describe("store credential resolver", () => {
     expect((await store.get({ ...alice, ref: "vendor" }))?.revokedAt).toBe(clock);
   });
 
+  it("keeps a credential whose refresh fails for the deployment's own reason (a rotated client secret)", async () => {
+    const resolver = resolverOver();
+    await store.put(oauth({ expiresAt: clock - 1 }));
+    endpoint.answer = () => ({
+      status: 401,
+      body: JSON.stringify({ error: "invalid_client", error_description: "client authentication failed" }),
+    });
+    await expect(resolver.resolve("vendor", alice)).rejects.toMatchObject({ problem: "unreachable" });
+    expect((await store.get({ ...alice, ref: "vendor" }))?.secrets?.refreshToken).toBe("refresh-1");
+  });
+
   it("keeps a credential whose provider is down, and says it is unreachable", async () => {
     const resolver = resolverOver();
     await store.put(oauth({ expiresAt: clock - 1 }));

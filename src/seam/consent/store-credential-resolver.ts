@@ -14,6 +14,9 @@ import {
 import type { OAuthClients } from "./oauth-clients.js";
 import { OAuthTokenError, type OAuthTransport, requestToken } from "./token-endpoint.js";
 
+/** The token endpoint's answers that mean this refresh token is dead (RFC 6749 §5.2; GitHub's own word). */
+const REFUSED_GRANT: ReadonlySet<string> = new Set(["invalid_grant", "bad_refresh_token"]);
+
 export interface StoreCredentialResolverOptions {
   store: CredentialStore;
   /** The OAuth apps and endpoints to refresh with; without them an expired token is unusable. */
@@ -59,8 +62,9 @@ export function createStoreCredentialResolver(options: StoreCredentialResolverOp
         now(),
       );
     } catch (error) {
-      if (error instanceof OAuthTokenError && !error.transient) {
-        // The provider will not refresh it again (invalid_grant: revoked or expired): a person must consent anew.
+      if (error instanceof OAuthTokenError && REFUSED_GRANT.has(error.code)) {
+        // The provider will not refresh it again (revoked or expired): a person must consent anew. Any other
+        // refusal (a rotated client secret, a proxy's error page) is the deployment's to fix: the credential stays.
         await store.revoke({
           ...keyOf(credential),
           at: now(),

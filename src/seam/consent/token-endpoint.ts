@@ -48,6 +48,7 @@ export type TokenGrant =
   | { type: "refresh_token"; refreshToken: string };
 
 const TIMEOUT_MS = 15_000;
+const BEARER_TYPES: ReadonlySet<string> = new Set(["bearer", "bot", "user"]);
 
 /** Asks the token endpoint for tokens; throws an OAuthTokenError whose message holds no secret. */
 export async function requestToken(
@@ -135,7 +136,8 @@ function toTokenSet(body: Record<string, unknown>, tokenUrl: string, now: number
       false,
     );
   }
-  if (typeof tokenType !== "string" || tokenType.toLowerCase() !== "bearer") {
+  // Slack's OAuth v2 names its tokens "bot" and "user"; both are sent as bearer tokens, like any other.
+  if (typeof tokenType !== "string" || !BEARER_TYPES.has(tokenType.toLowerCase())) {
     throw new OAuthTokenError(
       "invalid_response",
       `the token endpoint ${tokenUrl} sent a token of type ${String(tokenType).slice(0, 40)}, not bearer`,
