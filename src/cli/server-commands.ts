@@ -75,45 +75,48 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       mkdirSync(dirname(storePath), { recursive: true });
       const logger = pino({ level: host.globals().logLevel }, pino.destination(2));
       const { tools, imports, close } = await host.served({ demoDb: demoDatabasePath(storePath) });
-      const registry = new ToolRegistry(tools);
-      // Imported servers' changes reach the registry, hence the console, tool.update and MCP clients.
-      const unsubscribe = (imports ?? []).map((imported) => syncRegistry(registry, imported, logger));
-      // Token endpoints are reached like any vendor: through egress, with the operator's --egress-allow.
-      const oauthEgress = credentialsKey
-        ? createEgressClient({
-            policy: egressAllowing(
-              host.globals().egressAllow ?? [],
-              (entry) => new UsageError(`--egress-allow ${entry}`),
-            ),
-          })
-        : undefined;
-      const server = openRegistryServer({
-        registry,
-        storePath,
-        logger,
-        ...(credentialsKey && oauthEgress
-          ? {
-              credentials: {
-                key: credentialsKey,
-                publicUrl:
-                  options.publicUrl ??
-                  `http://${options.host ?? "127.0.0.1"}:${options.port ?? DEFAULT_PORT}`,
-                transport: oauthEgress,
-                before: [envCredentials(io.env)],
-                apps: oauthAppsFromEnv(io.env),
-              },
-            }
-          : {}),
-        onAuditFailure: settings.onAuditFailure,
-        outputs: cliOutputStore(host.globals(), io),
-        ...(ceilings ? { ceilings } : {}),
-        ...(settings.toolsets ? { toolsets: settings.toolsets } : {}),
-        ...(settings.authFailures
-          ? { authFailures: { ...settings.authFailures, trustProxy: settings.trustProxy } }
-          : {}),
-      });
-      host.linkSeam(server.seam);
+      let unsubscribe: (() => void)[] = [];
+      let oauthEgress: ReturnType<typeof createEgressClient> | undefined;
+      // Whatever fails from here on (a duplicate tool name, a wrong credentials key) closes what was opened.
       try {
+        const registry = new ToolRegistry(tools);
+        // Imported servers' changes reach the registry, hence the console, tool.update and MCP clients.
+        unsubscribe = (imports ?? []).map((imported) => syncRegistry(registry, imported, logger));
+        // Token endpoints are reached like any vendor: through egress, with the operator's --egress-allow.
+        oauthEgress = credentialsKey
+          ? createEgressClient({
+              policy: egressAllowing(
+                host.globals().egressAllow ?? [],
+                (entry) => new UsageError(`--egress-allow ${entry}`),
+              ),
+            })
+          : undefined;
+        const server = openRegistryServer({
+          registry,
+          storePath,
+          logger,
+          ...(credentialsKey && oauthEgress
+            ? {
+                credentials: {
+                  key: credentialsKey,
+                  publicUrl:
+                    options.publicUrl ??
+                    `http://${options.host ?? "127.0.0.1"}:${options.port ?? DEFAULT_PORT}`,
+                  transport: oauthEgress,
+                  before: [envCredentials(io.env)],
+                  apps: oauthAppsFromEnv(io.env),
+                },
+              }
+            : {}),
+          onAuditFailure: settings.onAuditFailure,
+          outputs: cliOutputStore(host.globals(), io),
+          ...(ceilings ? { ceilings } : {}),
+          ...(settings.toolsets ? { toolsets: settings.toolsets } : {}),
+          ...(settings.authFailures
+            ? { authFailures: { ...settings.authFailures, trustProxy: settings.trustProxy } }
+            : {}),
+        });
+        host.linkSeam(server.seam);
         const operator = { tenantId: host.globals().tenant, principalId: host.globals().principal };
         const stop = listenForStop();
         try {
