@@ -77,7 +77,7 @@ describe("searchToolkit", () => {
       const envelope = await harness.seam.call(harness.context(), "web_search", { query: "tea" });
       expect(envelope.ok).toBe(false);
       if (envelope.ok) return;
-      expect(envelope.error.code).toBe("egress_refused");
+      expect(envelope.error.code).toBe("auth_required");
       expect(envelope.error.message).toContain(`"${CREDENTIAL_REF}"`);
       expect(rig.fake.requests).toHaveLength(0);
     } finally {

@@ -17,8 +17,12 @@ interface ProviderCase {
   provider: ProviderName;
   method: "GET" | "POST";
   path: string;
-  /** The header egress injects and its value for TEST_KEY; SearXNG takes no key. */
-  key: { header: string; value: string } | undefined;
+  /**
+   * The header egress injects and its value for TEST_KEY, and the code a refused key fails with: a 401 is
+   * the toolkit's `auth_required` (the key is given up until an operator sets a new one), other refusals the
+   * provider's own `upstream_error`. SearXNG takes no key.
+   */
+  key: { header: string; value: string; refusedAs: "auth_required" | "upstream_error" } | undefined;
   /** Where the vendor reads the number of results wanted; SearXNG has no such parameter. */
   countOf: ((sent: { query: Record<string, string>; body: string }) => unknown) | undefined;
   /** What the vendor's 429 says about when to come back, in ms; undefined when it says nothing. */
@@ -36,7 +40,7 @@ const CASES: ProviderCase[] = [
     provider: "brave",
     method: "GET",
     path: "/res/v1/web/search",
-    key: { header: "x-subscription-token", value: TEST_KEY },
+    key: { header: "x-subscription-token", value: TEST_KEY, refusedAs: "upstream_error" },
     countOf: (sent) => sent.query.count,
     rateLimitWaitMs: BRAVE_RATE_RESET_S * 1000,
     quota: true,
@@ -46,7 +50,7 @@ const CASES: ProviderCase[] = [
     provider: "tavily",
     method: "POST",
     path: "/search",
-    key: { header: "authorization", value: `Bearer ${TEST_KEY}` },
+    key: { header: "authorization", value: `Bearer ${TEST_KEY}`, refusedAs: "auth_required" },
     countOf: (sent) => body(sent).max_results,
     rateLimitWaitMs: undefined,
     quota: true,
@@ -56,7 +60,7 @@ const CASES: ProviderCase[] = [
     provider: "serper",
     method: "POST",
     path: "/search",
-    key: { header: "x-api-key", value: TEST_KEY },
+    key: { header: "x-api-key", value: TEST_KEY, refusedAs: "upstream_error" },
     countOf: (sent) => body(sent).num,
     rateLimitWaitMs: undefined,
     quota: true,
@@ -180,7 +184,8 @@ describe.each(CASES)("web_search with $provider", (providerCase) => {
   it.skipIf(providerCase.key === undefined)(
     "says which credential to configure when the vendor refuses the key (SearXNG takes none: its 403 is in searxng-provider.test.ts)",
     async () => {
-      const error = expectError(await callWithKey("wrong-key-0000")({ query: "tea" }), "upstream_error");
+      const refusedAs = providerCase.key?.refusedAs ?? "upstream_error";
+      const error = expectError(await callWithKey("wrong-key-0000")({ query: "tea" }), refusedAs);
       expect(error.retryable).toBe(false);
       expect(error.message).toContain(`credential "${CREDENTIAL_REF}"`);
       expect(error.message).not.toContain("wrong-key-0000");
