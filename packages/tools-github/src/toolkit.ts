@@ -6,7 +6,7 @@
 import { defineToolkit } from "toolreg/toolkit";
 import { contentTools } from "./contents/index.js";
 import { createGithubClient } from "./github-client.js";
-import { GithubConfigSchema } from "./github-config.js";
+import { GithubConfigSchema, githubOAuthEndpoints } from "./github-config.js";
 import type { GithubEnv } from "./github-env.js";
 import { issueTools } from "./issues/index.js";
 import { projectTools } from "./projects/index.js";
@@ -14,10 +14,7 @@ import { pullTools } from "./pulls/index.js";
 import { releaseTools } from "./releases/index.js";
 import { workflowTools } from "./workflows/index.js";
 
-export const GITHUB_OAUTH = {
-  authorizeUrl: "https://github.com/login/oauth/authorize",
-  tokenUrl: "https://github.com/login/oauth/access_token",
-};
+export const GITHUB_OAUTH = githubOAuthEndpoints({ baseUrl: "https://api.github.com" });
 
 export const githubToolkit = defineToolkit({
   id: "github",
@@ -26,6 +23,7 @@ export const githubToolkit = defineToolkit({
   description: "GitHub: issues, pull requests, code, projects, releases and Actions workflows.",
   config: GithubConfigSchema,
   auth: { kind: "token-or-oauth", header: "authorization", scheme: "Bearer", oauth: GITHUB_OAUTH },
+  oauthEndpoints: (config) => githubOAuthEndpoints(config),
   hosts: ["api.github.com"],
   tools: [...issueTools, ...pullTools, ...contentTools, ...projectTools, ...releaseTools, ...workflowTools],
   triage: {

@@ -10,7 +10,7 @@ import { ToolDefinitionError } from "../../errors/tool-definition-error.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import type { AnyTool } from "../../registry/registry.js";
 import type { ToolContext } from "../../seam/context.js";
-import type { ToolkitAuth } from "./auth-model.js";
+import { canAskForConsent, type OAuthEndpoints, type ToolkitAuth } from "./auth-model.js";
 import { bindCredentials, watchCredentialRefs } from "./credential-bound-tools.js";
 import type { ToolkitHost } from "./toolkit-host.js";
 
@@ -72,6 +72,11 @@ export interface ToolkitDefinition<Config, Env> {
   /** The configuration a deployment gives it (zod); credentials appear only as `credentialRef`s. */
   config: z.ZodType<Config>;
   auth: ToolkitAuth;
+  /**
+   * Where the OAuth endpoints follow the configuration (GitHub Enterprise Server has its own): they replace
+   * `auth.oauth`'s for the tools built with it. The operator's configuration, never a stored value, names them.
+   */
+  oauthEndpoints?(config: Config): OAuthEndpoints;
   /** The hosts its tools reach, when they are fixed (a vendor's API); a configured base URL may replace them. */
   hosts?: readonly string[];
   tools: readonly AnyToolSpec<Env>[];
@@ -159,8 +164,14 @@ export function defineToolkit<Config, Env>(definition: ToolkitDefinition<Config,
       selectTools(definition.id, definition.tools, names, selection);
       // The credential bind asks egress to inject is the one each built tool carries, for the consent step.
       const watched = watchCredentialRefs(host);
-      const env = await definition.bind(parseConfig(config), watched.host);
-      return env === undefined ? [] : bindCredentials(definition, withEnv(env, selection), watched.refs());
+      const parsed = parseConfig(config);
+      const env = await definition.bind(parsed, watched.host);
+      if (env === undefined) return [];
+      const auth =
+        definition.oauthEndpoints && canAskForConsent(definition.auth)
+          ? { ...definition.auth, oauth: definition.oauthEndpoints(parsed) }
+          : definition.auth;
+      return bindCredentials({ ...definition, auth }, withEnv(env, selection), watched.refs());
     },
   });
 }
