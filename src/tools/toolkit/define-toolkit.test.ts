@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { credentialNeedOf } from "../../seam/consent/credential-need.js";
 import { createTestHarness } from "../../test/test-harness.js";
 import { defineToolkit, toolFor } from "./define-toolkit.js";
 import { createToolkitHost } from "./toolkit-host.js";
@@ -136,6 +137,48 @@ describe("defineToolkit", () => {
     expect(() => varying.withEnv({ greeting: "rogue" })).toThrow(
       /gives rogue_tool, which the toolkit does not declare/,
     );
+  });
+
+  it("gives its built tools the OAuth endpoints its configuration names, and leaves its declarations as declared", async () => {
+    const declared = {
+      authorizeUrl: "https://vendor.example/authorize",
+      tokenUrl: "https://vendor.example/token",
+    };
+    const hosted = defineToolkit({
+      id: "hosted",
+      version: "1.0.0",
+      package: "hosted-toolkit",
+      description: "A vendor an operator may host themselves.",
+      config: z.strictObject({ web: z.url().default("https://vendor.example") }),
+      auth: { kind: "token-or-oauth", header: "authorization", scheme: "Bearer", oauth: declared },
+      oauthEndpoints: ({ web }) => ({ authorizeUrl: `${web}/authorize`, tokenUrl: `${web}/token` }),
+      tools: [{ ...hello, oauthScopes: ["greet"] }],
+      bind: (_config, host) => {
+        host.egress({
+          hosts: ["vendor.example"],
+          credential: { header: "authorization", scheme: "Bearer", credentialRef: "hosted" },
+        });
+        return { greeting: "Hello" };
+      },
+    });
+    const host = createToolkitHost();
+    const [own] = await hosted.build({ web: "https://vendor.corp.example" }, host);
+    expect(credentialNeedOf(own ?? {})).toEqual({
+      provider: "hosted",
+      credentialRef: "hosted",
+      auth: "token-or-oauth",
+      oauth: {
+        authorizeUrl: "https://vendor.corp.example/authorize",
+        tokenUrl: "https://vendor.corp.example/token",
+      },
+      scopes: ["greet"],
+    });
+    const [byDefault] = await hosted.build({}, host);
+    expect(credentialNeedOf(byDefault ?? {})?.oauth).toEqual(declared);
+    // The declarations are data for a catalogue: no configuration, so no endpoints, and the toolkit's own auth unchanged.
+    expect(credentialNeedOf(hosted.declarations()[0] ?? {})).toBeUndefined();
+    expect(hosted.auth).toMatchObject({ oauth: declared });
+    await host.close();
   });
 });
 
