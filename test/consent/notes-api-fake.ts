@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { NOTES_API, type ProviderFixture } from "./oidc-provider-fixture.js";
+import { type Introspection, NOTES_API, type ProviderFixture } from "./oidc-provider-fixture.js";
 
 export interface NotesApiFake {
   url: string;
@@ -15,28 +15,8 @@ export interface NotesApiFake {
   close(): Promise<void>;
 }
 
-interface Introspection {
-  active: boolean;
-  scope?: string;
-  aud?: string | string[];
-  sub?: string;
-}
-
 export async function startNotesApi(provider: ProviderFixture): Promise<NotesApiFake> {
   const requests: NotesApiFake["requests"] = [];
-  const introspect = async (token: string): Promise<Introspection> => {
-    const response = await fetch(`${provider.issuer}/token/introspection`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        token,
-        client_id: provider.resourceServer.clientId,
-        client_secret: provider.resourceServer.clientSecret,
-      }).toString(),
-    });
-    if (response.status !== 200) throw new Error(`introspection answered ${response.status}`);
-    return (await response.json()) as Introspection;
-  };
   const respond = (
     response: ServerResponse,
     status: number,
@@ -51,7 +31,7 @@ export async function startNotesApi(provider: ProviderFixture): Promise<NotesApi
     const method = request.method ?? "GET";
     const record = (status: number, subject?: string) => requests.push({ method, path, subject, status });
     const token = /^Bearer ([A-Za-z0-9._~+/=-]+)$/.exec(request.headers.authorization ?? "")?.[1];
-    const found = token ? await introspect(token) : { active: false };
+    const found: Introspection = token ? await provider.introspect(token) : { active: false };
     const audiences = [found.aud ?? []].flat();
     if (!found.active || !audiences.includes(NOTES_API)) {
       record(401);

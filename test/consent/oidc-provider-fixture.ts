@@ -1,8 +1,9 @@
 /**
  * @module A real OAuth 2 / OpenID provider on 127.0.0.1 (oidc-provider 9): one confidential client for
- * toolreg (authorization code, PKCE required, `client_secret_post`), one for the notes API that
+ * toolreg (authorization code, PKCE required, `client_secret_post`), one for the vendor's API that
  * introspects tokens (RFC 7662), revocation (RFC 7009), and resource indicators (RFC 8707) so access tokens
- * are opaque tokens for the notes API with its scopes. Its login and consent pages are this fixture's own
+ * are opaque tokens for that API with its scopes (the notes API's by default; a test may give another API,
+ * and the paths a vendor serves its endpoints at). Its login and consent pages are this fixture's own
  * (oidc-provider leaves interactions to the deployment: docs/README.md, "User flows"): a password form and
  * a consent button, which a test's browser completes over HTTP.
  */
@@ -14,14 +15,29 @@ import { Provider } from "oidc-provider";
 export const NOTES_API = "https://notes.example/api";
 export const NOTES_SCOPES = "notes:read notes:write";
 
+export interface ProviderOptions {
+  /** Where the authorization and token endpoints sit (oidc-provider's `routes`): GitHub's are under /login/oauth. */
+  routes?: { authorization: string; token: string };
+  /** The API its access tokens are for (RFC 8707 resource indicator) and the scopes that API knows. */
+  resource?: { indicator: string; scopes: readonly string[] };
+}
+
+/** What RFC 7662 §2.2 answers about a token; `active: false` alone for one unknown, expired or revoked. */
+export interface Introspection {
+  active: boolean;
+  scope?: string;
+  aud?: string | string[];
+  sub?: string;
+}
+
 export interface ProviderFixture {
   issuer: string;
   authorizeUrl: string;
   tokenUrl: string;
   /** toolreg's client at the provider. */
   client: { clientId: string; clientSecret: string };
-  /** The notes API's own client, which introspects tokens. */
-  resourceServer: { clientId: string; clientSecret: string };
+  /** Asks the provider about a token as the API's own client does (RFC 7662). */
+  introspect(token: string): Promise<Introspection>;
   /** Accounts and their passwords, as the login page checks them. */
   passwords: Map<string, string>;
   /** Revokes a token as its client may (RFC 7009): the user or the vendor took access back. */
@@ -49,9 +65,12 @@ function html(response: ServerResponse, status: number, body: string): void {
   response.end(`<!doctype html><html><body>${body}</body></html>`);
 }
 
-export async function startProvider(): Promise<ProviderFixture> {
+export async function startProvider({
+  routes = { authorization: "/auth", token: "/token" },
+  resource = { indicator: NOTES_API, scopes: NOTES_SCOPES.split(" ") },
+}: ProviderOptions = {}): Promise<ProviderFixture> {
   const client = { clientId: "toolreg", clientSecret: randomBytes(24).toString("base64url") };
-  const resourceServer = { clientId: "notes-api", clientSecret: randomBytes(24).toString("base64url") };
+  const resourceServer = { clientId: "vendor-api", clientSecret: randomBytes(24).toString("base64url") };
   const passwords = new Map([
     ["alice", "alice-password"],
     ["bob", "bob-password"],
@@ -82,6 +101,7 @@ export async function startProvider(): Promise<ProviderFixture> {
           token_endpoint_auth_method: "client_secret_post",
         },
       ],
+      routes,
       jwks: { keys: [{ ...privateKey.export({ format: "jwk" }), alg: "RS256", use: "sig", kid: "test" }] },
       cookies: { keys: [randomBytes(32).toString("base64url")] },
       ttl: { Interaction: 600, Session: 3600, Grant: 3600, AccessToken: 3600, AuthorizationCode: 60 },
@@ -105,11 +125,11 @@ export async function startProvider(): Promise<ProviderFixture> {
         },
         resourceIndicators: {
           enabled: true,
-          defaultResource: () => NOTES_API,
+          defaultResource: () => resource.indicator,
           useGrantedResource: () => true,
           getResourceServerInfo: () => ({
-            scope: NOTES_SCOPES,
-            audience: NOTES_API,
+            scope: resource.scopes.join(" "),
+            audience: resource.indicator,
             accessTokenFormat: "opaque",
             accessTokenTTL: 3600,
           }),
@@ -195,10 +215,22 @@ export async function startProvider(): Promise<ProviderFixture> {
 
   return {
     issuer,
-    authorizeUrl: `${issuer}/auth`,
-    tokenUrl: `${issuer}/token`,
+    authorizeUrl: `${issuer}${routes.authorization}`,
+    tokenUrl: `${issuer}${routes.token}`,
     client,
-    resourceServer,
+    async introspect(token) {
+      const response = await fetch(`${issuer}/token/introspection`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          token,
+          client_id: resourceServer.clientId,
+          client_secret: resourceServer.clientSecret,
+        }).toString(),
+      });
+      if (response.status !== 200) throw new Error(`introspection answered ${response.status}`);
+      return (await response.json()) as Introspection;
+    },
     passwords,
     async revoke(token) {
       const response = await fetch(`${issuer}/token/revocation`, {

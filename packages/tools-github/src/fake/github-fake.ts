@@ -15,6 +15,8 @@ export interface LoggedRequest {
   query: Record<string, string>;
   headers: Record<string, string>;
   body: unknown;
+  /** Whom the token belongs to, when the fake checks tokens (`authenticate`) and knew this one. */
+  login?: string;
 }
 
 export interface InjectedFailure {
@@ -48,6 +50,13 @@ export type FakeRoutes = (app: Hono, fake: GithubFake) => void;
 export interface GithubFakeOptions {
   routes: readonly FakeRoutes[];
   check?: ResponseCheck;
+  /**
+   * Whose token this is; undefined for one unknown, expired or revoked. When given, the fake accepts only
+   * the tokens it knows (a consent test's OAuth provider issued) and answers any other with GitHub's 401;
+   * a request without a token stays anonymous, as GitHub serves public repositories. Without it, any token
+   * is accepted.
+   */
+  authenticate?(token: string): Promise<{ login: string } | undefined>;
 }
 
 /** GitHub's own rule: the API refuses a request without a user agent. */
@@ -56,7 +65,18 @@ const NO_USER_AGENT = {
     "Request forbidden by administrative rules. Please make sure your request has a User-Agent header (https://docs.github.com/en/rest/overview/resources-in-the-rest-api#user-agent-required).",
 };
 
-export async function startGithubFake({ routes, check }: GithubFakeOptions): Promise<GithubFake> {
+/** GitHub's 401 to a token it does not know (revoked, expired, never issued); GraphQL names its own docs. */
+const badCredentials = (path: string) => ({
+  message: "Bad credentials",
+  documentation_url: path === "/graphql" ? "https://docs.github.com/graphql" : "https://docs.github.com/rest",
+  status: "401",
+});
+
+export async function startGithubFake({
+  routes,
+  check,
+  authenticate,
+}: GithubFakeOptions): Promise<GithubFake> {
   const app = new Hono();
   const requests: LoggedRequest[] = [];
   const checkFailures: string[] = [];
@@ -102,14 +122,22 @@ export async function startGithubFake({ routes, check }: GithubFakeOptions): Pro
       body = text ? JSON.parse(text) : undefined;
     } catch {}
     const path = new URL(c.req.url).pathname;
-    requests.push({
+    const logged: LoggedRequest = {
       method: c.req.method,
       path,
       query: c.req.query(),
       headers: Object.fromEntries(c.req.raw.headers),
       body,
-    });
+    };
+    requests.push(logged);
     if (!c.req.header("user-agent")) return c.json(NO_USER_AGENT, 403);
+    // GitHub takes a token under either scheme.
+    const token = /^(?:Bearer|token) (\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
+    if (authenticate && token) {
+      const user = await authenticate(token);
+      if (!user) return c.json(badCredentials(path), 401);
+      logged.login = user.login;
+    }
     const index = failures.findIndex(
       (entry) =>
         entry.method === c.req.method &&
