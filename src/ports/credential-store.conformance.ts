@@ -1,7 +1,7 @@
 /**
  * @module The one conformance suite every CredentialStore adapter runs (memory, SQLite; PostgreSQL through
  * the same call): scoping by tenant and principal, metadata without secrets, compare-and-set refreshes,
- * revocation that erases.
+ * revocation that erases (and, given a version, gives up only that one).
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CredentialStore, NewCredential } from "./credential-store.js";
@@ -232,6 +232,26 @@ export function runCredentialStoreConformance(
       // Connecting again is a fresh credential.
       await store.put(credentialOf({ at: 8_000 }));
       expect(await store.get(key)).toMatchObject({ revokedAt: undefined, secrets: { accessToken: ACCESS } });
+    });
+
+    it("revokes only the version it is given, not a credential stored since", async () => {
+      const refused = await store.put(credentialOf());
+      const key = { tenantId: A, principalId: "alice", ref: "github" };
+      // The user reconnected after the refused token was sent: the new one stays.
+      await store.put(credentialOf({ secrets: { accessToken: "reconnected" }, at: 2_000 }));
+      expect(
+        await store.revoke({ ...key, version: refused.version, at: 3_000, reason: "vendor answered 401" }),
+      ).toBe(false);
+      const current = await store.get(key);
+      expect(current).toMatchObject({
+        version: refused.version + 1,
+        revokedAt: undefined,
+        secrets: { accessToken: "reconnected" },
+      });
+      expect(
+        await store.revoke({ ...key, version: current?.version, at: 4_000, reason: "vendor answered 401" }),
+      ).toBe(true);
+      expect(await store.get(key)).toMatchObject({ revokedAt: 4_000, secrets: undefined });
     });
 
     it("refuses what no store should keep", async () => {

@@ -75,6 +75,13 @@ export interface CredentialUpdate extends CredentialKey {
   at: number;
 }
 
+export interface CredentialRevocation extends CredentialKey {
+  at: number;
+  reason: string;
+  /** Revoke only this version: what a vendor refused is given up, not a credential stored since. */
+  version?: number | undefined;
+}
+
 export interface CredentialListFilter extends TenantKey {
   /** A principal's own credentials; `null` for the tenant's only; every one of the tenant's when omitted. */
   principalId?: string | null;
@@ -90,8 +97,11 @@ export interface CredentialStore {
   list(filter: CredentialListFilter): Promise<CredentialMetadata[]>;
   /** Compare-and-set of new tokens; false when the credential changed (or was revoked) since `version`. */
   update(update: CredentialUpdate): Promise<boolean>;
-  /** Erases the secrets and marks it revoked; false when there is none, or it was revoked already. */
-  revoke(input: CredentialKey & { at: number; reason: string }): Promise<boolean>;
+  /**
+   * Erases the secrets and marks it revoked; false when there is none, it was revoked already, or it is no
+   * longer at `version` when one is given (a reconnect or a refresh replaced the credential that was judged).
+   */
+  revoke(input: CredentialRevocation): Promise<boolean>;
 }
 
 const REF = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,199}$/;

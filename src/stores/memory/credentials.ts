@@ -75,6 +75,7 @@ export function createMemoryCredentialStore(): CredentialStore {
       const key = keyOf(input);
       const stored = credentials.get(key);
       if (!stored || stored.revokedAt !== undefined) return false;
+      if (input.version !== undefined && stored.version !== input.version) return false;
       credentials.set(key, {
         ...stored,
         secrets: undefined,

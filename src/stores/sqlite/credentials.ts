@@ -109,7 +109,8 @@ export function createSqliteCredentialStore(
   const revoke = db.prepare(
     `UPDATE credentials SET sealed = NULL, key_id = NULL, has_refresh = 0, version = version + 1,
        updated_at = @at, revoked_at = @at, revoked_reason = @reason
-     WHERE tenant_id = @tenant_id AND principal_id = @principal_id AND ref = @ref AND revoked_at IS NULL`,
+     WHERE tenant_id = @tenant_id AND principal_id = @principal_id AND ref = @ref AND revoked_at IS NULL
+       AND (@version IS NULL OR version = @version)`,
   );
 
   const seal = (key: CredentialKey, secrets: CredentialSecrets) => ({
@@ -175,10 +176,16 @@ export function createSqliteCredentialStore(
       return changed.changes === 1;
     },
     async revoke(input) {
-      const { at, reason, tenantId, principalId, ref } = input;
-      return (
-        revoke.run({ at, reason, tenant_id: tenantId, principal_id: principalId ?? "", ref }).changes === 1
-      );
+      const { at, reason, tenantId, principalId, ref, version } = input;
+      const revoked = revoke.run({
+        at,
+        reason,
+        tenant_id: tenantId,
+        principal_id: principalId ?? "",
+        ref,
+        version: version ?? null,
+      });
+      return revoked.changes === 1;
     },
   };
 }
