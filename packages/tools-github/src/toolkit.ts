@@ -4,10 +4,12 @@
  * token, a GitHub App installation token or OAuth; a deployment narrows the tools with include/exclude.
  */
 import { defineToolkit } from "toolreg/toolkit";
+import { githubAppCredential } from "./app-auth.js";
 import { contentTools } from "./contents/index.js";
 import { createGithubClient } from "./github-client.js";
 import { GithubConfigSchema, githubOAuthEndpoints } from "./github-config.js";
 import type { GithubEnv } from "./github-env.js";
+import { GITHUB_IMPLIED_SCOPES } from "./github-scopes.js";
 import { issueTools } from "./issues/index.js";
 import { projectTools } from "./projects/index.js";
 import { pullTools } from "./pulls/index.js";
@@ -22,8 +24,15 @@ export const githubToolkit = defineToolkit({
   package: "@toolreg/tools-github",
   description: "GitHub: issues, pull requests, code, projects, releases and Actions workflows.",
   config: GithubConfigSchema,
-  auth: { kind: "token-or-oauth", header: "authorization", scheme: "Bearer", oauth: GITHUB_OAUTH },
-  oauthEndpoints: (config) => githubOAuthEndpoints(config),
+  auth: {
+    kind: "token-or-oauth",
+    header: "authorization",
+    scheme: "Bearer",
+    oauth: GITHUB_OAUTH,
+    impliedScopes: GITHUB_IMPLIED_SCOPES,
+  },
+  // An App's installation is the tenant's, not a user's: there is no one to ask for consent.
+  oauthEndpoints: (config) => (config.app ? undefined : githubOAuthEndpoints(config)),
   hosts: ["api.github.com"],
   tools: [...issueTools, ...pullTools, ...contentTools, ...projectTools, ...releaseTools, ...workflowTools],
   triage: {
@@ -36,13 +45,16 @@ export const githubToolkit = defineToolkit({
     ],
   },
   bind(config, host): GithubEnv {
-    const api = new URL(config.baseUrl);
+    const baseUrl = config.baseUrl.replace(/\/$/, "");
     const egress = host.egress({
-      hosts: [api.hostname],
-      credential: { header: "authorization", scheme: "Bearer", credentialRef: config.credentialRef },
+      hosts: [new URL(baseUrl).hostname],
+      // An App's requests carry an installation token minted from its key; otherwise the token as resolved.
+      credential: config.app
+        ? githubAppCredential(config.app, baseUrl, host)
+        : { header: "authorization", scheme: "Bearer", credentialRef: config.credentialRef },
     });
     return {
-      github: createGithubClient({ baseUrl: config.baseUrl.replace(/\/$/, ""), egress }),
+      github: createGithubClient({ baseUrl, egress }),
       maxItems: config.maxItems,
     };
   },

@@ -22,8 +22,11 @@ export type CredentialScope = Parameters<CredentialResolver["resolve"]>[1];
 export interface CredentialInspector extends CredentialResolver {
   /** Whether `ref` is usable for this caller now (refreshing it if that is what it takes). */
   inspect(ref: string, scope: CredentialScope): Promise<CredentialCheck>;
-  /** The vendor refused the credential `ref` resolves to (its 401): it is not offered again. */
-  reject(ref: string, scope: CredentialScope, reason: string): Promise<void>;
+  /**
+   * The vendor refused `sent`, the secret `ref` resolved to for this caller (its 401): that credential is not
+   * offered again. One stored since (the user reconnected, a refresh rotated it) is kept.
+   */
+  reject(ref: string, scope: CredentialScope, reason: string, sent: string): Promise<void>;
 }
 
 /** A resolver's refusal that says why: the consent step tells a missing credential from an unreachable vendor. */
@@ -93,8 +96,8 @@ export function chainCredentialResolvers(...links: readonly CredentialResolver[]
       throw failure ?? new CredentialUnavailableError("missing", `no credential resolver knows "${ref}"`);
     },
     inspect,
-    async reject(ref, scope, reason) {
-      for (const link of links) if (isInspector(link)) await link.reject(ref, scope, reason);
+    async reject(ref, scope, reason, sent) {
+      for (const link of links) if (isInspector(link)) await link.reject(ref, scope, reason, sent);
     },
   };
 }

@@ -15,16 +15,45 @@ export interface CredentialNeed {
   oauth: OAuthProviderEndpoints | undefined;
   /** The vendor's OAuth scopes this tool needs. */
   scopes: readonly string[];
+  /**
+   * Every scope each granted scope holds besides itself, followed transitively (`admin:org` holds
+   * `write:org` and `read:org`): a need met by a broader grant is not asked again. Without a prototype,
+   * so any scope a vendor reports can be looked up.
+   */
+  impliedScopes: Readonly<Record<string, readonly string[]>>;
 }
 
 const NEED = Symbol.for("toolreg.credentialNeed");
 
-/** A frozen copy of `tool` carrying `need`. */
+/** A frozen copy of `tool` carrying `need`, its scope implications closed transitively. */
 export function withCredentialNeed<T extends object>(tool: T, need: CredentialNeed): T {
   return Object.freeze({
     ...tool,
-    [NEED]: Object.freeze({ ...need, scopes: Object.freeze([...need.scopes]) }),
+    [NEED]: Object.freeze({
+      ...need,
+      scopes: Object.freeze([...need.scopes]),
+      impliedScopes: closeImplications(need.impliedScopes),
+    }),
   });
+}
+
+/** Each scope with every scope it holds, directly or through another: `a → b → c` gives `a: [b, c]`. */
+export function closeImplications(
+  implied: Readonly<Record<string, readonly string[]>>,
+): Readonly<Record<string, readonly string[]>> {
+  const closed: Record<string, readonly string[]> = Object.create(null);
+  for (const scope of Object.keys(implied)) {
+    const held = new Set<string>();
+    const pending = [...(implied[scope] ?? [])];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      // A vendor's table with a cycle still ends: each scope is followed once.
+      if (next === scope || held.has(next)) continue;
+      held.add(next);
+      if (Object.hasOwn(implied, next)) pending.push(...(implied[next] ?? []));
+    }
+    closed[scope] = Object.freeze([...held]);
+  }
+  return Object.freeze(closed);
 }
 
 /** The credential a tool needs, if it was built from a toolkit that reaches a vendor account. */

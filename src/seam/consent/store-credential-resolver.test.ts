@@ -118,10 +118,24 @@ describe("store credential resolver", () => {
     });
     await store.put(oauth({ ref: "pat", kind: "token", scopes: ["ignored"], expiresAt: undefined }));
     expect(await resolver.inspect("pat", alice)).toEqual({ usable: true, kind: "token", scopes: undefined });
-    await resolver.reject("vendor", alice, "the vendor answered 401");
+    await resolver.reject("vendor", alice, "the vendor answered 401", "access-1");
     const check = await resolver.inspect("vendor", alice);
     expect(check).toMatchObject({ usable: false, problem: "revoked" });
     expect(check.usable === false && check.message).toContain("the vendor answered 401");
+  });
+
+  it("gives up only the token the vendor refused, not one stored since", async () => {
+    const resolver = resolverOver();
+    await store.put(oauth());
+    const sent = await resolver.resolve("vendor", alice);
+    // The user reconnects while the request with the old token is in flight; then the vendor refuses it.
+    await store.put(oauth({ secrets: { accessToken: "access-reconnected" }, at: 2_000 }));
+    await resolver.reject("vendor", alice, "the vendor answered 401", sent);
+    expect(await resolver.inspect("vendor", alice)).toMatchObject({ usable: true });
+    expect(await resolver.resolve("vendor", alice)).toBe("access-reconnected");
+    // A refusal of the token now stored gives it up.
+    await resolver.reject("vendor", alice, "the vendor answered 401", "access-reconnected");
+    expect(await resolver.inspect("vendor", alice)).toMatchObject({ usable: false, problem: "revoked" });
   });
 
   it("refreshes an expiring token once for every call waiting on it, and stores what it got", async () => {
@@ -198,6 +212,20 @@ describe("store credential resolver", () => {
       });
     await expect(resolver.resolve("vendor", alice)).rejects.toMatchObject({ problem: "expired" });
     expect((await store.get({ ...alice, ref: "vendor" }))?.revokedAt).toBe(clock);
+  });
+
+  it("keeps a credential the user reconnected while a refused refresh was out", async () => {
+    const resolver = resolverOver();
+    await store.put(oauth({ expiresAt: clock - 1 }));
+    endpoint.answer = async () => {
+      await store.put(oauth({ secrets: { accessToken: "access-reconnected" }, expiresAt: undefined }));
+      return granted({ error: "bad_refresh_token", error_description: "The refresh token is expired." });
+    };
+    await expect(resolver.resolve("vendor", alice)).rejects.toMatchObject({ problem: "expired" });
+    expect(await store.get({ ...alice, ref: "vendor" })).toMatchObject({
+      revokedAt: undefined,
+      secrets: { accessToken: "access-reconnected" },
+    });
   });
 
   it("keeps a credential whose refresh fails for the deployment's own reason (a rotated client secret)", async () => {
@@ -323,7 +351,7 @@ describe("chained credential resolvers", () => {
     const chain = chainCredentialResolvers(env, resolverOver());
     expect(await chain.inspect("vendor", alice)).toMatchObject({ usable: false, problem: "missing" });
     await store.put(oauth());
-    await chain.reject("vendor", alice, "401 from the vendor");
+    await chain.reject("vendor", alice, "401 from the vendor", "access-1");
     expect(await chain.inspect("vendor", alice)).toMatchObject({ usable: false, problem: "revoked" });
     await expect(chain.resolve("vendor", alice)).rejects.toMatchObject({ problem: "revoked" });
   });

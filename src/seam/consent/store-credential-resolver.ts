@@ -4,6 +4,7 @@
  * endpoint, once however many calls want it at the same moment, and stored (over the version it read, so a
  * refresh in another process is not overwritten). Its errors never carry a secret.
  */
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { CredentialStore, StoredCredential } from "../../ports/credential-store.js";
 import {
   type CredentialCheck,
@@ -67,6 +68,7 @@ export function createStoreCredentialResolver(options: StoreCredentialResolverOp
         // refusal (a rotated client secret, a proxy's error page) is the deployment's to fix: the credential stays.
         await store.revoke({
           ...keyOf(credential),
+          version: credential.version,
           at: now(),
           reason: `the provider refused its refresh: ${error.code}`,
         });
@@ -148,13 +150,21 @@ export function createStoreCredentialResolver(options: StoreCredentialResolverOp
         return { usable: false, problem: error.problem, message: error.message };
       }
     },
-    async reject(ref, scope, reason) {
+    async reject(ref, scope, reason, sent) {
       const credential = await find(ref, scope);
-      if (credential && credential.revokedAt === undefined) {
-        await store.revoke({ ...keyOf(credential), at: now(), reason });
+      const current = credential?.secrets?.accessToken;
+      // Only the token the vendor refused, and only at the version read: a reconnect racing this is kept.
+      if (credential && current !== undefined && sameSecret(current, sent)) {
+        await store.revoke({ ...keyOf(credential), version: credential.version, at: now(), reason });
       }
     },
   };
+}
+
+/** Compares two secrets in constant time: equal-length digests, so neither the length nor a prefix leaks. */
+function sameSecret(a: string, b: string): boolean {
+  const digest = (secret: string) => createHash("sha256").update(secret).digest();
+  return timingSafeEqual(digest(a), digest(b));
 }
 
 function keyOf(credential: StoredCredential) {

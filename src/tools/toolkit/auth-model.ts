@@ -20,6 +20,19 @@ export interface CredentialPlacement {
   scheme?: string;
 }
 
+/**
+ * What each of a vendor's scopes grants besides itself, as its docs say: `{ project: ["read:project"] }`.
+ * Vendors store a grant normalised (GitHub keeps `project`, not `project read:project`), so a connection
+ * holding `project` has what a tool needing `read:project` asks for. Followed transitively.
+ */
+export type ScopeImplications = Readonly<Record<string, readonly string[]>>;
+
+/** The consent side of an auth model: where to ask, and how the vendor's scopes contain one another. */
+export interface OAuthConsent {
+  oauth: OAuthEndpoints;
+  impliedScopes?: ScopeImplications;
+}
+
 export type ToolkitAuth =
   /** Reaches no vendor account (the built-in toolkits). */
   | { kind: "none" }
@@ -28,9 +41,9 @@ export type ToolkitAuth =
   /** A token pasted in (a bot token, an integration token): a missing one fails, it cannot pause. */
   | ({ kind: "token" } & CredentialPlacement)
   /** A token, or an OAuth connection the user consents to: the tenant chooses. */
-  | ({ kind: "token-or-oauth"; oauth: OAuthEndpoints } & CredentialPlacement)
+  | ({ kind: "token-or-oauth" } & OAuthConsent & CredentialPlacement)
   /** Only an OAuth connection. */
-  | ({ kind: "oauth"; oauth: OAuthEndpoints } & CredentialPlacement);
+  | ({ kind: "oauth" } & OAuthConsent & CredentialPlacement);
 
 export type AuthKind = ToolkitAuth["kind"];
 

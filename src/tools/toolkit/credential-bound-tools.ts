@@ -52,25 +52,24 @@ export function bindCredentials(
   return Object.freeze(
     tools.map((tool) => {
       const scopes = toolkit.tools.find((spec) => spec.name === tool.name)?.oauthScopes ?? [];
+      const consent = canAskForConsent(auth) ? auth : undefined;
       const need: CredentialNeed = {
         provider: toolkit.id,
         credentialRef,
         auth: auth.kind,
-        oauth: canAskForConsent(auth) ? auth.oauth : undefined,
+        oauth: consent?.oauth,
         scopes,
+        impliedScopes: consent?.impliedScopes ?? {},
       };
       return withCredentialNeed(
         {
           ...tool,
           async run(input: unknown, context: ToolContext) {
-            let used = 0;
+            const sent: CredentialsSent = { count: 0, last: undefined };
             try {
-              return await tool.run(
-                input,
-                countingResolves(context, () => used++),
-              );
+              return await tool.run(input, recordingResolves(context, sent));
             } catch (error) {
-              throw (await credentialFailure(error, tool.name, need, context, used)) ?? error;
+              throw (await credentialFailure(error, tool.name, need, context, sent)) ?? error;
             }
           },
         },
@@ -80,12 +79,21 @@ export function bindCredentials(
   );
 }
 
-/** The context the tool runs with, counting the requests that carried the credential. */
-function countingResolves(context: ToolContext, onResolve: () => void): ToolContext {
+/** What a call's requests carried: how many asked for the credential, and the secret last resolved. */
+interface CredentialsSent {
+  count: number;
+  /** What a vendor's 401 refused: only this is given up, not a credential stored since. */
+  last: string | undefined;
+}
+
+/** The context the tool runs with, recording each resolve of the credential its requests carry. */
+function recordingResolves(context: ToolContext, sent: CredentialsSent): ToolContext {
   const credentials: CredentialResolver = {
-    resolve(ref, scope) {
-      onResolve();
-      return context.credentials.resolve(ref, scope);
+    async resolve(ref, scope) {
+      sent.count++;
+      const secret = await context.credentials.resolve(ref, scope);
+      sent.last = secret;
+      return secret;
     },
   };
   return {
@@ -119,33 +127,43 @@ async function credentialFailure(
   toolName: string,
   need: CredentialNeed,
   context: ToolContext,
-  used: number,
+  sent: CredentialsSent,
 ): Promise<ToolFailure | undefined> {
   if (!ToolFailure.isInstance(error)) return undefined;
   const details = { credentialRef: need.credentialRef, provider: need.provider };
+  // The request that failed is counted too: more than one means earlier ones carried the credential.
+  const earlier = sent.count - 1;
   if (error.envelopeCode === "egress_refused" && error.details?.rule === "credential_unavailable") {
+    if (earlier <= 0) {
+      return new ToolFailure(
+        "auth_required",
+        `${toolName} was not run: its credential "${need.credentialRef}" is not usable; nothing was sent. To run it, ${remedy(need)}`,
+        { retryable: false, details },
+      );
+    }
     return new ToolFailure(
-      "auth_required",
-      `${toolName} was not run: its credential "${need.credentialRef}" is not usable; nothing was sent. To run it, ${remedy(need)}`,
+      "upstream_error",
+      `${toolName} stopped partway: its credential "${need.credentialRef}" became unusable after ${earlier} earlier request(s) that may have taken effect; check before calling again. To run it, ${remedy(need)}`,
       { retryable: false, details },
     );
   }
   if (error.details?.status !== 401) return undefined;
   // The vendor refused the token (revoked, expired, uninstalled): it is not offered again, so the next call
-  // asks for consent instead of failing the same way.
-  if (isInspector(context.credentials)) {
+  // asks for consent instead of failing the same way. Only the token sent: one stored since is kept.
+  if (isInspector(context.credentials) && sent.last !== undefined) {
     await context.credentials
       .reject(
         need.credentialRef,
         { tenantId: context.tenantId, principalId: context.principalId },
         `${need.provider} answered 401 to ${toolName}`,
+        sent.last,
       )
       .catch((rejectError: unknown) =>
         context.logger.error({ err: rejectError, tool: toolName }, "could not give up a refused credential"),
       );
   }
   const refused = { ...details, status: 401, credentialRejected: true };
-  if (used <= 1) {
+  if (earlier <= 0) {
     return new ToolFailure(
       "auth_required",
       `${need.provider} refused the credential "${need.credentialRef}" (401): it was revoked or has expired, and is no longer used. ${toolName} did nothing; ${remedy(need)}`,
@@ -155,7 +173,7 @@ async function credentialFailure(
   // An earlier request of this call carried the credential and may have had its effect.
   return new ToolFailure(
     "upstream_error",
-    `${need.provider} refused the credential "${need.credentialRef}" (401) partway through ${toolName}, after ${used - 1} earlier request(s) that may have taken effect; check before calling again. The credential is no longer used; ${remedy(need)}`,
+    `${need.provider} refused the credential "${need.credentialRef}" (401) partway through ${toolName}, after ${earlier} earlier request(s) that may have taken effect; check before calling again. The credential is no longer used; ${remedy(need)}`,
     { retryable: false, details: refused },
   );
 }
