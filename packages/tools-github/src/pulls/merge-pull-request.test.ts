@@ -22,11 +22,13 @@ const read = async (pull_number: number, repo = "hello-world") => {
 
 describe("github_merge_pull_request", () => {
   it("is destructive: it parks for approval and sends nothing until approved", async () => {
+    const { head } = await read(1);
     const before = gh.fake.requests.length;
     const parked = await gh.seam.call(gh.context(), "github_merge_pull_request", {
       owner: "octocat",
       repo: "hello-world",
       pull_number: 1,
+      sha: head.sha,
     });
     expect(parked.ok || parked.error.code).toBe("approval_required");
     expect(gh.fake.requests.length).toBe(before);
@@ -61,7 +63,7 @@ describe("github_merge_pull_request", () => {
   });
 
   it("explains GitHub's 405 for a pull request that cannot be merged, pointing to what blocks it", async () => {
-    const result = await merge({ pull_number: 3 });
+    const result = await merge({ pull_number: 3, sha: (await read(3)).head.sha });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.details?.status).toBe(405);
@@ -70,7 +72,7 @@ describe("github_merge_pull_request", () => {
   });
 
   it("explains GitHub's 405 for a merge method the repository does not allow", async () => {
-    const result = await merge({ pull_number: 2, merge_method: "rebase" });
+    const result = await merge({ pull_number: 2, merge_method: "rebase", sha: (await read(2)).head.sha });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.error.message).toContain("Rebase merges are not allowed on this repository.");
@@ -78,8 +80,21 @@ describe("github_merge_pull_request", () => {
   });
 
   it("explains GitHub's 405 for a draft", async () => {
-    const result = await merge({ pull_number: 5 });
+    const result = await merge({ pull_number: 5, sha: (await read(5)).head.sha });
     expect(result.ok || result.error.message).toMatch(/Pull Request is still a draft.*mark ready/);
+  });
+
+  it("refuses a merge without the head SHA that was read, naming it, before any request", async () => {
+    const before = gh.fake.requests.length;
+    const result = await gh.seam.call(gh.context(), "github_merge_pull_request", {
+      owner: "octocat",
+      repo: "hello-world",
+      pull_number: 2,
+    });
+    expect(result.ok || result.error.code).toBe("invalid_input");
+    expect(result.ok || result.error.message).toMatch(/\bsha\b/);
+    expect(gh.fake.requests.length).toBe(before);
+    expect(await read(2)).toMatchObject({ state: "open", merged: false });
   });
 
   it("refuses an abbreviated SHA, which GitHub would never match, before any request", async () => {

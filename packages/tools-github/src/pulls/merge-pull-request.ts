@@ -1,7 +1,7 @@
 /**
  * @module `github_merge_pull_request`: merges a pull request into its base, destructively (the base branch
- * moves and the merge cannot be taken back by this toolkit). The expected head `sha` keeps a pull request
- * that moved since it was read from being merged unread.
+ * moves and the merge cannot be taken back by this toolkit). The expected head `sha` is required: a pull
+ * request that moved since it was read (or approved) is never merged unread.
  */
 import { z } from "zod";
 import { commitShaField } from "../git-inputs.js";
@@ -13,7 +13,7 @@ import { pullNumberField } from "./pull-inputs.js";
 export const mergePullRequest = githubTool({
   name: "github_merge_pull_request",
   description:
-    "Merges an open pull request into its base branch, as a merge commit, a squash or a rebase (the repository's settings decide which are allowed). Read it first with github_get_pull_request and pass its head.sha as sha: GitHub then refuses to merge if new commits were pushed since. Fails when the pull request is not mergeable (conflicts, failing required checks or reviews, a draft): the error says what to do. Use github_close_pull_request to close without merging.",
+    "Merges an open pull request into its base branch, as a merge commit, a squash or a rebase (the repository's settings decide which are allowed). Read it first with github_get_pull_request and pass its head.sha as sha (required): GitHub refuses to merge if new commits were pushed since, so what is merged is what was read. Fails when the pull request is not mergeable (conflicts, failing required checks or reviews, a draft): the error says what to do. Use github_close_pull_request to close without merging.",
   category: "project",
   effect: "destructive",
   cost: "io",
@@ -27,7 +27,7 @@ export const mergePullRequest = githubTool({
       .describe("merge (a merge commit, the default), squash (one commit) or rebase (each commit replayed)"),
     sha: commitShaField(
       "the head commit SHA you read (github_get_pull_request's head.sha): GitHub merges only if the head is still there",
-    ).optional(),
+    ),
     commit_title: z.string().trim().min(1).optional().describe("the merge or squash commit's title"),
     commit_message: z.string().optional().describe("extra detail appended to the commit message"),
   }),
