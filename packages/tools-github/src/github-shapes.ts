@@ -3,6 +3,11 @@
  * acts on its number, title, state, people, labels and text. Long text is capped and the cap is said.
  */
 
+/** A page of the repository on github.com, for provenance where GitHub's payload names none. */
+export function repositoryPage(owner: string, repo: string, page = ""): string {
+  return `https://github.com/${owner}/${repo}${page}`;
+}
+
 /** Characters of a body, comment or file a tool returns before cutting. */
 export const TEXT_CAP = 20_000;
 

@@ -33,6 +33,12 @@ export function commitSummary(commit: any) {
   };
 }
 
+/** A listed commit on one line: short sha, title, who and when. */
+export function commitLine(commit: ReturnType<typeof commitSummary>): string {
+  const who = commit.author.login ?? commit.author.name ?? "unknown";
+  return `${commit.sha.slice(0, 7)} ${commit.title} (${who}${commit.author.date ? `, ${commit.author.date}` : ""})`;
+}
+
 /** A commit with its whole (capped) message, stats and changed files with their patches. */
 // biome-ignore lint/suspicious/noExplicitAny: as above.
 export function commitDetail(commit: any, moreFiles: boolean) {

@@ -26,13 +26,19 @@ describe("github_list_branches", () => {
     expect(sent?.query).toMatchObject({ protected: "true" });
     expect(sent?.headers.authorization).toBe(`Bearer ${TEST_TOKEN}`);
     expect(result.ok && result.data).toEqual({
-      branches: [
+      items: [
         { name: "main", sha: head, protected: true },
         { name: "release", sha: head, protected: true },
       ],
-      truncated: false,
-      note: "2 branches",
+      complete: true,
     });
+    expect(result.ok && result.content).toContain(
+      [
+        "2 branches of octocat/hello-world:",
+        `main at ${head.slice(0, 7)} (protected)`,
+        `release at ${head.slice(0, 7)} (protected)`,
+      ].join("\n"),
+    );
   });
 
   it("stops at the limit after one page and says more exist", async () => {
@@ -46,8 +52,11 @@ describe("github_list_branches", () => {
     expect(gh.fake.requests.at(-1)?.query).toEqual({ per_page: "3" });
     expect(result.ok && result.truncated).toBe(true);
     expect(
-      result.ok && (result.data as { branches: { name: string }[] }).branches.map((branch) => branch.name),
+      result.ok && (result.data as { items: { name: string }[] }).items.map((branch) => branch.name),
     ).toEqual(["feature/a", "feature/b", "main"]);
+    expect(result.ok && result.content).toContain(
+      "the first 3 branches of octocat/hello-world; there are more: narrow the query or raise the limit:",
+    );
   });
 
   it("tells GitHub's primary rate limit by its reset time", async () => {

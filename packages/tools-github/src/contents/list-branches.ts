@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
-import { itemsWanted } from "../list-answer.js";
-import { listOutput, repositoryPage } from "./list-output.js";
+import { repositoryPage } from "../github-shapes.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
 
 export const listBranches = githubTool({
   name: "github_list_branches",
@@ -36,6 +36,13 @@ export const listBranches = githubTool({
       sha: branch.commit?.sha as string,
       protected: branch.protected as boolean,
     }));
-    return listOutput("branches", collected, branches, "branches", repositoryPage(owner, repo, "/branches"));
+    return listAnswer({
+      what: `branches of ${owner}/${repo}`,
+      items: branches,
+      collected,
+      line: (branch) =>
+        `${branch.name} at ${branch.sha.slice(0, 7)}${branch.protected ? " (protected)" : ""}`,
+      source: repositoryPage(owner, repo, "/branches"),
+    });
   },
 });

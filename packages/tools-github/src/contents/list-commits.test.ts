@@ -46,21 +46,28 @@ describe("github_list_commits", () => {
     expect(sent?.headers.authorization).toBe(`Bearer ${TEST_TOKEN}`);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    const data = result.data as { commits: { title: string }[]; truncated: boolean };
-    expect(data.commits.map((commit) => commit.title)).toEqual([
+    const data = result.data as { items: { title: string }[]; complete: boolean };
+    expect(data.items.map((commit) => commit.title)).toEqual([
       "Change 130",
       "Change 120",
       "Change 110",
       "Change 100",
       "Change 90",
     ]);
-    expect(data.commits[0]).toEqual({
+    expect(data.items[0]).toEqual({
       sha: head?.sha,
       title: "Change 130",
       author: { name: "Hubot", login: "hubot", date: head?.date },
       url: `https://github.com/octocat/hello-world/commit/${head?.sha}`,
     });
-    expect(data.truncated).toBe(true);
+    expect(data.complete).toBe(false);
+    expect(result.truncated).toBe(true);
+    expect(result.content).toContain(
+      [
+        "the first 5 commits of octocat/hello-world from main; there are more: narrow the query or raise the limit:",
+        `${head?.sha.slice(0, 7)} Change 130 (hubot, ${head?.date})`,
+      ].join("\n"),
+    );
     expect(result.provenance).toEqual({
       source: "https://github.com/octocat/hello-world/commits/main",
       trusted: false,
@@ -75,15 +82,18 @@ describe("github_list_commits", () => {
     expect(sent.every((request) => request.headers.authorization === `Bearer ${TEST_TOKEN}`)).toBe(true);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    const data = result.data as { commits: unknown[]; truncated: boolean; note: string };
-    expect(data.commits).toHaveLength(120);
-    expect(data.truncated).toBe(true);
-    expect(data.note).toBe("the first 120 commits; there are more: narrow the query or raise the limit");
+    expect((result.data as { items: unknown[] }).items).toHaveLength(120);
+    expect(result.truncated).toBe(true);
+    expect(result.content).toContain(
+      "the first 120 commits of octocat/hello-world; there are more: narrow the query or raise the limit:",
+    );
   });
 
   it("says the list is whole when the last page ends it", async () => {
     const result = await list({ limit: 200 });
-    expect(result.ok && result.data).toMatchObject({ truncated: false, note: "131 commits" });
+    expect(result.ok && result.data).toMatchObject({ complete: true });
+    expect(result.ok && result.truncated).toBeFalsy();
+    expect(result.ok && result.content).toContain("131 commits of octocat/hello-world:");
   });
 
   it("refuses a malformed date or author before any request", async () => {

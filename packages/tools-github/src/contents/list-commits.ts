@@ -3,9 +3,9 @@ import { z } from "zod";
 import { filePathField, refField } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
-import { itemsWanted } from "../list-answer.js";
-import { commitSummary } from "./commit-shapes.js";
-import { listOutput, repositoryPage } from "./list-output.js";
+import { repositoryPage } from "../github-shapes.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
+import { commitLine, commitSummary } from "./commit-shapes.js";
 
 const timestamp = (what: string) =>
   z.iso.datetime({ offset: true }).optional().describe(`${what}, ISO 8601, e.g. 2024-05-01T00:00:00Z`);
@@ -37,20 +37,16 @@ export const listCommits = githubTool({
     const filters = Object.fromEntries(
       Object.entries({ sha, path, author, since, until }).filter(([, value]) => value !== undefined),
     );
+    const what = `commits of ${owner}/${repo}${sha ? ` from ${sha}` : ""}`;
     const collected = await env
       .github(context)
-      .list(
-        "GET /repos/{owner}/{repo}/commits",
-        { owner, repo, ...filters },
-        `commits of ${owner}/${repo}${sha ? ` from ${sha}` : ""}`,
-        itemsWanted(limit, env),
-      );
-    return listOutput(
-      "commits",
+      .list("GET /repos/{owner}/{repo}/commits", { owner, repo, ...filters }, what, itemsWanted(limit, env));
+    return listAnswer({
+      what,
+      items: collected.items.map(commitSummary),
       collected,
-      collected.items.map(commitSummary),
-      "commits",
-      repositoryPage(owner, repo, `/commits${sha ? `/${sha}` : ""}`),
-    );
+      line: commitLine,
+      source: repositoryPage(owner, repo, `/commits${sha ? `/${sha}` : ""}`),
+    });
   },
 });

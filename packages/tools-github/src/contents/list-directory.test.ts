@@ -26,13 +26,15 @@ describe("github_list_directory", () => {
     expect(sent?.path).toBe("/repos/octocat/hello-world/contents");
     expect(sent?.headers.authorization).toBe(`Bearer ${TEST_TOKEN}`);
     expect(result.ok && result.data).toEqual({
-      entries: [
+      items: [
         { name: "README.md", path: "README.md", type: "file", size: 5 },
         { name: "src", path: "src", type: "dir", size: 0 },
       ],
-      truncated: false,
-      note: "2 entries of the root of octocat/hello-world",
+      complete: true,
     });
+    expect(result.ok && result.content).toContain(
+      "2 entries of the root of octocat/hello-world:\nREADME.md (5 bytes)\nsrc (dir)",
+    );
   });
 
   it("lists one level of a directory at a ref, cut to the deployment's maxItems and saying so", async () => {
@@ -44,13 +46,15 @@ describe("github_list_directory", () => {
     if (!result.ok) return;
     expect(result.truncated).toBe(true);
     expect(result.data).toMatchObject({
-      entries: [
+      items: [
         { name: "index.ts", type: "file" },
         { name: "lib", type: "dir" },
       ],
-      truncated: true,
-      note: expect.stringMatching(/^the first 2 entries of src .*there are more/),
+      complete: false,
     });
+    expect(result.content).toContain(
+      "the first 2 entries of src of octocat/hello-world at main; there are more: narrow the query or raise the limit:",
+    );
     expect(result.provenance).toEqual({
       source: "https://github.com/octocat/hello-world/tree/main/src",
       trusted: false,

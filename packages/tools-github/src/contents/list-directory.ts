@@ -4,8 +4,8 @@ import { z } from "zod";
 import { directoryPathField, refField, urlSegments } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
-import { itemsWanted } from "../list-answer.js";
-import { listOutput, repositoryPage } from "./list-output.js";
+import { repositoryPage } from "../github-shapes.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
 
 export const listDirectory = githubTool({
   name: "github_list_directory",
@@ -40,13 +40,13 @@ export const listDirectory = githubTool({
       type: entry.type as string,
       size: entry.size as number,
     }));
-    const page = repositoryPage(owner, repo, `/tree/${ref ?? "HEAD"}${path ? `/${path}` : ""}`);
-    return listOutput(
-      "entries",
-      { items: entries, complete: data.length <= wanted, pages: 1 },
-      entries,
-      `entries of ${where}`,
-      page,
-    );
+    return listAnswer({
+      what: `entries of ${where}`,
+      items: entries,
+      collected: { items: entries, complete: data.length <= wanted, pages: 1 },
+      line: (entry) =>
+        `${entry.path}${entry.type === "file" ? ` (${entry.size} bytes)` : ` (${entry.type})`}`,
+      source: repositoryPage(owner, repo, `/tree/${ref ?? "HEAD"}${path ? `/${path}` : ""}`),
+    });
   },
 });

@@ -24,13 +24,15 @@ describe("github_list_tags", () => {
     expect(sent?.path).toBe("/repos/octocat/hello-world/tags");
     expect(sent?.headers.authorization).toBe(`Bearer ${TEST_TOKEN}`);
     expect(result.ok && result.data).toEqual({
-      tags: [
+      items: [
         { name: "v2.0.0", sha: second },
         { name: "v1.0.0", sha: first },
       ],
-      truncated: false,
-      note: "2 tags",
+      complete: true,
     });
+    expect(result.ok && result.content).toContain(
+      `2 tags of octocat/hello-world:\nv2.0.0 at ${second.slice(0, 7)}\nv1.0.0 at ${first.slice(0, 7)}`,
+    );
     expect(result.ok && result.provenance).toEqual({
       source: "https://github.com/octocat/hello-world/tags",
       trusted: false,

@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
-import { itemsWanted } from "../list-answer.js";
-import { listOutput, repositoryPage } from "./list-output.js";
+import { repositoryPage } from "../github-shapes.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
 
 export const listTags = githubTool({
   name: "github_list_tags",
@@ -28,6 +28,12 @@ export const listTags = githubTool({
       name: tag.name as string,
       sha: tag.commit?.sha as string,
     }));
-    return listOutput("tags", collected, tags, "tags", repositoryPage(owner, repo, "/tags"));
+    return listAnswer({
+      what: `tags of ${owner}/${repo}`,
+      items: tags,
+      collected,
+      line: (tag) => `${tag.name} at ${tag.sha.slice(0, 7)}`,
+      source: repositoryPage(owner, repo, "/tags"),
+    });
   },
 });

@@ -28,16 +28,19 @@ describe("github_search_code", () => {
     expect(sent?.headers.authorization).toBe(`Bearer ${TEST_TOKEN}`);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    const data = result.data as { matches: { path: string }[]; note: string; incompleteResults: boolean };
-    expect(data.matches.map((match) => match.path)).toEqual(["src/a.ts", "src/b.ts", "src/c.ts"]);
-    expect(data.matches[1]).toEqual({
+    const data = result.data as { items: { path: string }[]; totalCount: number; incompleteResults: boolean };
+    expect(data.items.map((match) => match.path)).toEqual(["src/a.ts", "src/b.ts", "src/c.ts"]);
+    expect(data.items[1]).toEqual({
       repository: "octocat/hello-world",
       path: "src/b.ts",
       sha: repository.resolve("main")?.tree.get("src/b.ts")?.sha,
       url: "https://github.com/octocat/hello-world/blob/main/src/b.ts",
       lines: ["// another needle here"],
     });
-    expect(data.note).toBe("3 of 3 matching files");
+    expect(result.content).toContain(
+      ["3 of 3 matching files:", "octocat/hello-world src/a.ts", "  | const needle = 1;"].join("\n"),
+    );
+    expect(data.totalCount).toBe(3);
     expect(data.incompleteResults).toBe(false);
     expect(result.provenance).toEqual({
       source: "https://github.com/search?type=code&q=needle%20repo%3Aoctocat%2Fhello-world",
@@ -52,10 +55,10 @@ describe("github_search_code", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]?.query).toMatchObject({ per_page: "2", page: "1" });
     expect(result.ok && result.truncated).toBe(true);
-    expect(result.ok && result.data).toMatchObject({
-      truncated: true,
-      note: "the first 2 of 3 matching files; there are more: narrow the query or raise the limit",
-    });
+    expect(result.ok && result.data).toMatchObject({ complete: false, totalCount: 3 });
+    expect(result.ok && result.content).toContain(
+      "the first 2 of 3 matching files; there are more: narrow the query or raise the limit:",
+    );
   });
 
   it("refuses a query with no repository, organisation or user scope before spending a request", async () => {

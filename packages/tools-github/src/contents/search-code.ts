@@ -3,8 +3,7 @@ import { z } from "zod";
 import { githubTool } from "../github-env.js";
 import { limitField, ownerField, repoField } from "../github-inputs.js";
 import { capText } from "../github-shapes.js";
-import { itemsWanted } from "../list-answer.js";
-import { listOutput } from "./list-output.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
 
 /** GitHub's REST code search refuses a query that names no user, organisation or repository. */
 const SCOPED = /(^|\s)(repo|org|user):\S/;
@@ -62,20 +61,24 @@ export const searchCode = githubTool({
         .filter((match) => match.property === "content")
         .map((match) => capText(match.fragment, FRAGMENT_CAP).text),
     }));
-    const output = listOutput(
-      "matches",
+    const answer = listAnswer({
+      what: `of ${collected.totalCount} matching files`,
+      items: matches,
       collected,
-      matches,
-      `of ${collected.totalCount} matching files`,
-      `https://github.com/search?type=code&q=${encodeURIComponent(q)}`,
-    );
+      line: (match) =>
+        [
+          `${match.repository} ${match.path}`,
+          ...match.lines.map((line) => `  | ${line.replace(/\n/g, "\n  | ")}`),
+        ].join("\n"),
+      source: `https://github.com/search?type=code&q=${encodeURIComponent(q)}`,
+      notes: [
+        collected.incompleteResults
+          ? "GitHub's search timed out (incomplete_results), so matches may be missing: narrow the query and search again"
+          : undefined,
+      ],
+      extra: { totalCount: collected.totalCount, incompleteResults: collected.incompleteResults },
+    });
     // GitHub's search stops a query at its time limit and says so: the list may then miss matches.
-    const data = { ...output.data, incompleteResults: collected.incompleteResults };
-    return {
-      ...output,
-      content: JSON.stringify(data),
-      data,
-      truncated: output.truncated || collected.incompleteResults,
-    };
+    return { ...answer, truncated: answer.truncated || collected.incompleteResults };
   },
 });

@@ -36,7 +36,7 @@ const list = (input: Record<string, unknown>) =>
     repo: "hello-world",
     ...input,
   });
-const titles = (data: unknown) => (data as { runs: { title: string }[] }).runs.map((run) => run.title);
+const titles = (data: unknown) => (data as { items: { title: string }[] }).items.map((run) => run.title);
 
 describe("github_list_workflow_runs", () => {
   it("lists the repository's runs newest first, shaped", async () => {
@@ -53,7 +53,13 @@ describe("github_list_workflow_runs", () => {
       "Break login",
       "Fix login",
     ]);
-    expect((result.data as { runs: unknown[] }).runs[0]).toEqual({
+    expect(result.content).toContain(
+      [
+        "5 workflow runs of octocat/hello-world:",
+        `${latest.id} CI #4: Still running (in_progress; push on main, ${latest.createdAt})`,
+      ].join("\n"),
+    );
+    expect((result.data as { items: unknown[] }).items[0]).toEqual({
       id: latest.id,
       workflow: "CI",
       workflowId: ci.id,
@@ -89,10 +95,11 @@ describe("github_list_workflow_runs", () => {
     const result = await list({ limit: 2 });
     expect(gh.fake.requests.length - before).toBe(1);
     expect(gh.fake.requests.at(-1)?.query).toEqual({ per_page: "2" });
-    expect(result.ok && result.data).toMatchObject({
-      truncated: true,
-      note: "the first 2 workflow runs; there are more: narrow the query or raise the limit",
-    });
+    expect(result.ok && result.truncated).toBe(true);
+    expect(result.ok && result.data).toMatchObject({ complete: false });
+    expect(result.ok && result.content).toContain(
+      "the first 2 workflow runs of octocat/hello-world; there are more: narrow the query or raise the limit:",
+    );
   });
 
   it("says an unknown workflow may be out of reach", async () => {

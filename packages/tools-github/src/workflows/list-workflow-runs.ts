@@ -1,11 +1,11 @@
 /** @module `github_list_workflow_runs`: a repository's (or one workflow's) Actions runs, newest first. */
 import { z } from "zod";
-import { listOutput, repositoryPage } from "../contents/list-output.js";
 import { refNameField } from "../git-inputs.js";
 import { githubTool } from "../github-env.js";
 import { limitField, repoInput } from "../github-inputs.js";
-import { itemsWanted } from "../list-answer.js";
-import { runSummary } from "./run-shapes.js";
+import { repositoryPage } from "../github-shapes.js";
+import { itemsWanted, listAnswer } from "../list-answer.js";
+import { runLine, runSummary } from "./run-shapes.js";
 import { workflowField } from "./workflow-inputs.js";
 
 /** What GitHub's `status` filter takes: a run's status or its conclusion. */
@@ -50,6 +50,7 @@ export const listWorkflowRuns = githubTool({
     const filters = Object.fromEntries(
       Object.entries({ branch, status, event }).filter(([, value]) => value !== undefined),
     );
+    const what = `workflow runs of ${owner}/${repo}${workflow === undefined ? "" : ` for workflow ${workflow}`}`;
     const collected = await env
       .github(context)
       .list(
@@ -57,15 +58,15 @@ export const listWorkflowRuns = githubTool({
           ? "GET /repos/{owner}/{repo}/actions/runs"
           : "GET /repos/{owner}/{repo}/actions/workflows/{workflow_id}/runs",
         { owner, repo, ...(workflow === undefined ? {} : { workflow_id: workflow }), ...filters },
-        `workflow runs of ${owner}/${repo}${workflow === undefined ? "" : ` for workflow ${workflow}`}`,
+        what,
         itemsWanted(limit, env),
       );
-    return listOutput(
-      "runs",
+    return listAnswer({
+      what,
+      items: collected.items.map(runSummary),
       collected,
-      collected.items.map(runSummary),
-      "workflow runs",
-      repositoryPage(owner, repo, "/actions"),
-    );
+      line: runLine,
+      source: repositoryPage(owner, repo, "/actions"),
+    });
   },
 });

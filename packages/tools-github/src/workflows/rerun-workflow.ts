@@ -1,8 +1,8 @@
 /** @module `github_rerun_workflow`: runs a finished workflow run again, whole or only its failed jobs. */
 import { z } from "zod";
-import { repositoryPage } from "../contents/list-output.js";
 import { githubTool } from "../github-env.js";
 import { repoInput } from "../github-inputs.js";
+import { repositoryPage } from "../github-shapes.js";
 import { runIdField } from "./workflow-inputs.js";
 
 export const rerunWorkflow = githubTool({

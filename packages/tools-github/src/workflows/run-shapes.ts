@@ -26,6 +26,12 @@ export function runSummary(run: any) {
   };
 }
 
+/** A listed run on one line: its id (what the other run tools take), workflow, title, outcome, branch and trigger. */
+export function runLine(run: ReturnType<typeof runSummary>): string {
+  const outcome = run.conclusion ?? run.status;
+  return `${run.id} ${run.workflow} #${run.runNumber}: ${run.title} (${outcome}; ${run.event} on ${run.branch ?? "no branch"}, ${run.createdAt})`;
+}
+
 /** Conclusions whose jobs a model needs the detail of: steps and GitHub's error annotations. */
 export const FAILED_CONCLUSIONS: ReadonlySet<string> = new Set([
   "failure",
