@@ -1,5 +1,6 @@
 /** @module The egress policy: what outbound requests may reach, how much they may carry, and how long they take. */
 import ipaddr from "ipaddr.js";
+import type { CredentialScope } from "../seam/consent/credential-inspector.js";
 import type { AddressRules } from "./address-policy.js";
 import { ADDRESS_CLASSES, type AddressClass } from "./classify-address.js";
 import { assertHostPattern } from "./host-pattern.js";
@@ -12,6 +13,20 @@ export interface HostCredential {
   credentialRef: string;
   /** Put before the secret with a space, e.g. `Bearer`. */
   scheme?: string;
+  /** When the resolved secret is not what is sent but what it is traded for (a GitHub App's key). */
+  exchange?: CredentialExchange;
+}
+
+/**
+ * A credential traded before use: a long-lived secret (a GitHub App's private key, a client secret) turned
+ * into the short-lived token that is sent. The secret stays with the exchange; what it throws must not hold
+ * it (a ToolFailure is the call's failure as worded, anything else becomes "could not be exchanged").
+ */
+export interface CredentialExchange {
+  /** What is sent for `secret`, for this caller: usually a cached token, minted anew when stale. */
+  mint(secret: string, scope: CredentialScope): Promise<string>;
+  /** The host refused what `mint` gave this caller (its 401): forget it, so the next request mints anew. */
+  forget?(scope: CredentialScope): void;
 }
 
 export interface EgressPolicy extends AddressRules {

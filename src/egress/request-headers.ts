@@ -1,7 +1,8 @@
 /** @module The headers a request goes out with: the caller's, checked, plus the deployment's credential for the host. */
 import { ToolFailure } from "../errors/tool-failure.js";
+import type { CredentialScope } from "../seam/consent/credential-inspector.js";
 import type { CredentialResolver } from "../seam/context.js";
-import type { EgressPolicy, HostCredential } from "./egress-policy.js";
+import type { CredentialExchange, EgressPolicy, HostCredential } from "./egress-policy.js";
 import { EgressRefusedError } from "./egress-refused-error.js";
 import { matchingPattern } from "./host-pattern.js";
 
@@ -106,12 +107,10 @@ export async function headersForHop(
       { url },
     );
   }
+  const scope = { tenantId: caller.tenantId, principalId: caller.principalId };
   let secret: string;
   try {
-    secret = await caller.credentials.resolve(credential.credentialRef, {
-      tenantId: caller.tenantId,
-      principalId: caller.principalId,
-    });
+    secret = await caller.credentials.resolve(credential.credentialRef, scope);
   } catch {
     // The resolver's message is not repeated: it is the one place a secret might leak into a result.
     throw new EgressRefusedError(
@@ -119,6 +118,9 @@ export async function headersForHop(
       `the credential "${credential.credentialRef}" for ${host} could not be resolved`,
       { url },
     );
+  }
+  if (credential.exchange && typeof secret === "string" && secret.length > 0) {
+    secret = await exchanged(credential, credential.exchange, secret, scope, host, url);
   }
   if (typeof secret !== "string" || secret.length === 0 || UNSAFE_VALUE.test(secret)) {
     throw new EgressRefusedError(
@@ -129,4 +131,26 @@ export async function headersForHop(
   }
   headers[name] = credential.scheme ? `${credential.scheme} ${secret}` : secret;
   return headers;
+}
+
+/** What `exchange` trades the secret for; its own ToolFailure (a timeout, the vendor's refusal) is kept as worded. */
+async function exchanged(
+  credential: HostCredential,
+  exchange: CredentialExchange,
+  secret: string,
+  scope: CredentialScope,
+  host: string,
+  url: string,
+): Promise<string> {
+  try {
+    return await exchange.mint(secret, scope);
+  } catch (error) {
+    if (ToolFailure.isInstance(error)) throw error;
+    // Any other error's message could quote the secret it was handed.
+    throw new EgressRefusedError(
+      "credential_unavailable",
+      `the credential "${credential.credentialRef}" for ${host} could not be exchanged`,
+      { url },
+    );
+  }
 }

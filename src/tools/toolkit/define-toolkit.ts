@@ -75,8 +75,10 @@ export interface ToolkitDefinition<Config, Env> {
   /**
    * Where the OAuth endpoints follow the configuration (GitHub Enterprise Server has its own): they replace
    * `auth.oauth`'s for the tools built with it. The operator's configuration, never a stored value, names them.
+   * `undefined` when that configuration cannot ask a user (a GitHub App's installation is the tenant's, not a
+   * user's): its tools then need a credential an operator configures, as a token-only toolkit's do.
    */
-  oauthEndpoints?(config: Config): OAuthEndpoints;
+  oauthEndpoints?(config: Config): OAuthEndpoints | undefined;
   /** The hosts its tools reach, when they are fixed (a vendor's API); a configured base URL may replace them. */
   hosts?: readonly string[];
   tools: readonly AnyToolSpec<Env>[];
@@ -167,13 +169,24 @@ export function defineToolkit<Config, Env>(definition: ToolkitDefinition<Config,
       const parsed = parseConfig(config);
       const env = await definition.bind(parsed, watched.host);
       if (env === undefined) return [];
-      const auth =
-        definition.oauthEndpoints && canAskForConsent(definition.auth)
-          ? { ...definition.auth, oauth: definition.oauthEndpoints(parsed) }
-          : definition.auth;
-      return bindCredentials({ ...definition, auth }, withEnv(env, selection), watched.refs());
+      return bindCredentials(
+        { ...definition, auth: authFor(definition, parsed) },
+        withEnv(env, selection),
+        watched.refs(),
+      );
     },
   });
+}
+
+/** The auth model of the tools built with `config`: its own OAuth endpoints, or none for a configuration without consent. */
+function authFor<Config>(
+  definition: Pick<ToolkitDefinition<Config, unknown>, "auth" | "oauthEndpoints">,
+  config: Config,
+): ToolkitAuth {
+  const { auth } = definition;
+  if (!definition.oauthEndpoints || !canAskForConsent(auth)) return auth;
+  const oauth = definition.oauthEndpoints(config);
+  return oauth ? { ...auth, oauth } : { kind: "token", header: auth.header, scheme: auth.scheme };
 }
 
 function selectTools<Env>(

@@ -3,6 +3,7 @@
  * helpers every vendor call shares (a fetch through egress for SDKs, bounded pagination, rate limits).
  */
 export type { EgressClient, EgressResponse } from "../../egress/egress-client.js";
+export type { CredentialExchange } from "../../egress/egress-policy.js";
 export { ToolFailure } from "../../errors/tool-failure.js";
 export type { ToolContext } from "../../seam/context.js";
 export type { ErrorCode } from "../../seam/envelope.js";

@@ -4,15 +4,18 @@
  * must be closed when the host stops.
  */
 import { createEgressClient, type EgressClient } from "../../egress/egress-client.js";
-import type { EgressPolicyInit } from "../../egress/egress-policy.js";
+import type { CredentialExchange, EgressPolicyInit } from "../../egress/egress-policy.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import type { CredentialPlacement } from "./auth-model.js";
 
 export interface ToolkitEgressRequest {
   /** The hosts it may reach (exact or `*.suffix`); any host the operator's policy allows when omitted. */
   hosts?: readonly string[];
-  /** Injected on every request to `hosts`; resolved per call through the caller's credential resolver. */
-  credential?: CredentialPlacement & { credentialRef: string };
+  /**
+   * Injected on every request to `hosts`; resolved per call through the caller's credential resolver, and
+   * traded by `exchange` when what is resolved is not what is sent (a GitHub App's private key).
+   */
+  credential?: CredentialPlacement & { credentialRef: string; exchange?: CredentialExchange };
 }
 
 export interface ToolkitHost {
@@ -52,6 +55,7 @@ export function createToolkitHost(
                       header: credential.header,
                       credentialRef: credential.credentialRef,
                       scheme: credential.scheme,
+                      exchange: credential.exchange,
                     },
                   ]),
                 ),
