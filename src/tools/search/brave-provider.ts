@@ -8,15 +8,12 @@ import { z } from "zod";
 import type { EgressResponse } from "../../egress/egress-client.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import {
-  collectHits,
   credentialFailure,
   endpointUrl,
-  jsonBody,
   type ProviderIdentity,
-  parseAnswer,
   quotaFailure,
   rateLimitFailure,
-  sendRequest,
+  searchOverHttp,
   shortDetail,
   statusFailure,
 } from "./provider-http.js";
@@ -77,21 +74,26 @@ export function createBraveProvider({ baseUrl, egress, credentialRef }: Provider
       url.searchParams.set("text_decorations", "false");
       url.searchParams.set("result_filter", "web");
       if (freshness) url.searchParams.set("freshness", FRESHNESS[freshness]);
-      const response = await sendRequest(egress, url.href, { method: "GET" }, context);
-      if (response.status >= 400) throw braveFailure(identity, response);
-      const answer = parseAnswer(response, BraveAnswer, identity);
-      return collectHits(answer.web?.results ?? [], BraveResult, (result) => ({
-        title: result.title,
-        url: result.url,
-        snippet: result.description ?? "",
-        published: result.page_age ?? result.age,
-      }));
+      return searchOverHttp(egress, context, {
+        identity,
+        request: { url: url.href, method: "GET" },
+        failure: braveFailure,
+        answer: BraveAnswer,
+        results: (answer) => answer.web?.results ?? [],
+        result: BraveResult,
+        toHit: (result) => ({
+          title: result.title,
+          url: result.url,
+          snippet: result.description ?? "",
+          published: result.page_age ?? result.age,
+        }),
+      });
     },
   };
 }
 
-function braveFailure(identity: ProviderIdentity, response: EgressResponse): ToolFailure {
-  const parsed = BraveError.safeParse(jsonBody(response));
+function braveFailure(identity: ProviderIdentity, response: EgressResponse, body: unknown): ToolFailure {
+  const parsed = BraveError.safeParse(body);
   const error = parsed.success ? (parsed.data.error ?? parsed.data.errors?.[0]) : undefined;
   const detail = shortDetail(error?.code && error.detail ? `${error.code}: ${error.detail}` : error?.detail);
   switch (error?.code) {

@@ -1,8 +1,9 @@
 /**
- * @module What every search adapter does over HTTP: send through egress with the call's deadline, read
- * the vendor's JSON or say plainly that it was not, and turn an HTTP failure into the envelope code a
- * model can act on. Each adapter reads its vendor's error body first (vendors signal a bad key or a
- * spent quota in their own ways) and falls back to `statusFailure` for the rest.
+ * @module What every search adapter does over HTTP, said once in `searchOverHttp`: send through egress
+ * with the call's deadline, read the vendor's JSON or say plainly that it was not, map its results, and
+ * turn an HTTP failure into the envelope code a model can act on. Each adapter gives its request, its
+ * reader of the vendor's error body (vendors signal a bad key or a spent quota in their own ways, and
+ * `statusFailure` covers the rest) and its field mapping.
  */
 import { STATUS_CODES } from "node:http";
 import type { z } from "zod";
@@ -26,19 +27,46 @@ export interface ProviderIdentity {
 }
 
 export interface ProviderRequest {
+  url: string;
   method: "GET" | "POST";
   /** Sent as JSON. */
   json?: unknown;
 }
 
-export function sendRequest(
+/** One search as an adapter describes it: what to send, how its vendor fails, and where its results are. */
+export interface ProviderSearch<Answer, Result> {
+  identity: ProviderIdentity;
+  request: ProviderRequest;
+  /** The failure a 4xx or 5xx answer means; `body` is the vendor's JSON error, when it sent one. */
+  failure(identity: ProviderIdentity, response: EgressResponse, body: unknown): ToolFailure;
+  /** The vendor's documented answer. */
+  answer: z.ZodType<Answer>;
+  /** The answer's result items; throws when the answer itself says the search failed. */
+  results(answer: Answer): readonly unknown[];
+  /** One result as the vendor documents it, and as our hit. */
+  result: z.ZodType<Result>;
+  toHit(result: Result): SearchHit;
+}
+
+/** Sends the search, and returns its hits or throws the ToolFailure its answer means. */
+export async function searchOverHttp<Answer, Result>(
   egress: EgressClient,
-  url: string,
+  context: ToolContext,
+  search: ProviderSearch<Answer, Result>,
+): Promise<SearchHit[]> {
+  const response = await sendRequest(egress, search.request, context);
+  if (response.status >= 400) throw search.failure(search.identity, response, jsonBody(response));
+  const answer = parseAnswer(response, search.answer, search.identity);
+  return collectHits(search.results(answer), search.result, search.toHit);
+}
+
+function sendRequest(
+  egress: EgressClient,
   request: ProviderRequest,
   context: ToolContext,
 ): Promise<EgressResponse> {
   const body = request.json === undefined ? undefined : JSON.stringify(request.json);
-  return egress.request(url, {
+  return egress.request(request.url, {
     method: request.method,
     headers: {
       accept: "application/json",
@@ -51,7 +79,7 @@ export function sendRequest(
 }
 
 /** The body as JSON, or undefined when it is cut or not JSON (an error page from a proxy, say). */
-export function jsonBody(response: EgressResponse): unknown {
+function jsonBody(response: EgressResponse): unknown {
   if (response.truncated) return undefined;
   try {
     return JSON.parse(response.body.toString("utf8"));
@@ -61,11 +89,7 @@ export function jsonBody(response: EgressResponse): unknown {
 }
 
 /** A successful answer checked against the vendor's documented shape; anything else is `upstream_error`. */
-export function parseAnswer<T>(
-  response: EgressResponse,
-  schema: z.ZodType<T>,
-  identity: ProviderIdentity,
-): T {
+function parseAnswer<T>(response: EgressResponse, schema: z.ZodType<T>, identity: ProviderIdentity): T {
   const details = { status: response.status, contentType: response.headers["content-type"] ?? "" };
   if (response.truncated) {
     throw new ToolFailure(
@@ -99,7 +123,7 @@ export function parseAnswer<T>(
  * The vendor's result items in our shape. An item that is not what the vendor documents (no URL, say) is
  * skipped rather than failing the whole search: one odd result should not cost the others.
  */
-export function collectHits<T>(
+function collectHits<T>(
   items: readonly unknown[],
   schema: z.ZodType<T>,
   toHit: (item: T) => SearchHit,

@@ -9,13 +9,10 @@ import { z } from "zod";
 import type { EgressResponse } from "../../egress/egress-client.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import {
-  collectHits,
   endpointUrl,
-  jsonBody,
   type ProviderIdentity,
-  parseAnswer,
   rateLimitFailure,
-  sendRequest,
+  searchOverHttp,
   shortDetail,
   statusFailure,
 } from "./provider-http.js";
@@ -64,29 +61,44 @@ export function createSearxngProvider({ baseUrl, egress }: ProviderSetup): Searc
       url.searchParams.set("pageno", "1");
       // The docs list day, month and year; the parameter parser (searx/webadapter.py) also takes week.
       if (freshness) url.searchParams.set("time_range", freshness);
-      const response = await sendRequest(egress, url.href, { method: "GET" }, context);
-      if (response.status >= 400) throw searxngFailure(identity, baseUrl, response);
-      const answer = parseAnswer(response, SearxngAnswer, identity);
-      const failed = answer.unresponsive_engines ?? [];
-      if (answer.results.length === 0 && failed.length > 0) {
-        const engines = failed.map(([engine, error]) => `${engine} (${error})`).join(", ");
-        throw new ToolFailure(
-          "upstream_error",
-          `SearXNG found nothing because its engines failed: ${shortDetail(engines)}; a retry may work`,
-          { retryable: true, details: { unresponsiveEngines: failed.length } },
-        );
-      }
-      return collectHits(answer.results, SearxngResult, (result) => ({
-        title: result.title,
-        url: result.url,
-        snippet: result.content ?? "",
-        published: result.publishedDate ?? undefined,
-      }));
+      return searchOverHttp(egress, context, {
+        identity,
+        request: { url: url.href, method: "GET" },
+        failure: (identity, response, body) => searxngFailure(identity, response, body, baseUrl),
+        answer: SearxngAnswer,
+        results: resultsOrEngineFailure,
+        result: SearxngResult,
+        toHit: (result) => ({
+          title: result.title,
+          url: result.url,
+          snippet: result.content ?? "",
+          published: result.publishedDate ?? undefined,
+        }),
+      });
     },
   };
 }
 
-function searxngFailure(identity: ProviderIdentity, baseUrl: string, response: EgressResponse): ToolFailure {
+/** The results; none with engines that failed is their failure, not an honest empty page. */
+function resultsOrEngineFailure(answer: z.output<typeof SearxngAnswer>): readonly unknown[] {
+  const failed = answer.unresponsive_engines ?? [];
+  if (answer.results.length === 0 && failed.length > 0) {
+    const engines = failed.map(([engine, error]) => `${engine} (${error})`).join(", ");
+    throw new ToolFailure(
+      "upstream_error",
+      `SearXNG found nothing because its engines failed: ${shortDetail(engines)}; a retry may work`,
+      { retryable: true, details: { unresponsiveEngines: failed.length } },
+    );
+  }
+  return answer.results;
+}
+
+function searxngFailure(
+  identity: ProviderIdentity,
+  response: EgressResponse,
+  body: unknown,
+  baseUrl: string,
+): ToolFailure {
   if (response.status === 403) {
     return new ToolFailure(
       "upstream_error",
@@ -101,6 +113,6 @@ function searxngFailure(identity: ProviderIdentity, baseUrl: string, response: E
       "its bot limiter blocked toolreg's address; the instance's operator can exempt it (botdetection pass_ip) or turn the limiter off",
     );
   }
-  const parsed = SearxngError.safeParse(jsonBody(response));
+  const parsed = SearxngError.safeParse(body);
   return statusFailure(identity, response, parsed.success ? shortDetail(parsed.data.error) : undefined);
 }

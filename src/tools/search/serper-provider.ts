@@ -8,13 +8,10 @@ import { z } from "zod";
 import type { EgressResponse } from "../../egress/egress-client.js";
 import type { ToolFailure } from "../../errors/tool-failure.js";
 import {
-  collectHits,
   endpointUrl,
-  jsonBody,
   type ProviderIdentity,
-  parseAnswer,
   quotaFailure,
-  sendRequest,
+  searchOverHttp,
   shortDetail,
   statusFailure,
 } from "./provider-http.js";
@@ -56,21 +53,26 @@ export function createSerperProvider({ baseUrl, egress, credentialRef }: Provide
         num: count,
         ...(freshness ? { tbs: TBS[freshness] } : {}),
       };
-      const response = await sendRequest(egress, endpoint, { method: "POST", json }, context);
-      if (response.status >= 400) throw serperFailure(identity, response);
-      const answer = parseAnswer(response, SerperAnswer, identity);
-      return collectHits(answer.organic ?? [], SerperResult, (result) => ({
-        title: result.title,
-        url: result.link,
-        snippet: result.snippet ?? "",
-        published: result.date,
-      }));
+      return searchOverHttp(egress, context, {
+        identity,
+        request: { url: endpoint, method: "POST", json },
+        failure: serperFailure,
+        answer: SerperAnswer,
+        results: (answer) => answer.organic ?? [],
+        result: SerperResult,
+        toHit: (result) => ({
+          title: result.title,
+          url: result.link,
+          snippet: result.snippet ?? "",
+          published: result.date,
+        }),
+      });
     },
   };
 }
 
-function serperFailure(identity: ProviderIdentity, response: EgressResponse): ToolFailure {
-  const parsed = SerperError.safeParse(jsonBody(response));
+function serperFailure(identity: ProviderIdentity, response: EgressResponse, body: unknown): ToolFailure {
+  const parsed = SerperError.safeParse(body);
   const detail = parsed.success ? shortDetail(parsed.data.message) : undefined;
   // Spent credits come back as a 400, told apart from a bad request only by the message.
   if (response.status === 400 && detail && /not enough credits/i.test(detail)) {

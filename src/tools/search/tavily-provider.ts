@@ -8,13 +8,10 @@ import { z } from "zod";
 import type { EgressResponse } from "../../egress/egress-client.js";
 import type { ToolFailure } from "../../errors/tool-failure.js";
 import {
-  collectHits,
   endpointUrl,
-  jsonBody,
   type ProviderIdentity,
-  parseAnswer,
   quotaFailure,
-  sendRequest,
+  searchOverHttp,
   shortDetail,
   statusFailure,
 } from "./provider-http.js";
@@ -53,21 +50,26 @@ export function createTavilyProvider({ baseUrl, egress, credentialRef }: Provide
         ...(freshness ? { time_range: freshness } : {}),
         ...(site ? { include_domains: [site] } : {}),
       };
-      const response = await sendRequest(egress, endpoint, { method: "POST", json }, context);
-      if (response.status >= 400) throw tavilyFailure(identity, response);
-      const answer = parseAnswer(response, TavilyAnswer, identity);
-      return collectHits(answer.results, TavilyResult, (result) => ({
-        title: result.title,
-        url: result.url,
-        snippet: result.content ?? "",
-        published: result.published_date,
-      }));
+      return searchOverHttp(egress, context, {
+        identity,
+        request: { url: endpoint, method: "POST", json },
+        failure: tavilyFailure,
+        answer: TavilyAnswer,
+        results: (answer) => answer.results,
+        result: TavilyResult,
+        toHit: (result) => ({
+          title: result.title,
+          url: result.url,
+          snippet: result.content ?? "",
+          published: result.published_date,
+        }),
+      });
     },
   };
 }
 
-function tavilyFailure(identity: ProviderIdentity, response: EgressResponse): ToolFailure {
-  const parsed = TavilyError.safeParse(jsonBody(response));
+function tavilyFailure(identity: ProviderIdentity, response: EgressResponse, body: unknown): ToolFailure {
+  const parsed = TavilyError.safeParse(body);
   const detail = parsed.success
     ? shortDetail(typeof parsed.data.detail === "string" ? parsed.data.detail : parsed.data.detail.error)
     : undefined;
