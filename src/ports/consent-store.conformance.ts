@@ -100,8 +100,10 @@ export function runConsentStoreConformance(name: string, factory: () => Promise<
 
       it("hands a state's request over once, and never once expired or for an unknown state", async () => {
         await store.open(requestOf());
-        expect(await store.take({ stateHash: "unknown", now: 2_000 })).toBeUndefined();
-        const taken = await store.take({ stateHash: "hash-1", now: 2_000 });
+        expect(
+          await store.take({ stateHash: "unknown", consentIds: ["consent-1"], now: 2_000 }),
+        ).toBeUndefined();
+        const taken = await store.take({ stateHash: "hash-1", consentIds: ["consent-1"], now: 2_000 });
         expect(taken).toMatchObject({
           id: "consent-1",
           status: "used",
@@ -109,12 +111,29 @@ export function runConsentStoreConformance(name: string, factory: () => Promise<
           codeVerifier: requestOf().codeVerifier,
           authorizationUrl: requestOf().authorizationUrl,
         });
-        expect(await store.take({ stateHash: "hash-1", now: 2_001 })).toBeUndefined();
+        expect(
+          await store.take({ stateHash: "hash-1", consentIds: ["consent-1"], now: 2_001 }),
+        ).toBeUndefined();
         // A used consent no longer serves new calls.
         expect(
           (await store.open(requestOf({ id: "consent-2", stateHash: "hash-2", createdAt: 3_000 }))).created,
         ).toBe(true);
-        expect(await store.take({ stateHash: "hash-2", now: 601_000 + 3_000 })).toBeUndefined();
+        expect(
+          await store.take({ stateHash: "hash-2", consentIds: ["consent-2"], now: 601_000 + 3_000 }),
+        ).toBeUndefined();
+      });
+
+      it("takes a state only for a consent the browser was bound to, leaving it usable by its own user", async () => {
+        await store.open(requestOf());
+        // Another user's browser, bound to consents of its own: the state is refused and not spent.
+        expect(
+          await store.take({ stateHash: "hash-1", consentIds: ["consent-9"], now: 2_000 }),
+        ).toBeUndefined();
+        expect(await store.take({ stateHash: "hash-1", consentIds: [], now: 2_000 })).toBeUndefined();
+        expect(await store.getRequest({ tenantId: A, id: "consent-1" })).toMatchObject({ status: "pending" });
+        expect(
+          await store.take({ stateHash: "hash-1", consentIds: ["consent-9", "consent-1"], now: 2_000 }),
+        ).toMatchObject({ id: "consent-1", status: "used" });
       });
 
       it("keeps each tenant's requests to itself", async () => {
@@ -187,7 +206,7 @@ export function runConsentStoreConformance(name: string, factory: () => Promise<
         await store.open(
           requestOf({ id: "consent-2", stateHash: "hash-2", principalId: "bob", expiresAt: 10_000_000 }),
         );
-        await store.take({ stateHash: "hash-2", now: 2_000 });
+        await store.take({ stateHash: "hash-2", consentIds: ["consent-2"], now: 2_000 });
         expect(await store.expire({ now: 3_601_000 })).toBe(3);
         expect(await store.getCall({ tenantId: A, id: "parked-1" })).toMatchObject({ status: "expired" });
         expect(await store.getCall({ tenantId: A, id: "kept" })).toMatchObject({ status: "waiting" });
@@ -210,7 +229,9 @@ export function runConsentStoreConformance(name: string, factory: () => Promise<
       await store.open(requestOf());
       await store.park(callOf());
       const reopened = await fixture.reopen();
-      expect(await reopened.take({ stateHash: "hash-1", now: 2_000 })).toMatchObject({
+      expect(
+        await reopened.take({ stateHash: "hash-1", consentIds: ["consent-1"], now: 2_000 }),
+      ).toMatchObject({
         codeVerifier: requestOf().codeVerifier,
       });
       expect(

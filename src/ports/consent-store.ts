@@ -68,8 +68,15 @@ export interface ConsentStore {
    * `request` stored as a new one. Atomic across processes: parallel calls share one consent.
    */
   open(request: NewConsentRequest): Promise<{ created: boolean; request: ConsentRequest }>;
-  /** The pending, unexpired request with this state hash, marked used: a state works once. */
-  take(input: { stateHash: string; now: number }): Promise<ConsentRequest | undefined>;
+  /**
+   * The pending, unexpired request with this state hash, marked used: a state works once. Only a request
+   * among `consentIds` (the consents the user's browser was bound to) is taken; another is left untouched.
+   */
+  take(input: {
+    stateHash: string;
+    consentIds: readonly string[];
+    now: number;
+  }): Promise<ConsentRequest | undefined>;
   getRequest(input: TenantKey & { id: string }): Promise<ConsentRequest | undefined>;
   /**
    * Parks `call` unless the tenant already has a call parked under its key that has not expired, which is

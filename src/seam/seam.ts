@@ -193,6 +193,17 @@ export class Seam {
     return this.#consent.complete(callback, grantOf);
   }
 
+  /** Where a consent's start link sends its own user (the provider's authorization URL); refused to anyone else. */
+  consentAuthorization(
+    user: { tenantId: string; principalId: string },
+    consentId: string,
+  ): Promise<{ ok: true; url: string; expiresAt: number } | { ok: false; message: string }> {
+    if (!this.#consent) {
+      return Promise.resolve({ ok: false, message: "this deployment asks for no consent" });
+    }
+    return this.#consent.authorizationOf(user, consentId);
+  }
+
   /** Approves a parked call; refused (left pending) where its tool is not served, since nothing here could run it. */
   approve(request: DecisionRequest): Promise<DecisionResult> {
     return decided(request, () => this.#desk.decide(request, "approved"));

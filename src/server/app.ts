@@ -10,7 +10,7 @@ import { loadConsoleAssets } from "./console-assets.js";
 import { problem } from "./problem.js";
 import { approvalsRoutes } from "./routes/approvals-routes.js";
 import { auditRoute } from "./routes/audit-route.js";
-import { consentCallbackRoute, consentRoutes } from "./routes/consent-routes.js";
+import { consentBrowserRoutes, consentRoutes } from "./routes/consent-routes.js";
 import { credentialsRoutes } from "./routes/credentials-routes.js";
 import { eventsRoute } from "./routes/events-route.js";
 import { manifestRoute } from "./routes/manifest-route.js";
@@ -59,7 +59,7 @@ export function createServerApp(
       : c.json({ ok: true });
   });
   loginRoute(app, deps, options.authFailures);
-  consentCallbackRoute(app, deps);
+  consentBrowserRoutes(app, deps);
   const assets = loadConsoleAssets(options.consoleDir);
   const serveAsset = (name: string) => {
     const asset = assets.get(name);

@@ -99,6 +99,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     bodyTimeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
     credentials: credentials?.resolver,
     credentialStore: credentials?.store,
+    consentBinding: credentials?.binding,
   };
   const app = createServerApp(deps, {
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),

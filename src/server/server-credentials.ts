@@ -1,8 +1,8 @@
 /**
  * @module The server's stored credentials and consent, on its SQLite file under the operator's key: the
  * credential and consent stores, the resolver chain its calls carry (the host's links first, such as the
- * CLI's `env:NAME`, then the store), and what the seam's consent step needs, with the callback at
- * `<publicUrl>/oauth/callback`.
+ * CLI's `env:NAME`, then the store), and what the seam's consent step needs: the start link a user opens at
+ * `<publicUrl>/oauth/start/<consentId>`, and the callback at `<publicUrl>/oauth/callback`.
  */
 import type Database from "better-sqlite3";
 import type { CredentialStore } from "../ports/credential-store.js";
@@ -16,9 +16,12 @@ import type { OAuthApp, OAuthTransport } from "../seam/consent/token-endpoint.js
 import type { CredentialResolver } from "../seam/context.js";
 import { createSqliteConsentStore } from "../stores/sqlite/consents.js";
 import { createSqliteCredentialStore } from "../stores/sqlite/credentials.js";
+import { type ConsentBinding, createConsentBinding } from "./consent-binding.js";
 
 /** Where the provider sends a user back after consent. */
 export const CALLBACK_PATH = "/oauth/callback";
+/** Where a user starts a consent, signed in to the console: `<START_PATH>/<consentId>`. */
+export const START_PATH = "/oauth/start";
 
 export interface ServerCredentialsOptions {
   /** The operator's 32-byte key the secrets are sealed under. */
@@ -39,6 +42,8 @@ export interface ServerCredentials {
   store: CredentialStore;
   resolver: CredentialInspector;
   consent: ConsentOptions;
+  /** Ties a consent to the browser its start link was opened in. */
+  binding: ConsentBinding;
 }
 
 export function openServerCredentials(
@@ -57,18 +62,20 @@ export function openServerCredentials(
     ...(options.before ?? []),
     createStoreCredentialResolver({ store, clients, transport: options.transport }),
   );
-  const origin = options.publicUrl;
+  const origin = () =>
+    (typeof options.publicUrl === "function" ? options.publicUrl() : options.publicUrl).replace(/\/$/, "");
   return {
     store,
     resolver,
+    binding: createConsentBinding(options.key),
     consent: {
       requests,
       credentials: store,
       resolver,
       clients,
       transport: options.transport,
-      redirectUri: () =>
-        `${(typeof origin === "function" ? origin() : origin).replace(/\/$/, "")}${CALLBACK_PATH}`,
+      redirectUri: () => `${origin()}${CALLBACK_PATH}`,
+      consentLink: (consentId) => `${origin()}${START_PATH}/${encodeURIComponent(consentId)}`,
       ...(options.stateTtlMs ? { stateTtlMs: options.stateTtlMs } : {}),
       ...(options.callTtlMs ? { callTtlMs: options.callTtlMs } : {}),
     },

@@ -6,6 +6,7 @@ import type { ToolRegistry } from "../registry/registry.js";
 import type { CredentialResolver, Logger } from "../seam/context.js";
 import type { Seam } from "../seam/seam.js";
 import type { AuthStore } from "./auth/index.js";
+import type { ConsentBinding } from "./consent-binding.js";
 import type { EventHub } from "./event-hub.js";
 import type { InflightCalls } from "./inflight-calls.js";
 import type { ManifestCache } from "./manifest.js";
@@ -27,4 +28,6 @@ export interface ServerDeps {
   credentials: CredentialResolver | undefined;
   /** The stored credentials, listed and revoked over /api/v1/credentials. */
   credentialStore: CredentialStore | undefined;
+  /** Ties each consent to the browser of its user; none unless the server keeps credentials. */
+  consentBinding: ConsentBinding | undefined;
 }

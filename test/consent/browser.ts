@@ -1,7 +1,8 @@
 /**
  * @module The user's browser, as much of it as a consent needs: it follows redirects across origins with a
- * cookie jar per origin, and on the provider's pages fills in the login form (or presses the consent
- * button), ending on the first page that asks nothing more: toolreg's callback page.
+ * cookie jar per origin kept across visits (so a console sign-in holds for the consent link opened next),
+ * and on the provider's pages fills in the login form (or presses the consent button), ending on the first
+ * page that asks nothing more: toolreg's callback page.
  */
 
 export interface BrowserVisit {
@@ -12,11 +13,22 @@ export interface BrowserVisit {
   visited: string[];
 }
 
+/** One browser's cookies, by origin. */
+export type CookieJars = Map<string, Map<string, string>>;
+
+/** A browser signed in to toolreg's console at `origin` with a one-time login token (`toolreg keys login`). */
+export async function signedIn(origin: string, loginToken: string): Promise<CookieJars> {
+  const jars: CookieJars = new Map();
+  await completeConsent(`${origin}/login?token=${loginToken}`, { login: "", password: "" }, jars);
+  if (!jars.get(origin)?.has("toolreg_session")) throw new Error("the console sign-in set no session");
+  return jars;
+}
+
 export async function completeConsent(
   startUrl: string,
   user: { login: string; password: string },
+  jars: CookieJars = new Map(),
 ): Promise<BrowserVisit> {
-  const jars = new Map<string, Map<string, string>>();
   const visited: string[] = [];
   let url = startUrl;
   let form: URLSearchParams | undefined;

@@ -15,7 +15,7 @@ import type { Envelope } from "../../src/seam/envelope.js";
 import { type Listening, listen } from "../../src/server/listen.js";
 import { openRegistryServer, type RegistryServer } from "../../src/server/registry-server.js";
 import { createToolkitHost } from "../../src/tools/toolkit/toolkit-host.js";
-import { completeConsent } from "./browser.js";
+import { type CookieJars, completeConsent, signedIn } from "./browser.js";
 import { type NotesApiFake, startNotesApi } from "./notes-api-fake.js";
 import { notesToolkit } from "./notes-toolkit.js";
 import { type ProviderFixture, startProvider } from "./oidc-provider-fixture.js";
@@ -30,6 +30,7 @@ let transport: EgressClient;
 let toolkitHost: ReturnType<typeof createToolkitHost>;
 let directory: string;
 const keys: Record<string, string> = {};
+const keyIds: Record<string, string> = {};
 
 beforeAll(async () => {
   provider = await startProvider();
@@ -57,8 +58,10 @@ beforeAll(async () => {
   listening = await listen(server, { port: 0, host: "127.0.0.1" });
   publicUrl = listening.url;
   provider.start(`${listening.url}/oauth/callback`);
-  for (const principalId of ["alice", "bob", "carol"]) {
-    keys[principalId] = server.auth.createKey({ tenantId: TENANT, principalId, label: "consent test" }).key;
+  for (const principalId of ["alice", "bob", "carol", "dave"]) {
+    const created = server.auth.createKey({ tenantId: TENANT, principalId, label: "consent test" });
+    keys[principalId] = created.key;
+    keyIds[principalId] = created.record.id;
   }
 });
 
@@ -106,7 +109,7 @@ async function resume(
 interface Parked {
   parkedCallId: string;
   consentId: string;
-  authorizationUrl: string;
+  consentUrl: string;
   problem: string;
 }
 
@@ -114,8 +117,41 @@ function parkedOf(answer: { status: number; envelope: Envelope }): Parked {
   expect(answer.status).toBe(202);
   expect(answer.envelope).toMatchObject({ ok: false, error: { code: "auth_required" } });
   const details = (answer.envelope.ok ? {} : answer.envelope.error.details) as unknown as Parked;
-  expect(details.authorizationUrl.startsWith(`${provider.authorizeUrl}?`)).toBe(true);
+  expect(details.consentUrl).toBe(`${listening.url}/oauth/start/${details.consentId}`);
+  // The provider's URL, with its live state, reaches neither the model nor the audit trail.
+  expect(JSON.stringify(answer.envelope)).not.toContain(provider.issuer);
   return details;
+}
+
+/** A browser signed in to the console as `principal`, with a one-time login link as `toolreg keys login` prints. */
+function browserOf(principal: string): Promise<CookieJars> {
+  return signedIn(listening.url, server.auth.createLoginToken(keyIds[principal] ?? ""));
+}
+
+/** The user opens the consent link in their signed-in browser and allows access at the provider. */
+async function consentAs(principal: string, parked: Parked) {
+  return completeConsent(
+    parked.consentUrl,
+    { login: principal, password: `${principal}-password` },
+    await browserOf(principal),
+  );
+}
+
+/** The start link opened by `principal`'s browser: where it sends them and the cookie that binds the consent. */
+async function startAs(principal: string, parked: Parked) {
+  const jars = await browserOf(principal);
+  const session = jars.get(listening.url)?.get("toolreg_session");
+  const response = await fetch(parked.consentUrl, {
+    redirect: "manual",
+    headers: { cookie: `toolreg_session=${session}` },
+  });
+  const binding = response.headers.getSetCookie().find((cookie) => cookie.startsWith("toolreg_consent_"));
+  return {
+    status: response.status,
+    location: response.headers.get("location") ?? "",
+    setCookie: binding ?? "",
+    cookie: (binding ?? "").split(";")[0] ?? "",
+  };
 }
 
 const requestsOf = (subject: string) => api.requests.filter((request) => request.subject === subject);
@@ -126,19 +162,18 @@ describe("consent against a real OAuth provider", () => {
     const ids = { run: "run-alice", call: "call-1" };
     const parked = parkedOf(await invoke("alice", "notes_get_note", { id: "n-1" }, ids));
     expect(parked.problem).toBe("missing");
-    const authorization = new URL(parked.authorizationUrl).searchParams;
-    expect(authorization.get("code_challenge_method")).toBe("S256");
-    expect(authorization.get("redirect_uri")).toBe(`${listening.url}/oauth/callback`);
     // Nothing reached the vendor, and the call's key was not claimed, let alone left unknown.
     expect(api.requests).toEqual([]);
     expect(
       await server.deps.stores.idempotency.get({ tenantId: TENANT, key: keyOf(ids.run, ids.call) }),
     ).toBe(undefined);
 
-    const page = await completeConsent(parked.authorizationUrl, {
-      login: "alice",
-      password: "alice-password",
-    });
+    const page = await consentAs("alice", parked);
+    const sent = page.visited.find((step) => step.startsWith(`GET ${provider.authorizeUrl}?`)) ?? "";
+    const authorization = new URL(sent.split(" ")[1] ?? "").searchParams;
+    expect(authorization.get("code_challenge_method")).toBe("S256");
+    expect(authorization.get("redirect_uri")).toBe(`${listening.url}/oauth/callback`);
+    expect(page.visited[0]).toBe(`GET ${parked.consentUrl} → 303`);
     expect(page.visited.some((step) => step.startsWith(`POST ${provider.issuer}/interaction/`))).toBe(true);
     expect(page.url.startsWith(`${listening.url}/oauth/callback?`)).toBe(true);
     expect(page.status).toBe(200);
@@ -186,10 +221,10 @@ describe("consent against a real OAuth provider", () => {
     const first = parkedOf(one);
     const second = parkedOf(two);
     expect(second.consentId).toBe(first.consentId);
-    expect(second.authorizationUrl).toBe(first.authorizationUrl);
+    expect(second.consentUrl).toBe(first.consentUrl);
     expect(second.parkedCallId).not.toBe(first.parkedCallId);
 
-    const page = await completeConsent(first.authorizationUrl, { login: "bob", password: "bob-password" });
+    const page = await consentAs("bob", first);
     expect(page.status).toBe(200);
     expect(page.text.match(/notes_get_note ran\./g)).toHaveLength(2);
     expect(
@@ -208,7 +243,7 @@ describe("consent against a real OAuth provider", () => {
     const parked = parkedOf(
       await invoke("carol", "notes_get_note", { id: "n-1" }, { run: "run-carol", call: "c-1" }),
     );
-    await completeConsent(parked.authorizationUrl, { login: "carol", password: "carol-password" });
+    await consentAs("carol", parked);
     expect(requestsOf("carol")).toHaveLength(1);
 
     const stored = await server.deps.credentialStore?.list({ tenantId: TENANT, principalId: "carol" });
@@ -231,10 +266,7 @@ describe("consent against a real OAuth provider", () => {
     );
     expect(again.problem).toBe("revoked");
     expect(again.consentId).not.toBe(parked.consentId);
-    const page = await completeConsent(again.authorizationUrl, {
-      login: "carol",
-      password: "carol-password",
-    });
+    const page = await consentAs("carol", again);
     expect(page.text).toContain("notes_get_note ran.");
     expect(requestsOf("carol").map((request) => `${request.path} ${request.status}`)).toEqual([
       "/notes/n-1 200",
@@ -252,15 +284,45 @@ describe("consent against a real OAuth provider", () => {
     );
     // Alice's connection has notes:read only: the write asks for notes:write as well.
     expect(parked.problem).toBe("scopes");
-    expect(new URL(parked.authorizationUrl).searchParams.get("scope")).toBe("notes:read notes:write");
-    const state = new URL(parked.authorizationUrl).searchParams.get("state") ?? "";
-    const declined = await fetch(`${listening.url}/oauth/callback?error=access_denied&state=${state}`);
+    const started = await startAs("alice", parked);
+    expect(started.status).toBe(303);
+    expect(new URL(started.location).searchParams.get("scope")).toBe("notes:read notes:write");
+    expect(started.setCookie).toMatch(/; Path=\/oauth\/callback; HttpOnly; SameSite=Lax$/i);
+    const state = new URL(started.location).searchParams.get("state") ?? "";
+    const declined = await fetch(`${listening.url}/oauth/callback?error=access_denied&state=${state}`, {
+      headers: { cookie: started.cookie },
+    });
     expect(declined.status).toBe(400);
+    expect(await declined.text()).toContain("Not connected");
     expect(await resume("alice", parked.parkedCallId)).toMatchObject({
       status: 403,
       envelope: { ok: false, error: { code: "approval_denied" } },
     });
     expect(api.requests.filter((request) => request.method === "POST")).toEqual([]);
+  });
+
+  it("connects no one through a consent link opened by anyone but its own user", async () => {
+    const parked = parkedOf(
+      await invoke("dave", "notes_get_note", { id: "n-5" }, { run: "run-dave", call: "mix-1" }),
+    );
+    // Without a console session the link says to sign in, and sends nowhere.
+    const anonymous = await fetch(parked.consentUrl, { redirect: "manual" });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.text()).toContain("Sign in to toolreg first");
+    // Another user of the tenant, signed in as themselves, is refused it.
+    expect(await startAs("alice", parked)).toMatchObject({ status: 403, setCookie: "" });
+
+    // Dave starts his own consent and hands the provider's URL to alice instead of allowing it himself; she
+    // signs in at the provider and allows access. Back at toolreg her browser holds no binding for it, so
+    // her account is not stored as dave's and his call does not run on it.
+    const daves = await startAs("dave", parked);
+    expect(daves.status).toBe(303);
+    const lured = await completeConsent(daves.location, { login: "alice", password: "alice-password" });
+    expect(lured.url.startsWith(`${listening.url}/oauth/callback?`)).toBe(true);
+    expect(lured.status).toBe(400);
+    expect(lured.text).toContain("not started in this browser");
+    expect(api.requests.filter((request) => request.path === "/notes/n-5")).toEqual([]);
+    expect(await server.deps.credentialStore?.list({ tenantId: TENANT, principalId: "dave" })).toEqual([]);
   });
 
   it("lists connections over HTTP as metadata, each user seeing their own, and revokes only theirs", async () => {

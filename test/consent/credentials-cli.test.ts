@@ -9,7 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createSqliteConsentStore } from "../../src/stores/sqlite/consents.js";
 import { CLI, type CliResult } from "../cli/run-cli.js";
 
 const CATALOGUE = fileURLToPath(new URL("./notes-catalogue.mjs", import.meta.url));
@@ -156,15 +158,31 @@ describe("toolreg credentials", () => {
     expect(noApp.stderr).toContain("TOOLREG_OAUTH_NOTES_CLIENT_ID");
     const printed = await toolreg(args, { env: { TOOLREG_OAUTH_NOTES_CLIENT_ID: "toolreg-app" } });
     expect(printed.code).toBe(0);
-    const link = new URL(printed.stdout.trim());
-    expect(link.origin + link.pathname).toBe("https://notes.example/authorize");
-    expect(Object.fromEntries(link.searchParams)).toMatchObject({
-      response_type: "code",
-      client_id: "toolreg-app",
-      redirect_uri: "http://127.0.0.1:7999/oauth/callback",
-      code_challenge_method: "S256",
-    });
-    expect(printed.stderr).toContain("open it as alice within 10 minutes");
+    // toolreg's start link, which binds the consent to alice's browser; the provider's URL stays in the store.
+    const consentId = /^http:\/\/127\.0\.0\.1:7999\/oauth\/start\/([0-9a-f-]{36})$/.exec(
+      printed.stdout.trim(),
+    )?.[1];
+    expect(consentId).toBeDefined();
+    const database = new Database(join(cwd, ".toolreg/toolreg.db"));
+    try {
+      const key = Buffer.from(readFileSync(join(cwd, "key"), "utf8").trim(), "hex");
+      const request = await createSqliteConsentStore(database, key).getRequest({
+        tenantId: "local",
+        id: consentId ?? "",
+      });
+      expect(request).toMatchObject({ principalId: "alice", credentialRef: "notes", status: "pending" });
+      const link = new URL(request?.authorizationUrl ?? "");
+      expect(link.origin + link.pathname).toBe("https://notes.example/authorize");
+      expect(Object.fromEntries(link.searchParams)).toMatchObject({
+        response_type: "code",
+        client_id: "toolreg-app",
+        redirect_uri: "http://127.0.0.1:7999/oauth/callback",
+        code_challenge_method: "S256",
+      });
+    } finally {
+      database.close();
+    }
+    expect(printed.stderr).toContain("signed in to the console at http://127.0.0.1:7999 as alice");
   });
 });
 

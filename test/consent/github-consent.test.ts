@@ -22,7 +22,7 @@ import type { Envelope } from "../../src/seam/envelope.js";
 import { type Listening, listen } from "../../src/server/listen.js";
 import { openRegistryServer, type RegistryServer } from "../../src/server/registry-server.js";
 import { createToolkitHost } from "../../src/tools/toolkit/toolkit-host.js";
-import { type BrowserVisit, completeConsent } from "./browser.js";
+import { type BrowserVisit, completeConsent, signedIn } from "./browser.js";
 import { type ProviderFixture, startProvider } from "./oidc-provider-fixture.js";
 
 const TENANT = "acme";
@@ -37,6 +37,7 @@ let transport: EgressClient;
 let toolkitHost: ReturnType<typeof createToolkitHost>;
 let directory: string;
 const keys: Record<string, string> = {};
+const keyIds: Record<string, string> = {};
 
 beforeAll(async () => {
   provider = await startProvider({
@@ -73,7 +74,9 @@ beforeAll(async () => {
   publicUrl = listening.url;
   provider.start(`${listening.url}/oauth/callback`);
   for (const principalId of ["alice", "carol"]) {
-    keys[principalId] = server.auth.createKey({ tenantId: TENANT, principalId, label: "github consent" }).key;
+    const created = server.auth.createKey({ tenantId: TENANT, principalId, label: "github consent" });
+    keys[principalId] = created.key;
+    keyIds[principalId] = created.record.id;
   }
 });
 
@@ -125,7 +128,7 @@ interface Parked {
   consentId: string;
   problem: string;
   scopes: string[];
-  authorizationUrl: string;
+  consentUrl: string;
 }
 
 function parkedOf(answer: { status: number; envelope: Envelope }): Parked {
@@ -138,8 +141,9 @@ function parkedOf(answer: { status: number; envelope: Envelope }): Parked {
  * How the user opens a parked call's consent, and completes it at the provider: the one place that knows
  * which link the envelope gives them.
  */
-function openConsent(parked: Parked, login: string): Promise<BrowserVisit> {
-  return completeConsent(parked.authorizationUrl, { login, password: `${login}-password` });
+async function openConsent(parked: Parked, login: string): Promise<BrowserVisit> {
+  const browser = await signedIn(listening.url, server.auth.createLoginToken(keyIds[login] ?? ""));
+  return completeConsent(parked.consentUrl, { login, password: `${login}-password` }, browser);
 }
 
 const ISSUE = { owner: "octocat", repo: "hello-world", issue_number: 7 };

@@ -14,7 +14,7 @@ import { credentialNeedOf, oauthProvidersOf } from "../../seam/consent/credentia
 import { OAuthClients } from "../../seam/consent/oauth-clients.js";
 import type { OAuthApp } from "../../seam/consent/token-endpoint.js";
 import { DEFAULT_PORT } from "../../server/listen.js";
-import { CALLBACK_PATH } from "../../server/server-credentials.js";
+import { CALLBACK_PATH, START_PATH } from "../../server/server-credentials.js";
 import { createSqliteConsentStore } from "../../stores/sqlite/consents.js";
 import { createSqliteCredentialStore } from "../../stores/sqlite/credentials.js";
 import { openDatabase } from "../../stores/sqlite/database.js";
@@ -147,6 +147,7 @@ export function addCredentialCommands(program: Command, host: CredentialCommandH
           const scopes = listOf(options.scopes);
           if (!options.oauth) return await storeToken(store, ref, provider, scopes, options, host);
           const principalId = options.for ?? host.globals().principal;
+          const origin = (options.url ?? "").replace(/\/$/, "");
           const clients = new OAuthClients({
             providers: oauthProvidersOf(tools),
             apps: oauthAppsFromEnv(io.env),
@@ -165,13 +166,14 @@ export function addCredentialCommands(program: Command, host: CredentialCommandH
             principalId,
             credentialRef: ref,
             scopes,
-            redirectUri: `${(options.url ?? "").replace(/\/$/, "")}${CALLBACK_PATH}`,
+            redirectUri: `${origin}${CALLBACK_PATH}`,
             now: Date.now(),
             ttlMs: 10 * 60_000,
           });
-          io.stdout(`${request.authorizationUrl}\n`);
+          // toolreg's start link, not the provider's URL: only the start link binds the consent to its user.
+          io.stdout(`${origin}${START_PATH}/${request.id}\n`);
           io.stderr(
-            `open it as ${principalId} within 10 minutes; toolreg serve at ${options.url} stores the connection as "${ref}"\n`,
+            `open it as ${principalId} within 10 minutes, in a browser signed in to the console at ${origin} as ${principalId} (toolreg keys login prints a sign-in link); toolreg serve stores the connection as "${ref}"\n`,
           );
           return 0;
         } finally {

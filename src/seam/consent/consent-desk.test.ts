@@ -171,6 +171,7 @@ const toolkitWith = (auth: "token-or-oauth" | "token") =>
   });
 
 const REDIRECT = "https://toolreg.example/oauth/callback";
+const START = "https://toolreg.example/oauth/start";
 
 let host: ReturnType<typeof createToolkitHost>;
 let transport: EgressClient;
@@ -196,16 +197,42 @@ async function start(options: { auth?: "token-or-oauth" | "token"; consent?: boo
     clock: Date.now,
     ...(options.consent === false
       ? {}
-      : { consent: { requests, credentials, resolver, clients, transport, redirectUri: REDIRECT } }),
+      : {
+          consent: {
+            requests,
+            credentials,
+            resolver,
+            clients,
+            transport,
+            redirectUri: REDIRECT,
+            consentLink: (consentId: string) => `${START}/${consentId}`,
+          },
+        }),
   });
 }
 
 const contextOf = (overrides: Parameters<TestHarness["context"]>[0] = {}) =>
   harness.context({ ...alice, credentials: resolver, ...overrides });
 
-/** The user at the vendor: reads the authorization request, consents, and is sent back with a code. */
-function consent(authorizationUrl: string, scopes?: string): { state: string; code: string } {
-  const url = new URL(authorizationUrl);
+/** Where the consent's start link sends its own user: the vendor's authorization URL. */
+async function authorizationOf(parked: Parked, principalId = alice.principalId): Promise<string> {
+  const authorization = await harness.seam.consentAuthorization(
+    { tenantId: "t1", principalId },
+    parked.consentId,
+  );
+  if (!authorization.ok) throw new Error(authorization.message);
+  return authorization.url;
+}
+
+/**
+ * The user opens the start link, consents at the vendor and is sent back with a code, in the browser the
+ * start link bound to the consent.
+ */
+async function consent(
+  parked: Parked,
+  scopes?: string,
+): Promise<{ state: string; code: string; consentIds: string[] }> {
+  const url = new URL(await authorizationOf(parked));
   const params = Object.fromEntries(url.searchParams);
   expect(params).toMatchObject({
     response_type: "code",
@@ -219,13 +246,20 @@ function consent(authorizationUrl: string, scopes?: string): { state: string; co
     scopes: scopes ?? params.scope ?? "",
     redirectUri: params.redirect_uri ?? "",
   });
-  return { state: params.state ?? "", code };
+  return { state: params.state ?? "", code, consentIds: [parked.consentId] };
+}
+
+interface Parked {
+  parkedCallId: string;
+  consentId: string;
+  consentUrl: string;
+  problem: string;
 }
 
 function parkedOf(envelope: Envelope) {
   expect(envelope).toMatchObject({ ok: false, error: { code: "auth_required", retryable: false } });
   const details = (envelope.ok ? {} : envelope.error.details) as Record<string, string>;
-  return details as { parkedCallId: string; consentId: string; authorizationUrl: string; problem: string };
+  return details as unknown as Parked;
 }
 
 beforeEach(() => {
@@ -248,12 +282,16 @@ describe("consent at the seam", () => {
     const parked = await harness.seam.call(context, "notes_get_note", { id: "n-1" });
     const details = parkedOf(parked);
     expect(details.problem).toBe("missing");
-    const url = new URL(details.authorizationUrl);
+    const url = new URL(await authorizationOf(details));
     expect(url.origin + url.pathname).toBe("https://notes.example/authorize");
     expect(url.searchParams.get("scope")).toBe("notes:read");
     expect(url.searchParams.get("state")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(url.searchParams.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(parked.ok || parked.error.message).toContain(details.authorizationUrl);
+    // The model is given toolreg's start link, never the vendor's URL with its live state.
+    expect(details.consentUrl).toBe(`${START}/${details.consentId}`);
+    expect(parked.ok || parked.error.message).toContain(details.consentUrl);
+    expect(JSON.stringify(parked)).not.toContain(url.searchParams.get("state"));
+    expect(JSON.stringify(parked)).not.toContain("notes.example/authorize");
     expect(vendor.apiRequests).toEqual([]);
     const key = `call:${JSON.stringify([context.runId, context.toolCallId])}`;
     expect(await harness.stores.idempotency.get({ tenantId: "t1", key })).toBeUndefined();
@@ -273,7 +311,8 @@ describe("consent at the seam", () => {
     expect(two.consentId).toBe(one.consentId);
     expect(two.parkedCallId).not.toBe(one.parkedCallId);
 
-    const completion = await harness.seam.completeConsent(consent(one.authorizationUrl));
+    const callback = await consent(one);
+    const completion = await harness.seam.completeConsent(callback);
     expect(completion).toMatchObject({ ok: true, principalId: "alice", credentialRef: "notes" });
     expect(vendor.tokenRequests).toHaveLength(1);
     expect(vendor.tokenRequests[0]?.get("grant_type")).toBe("authorization_code");
@@ -296,10 +335,13 @@ describe("consent at the seam", () => {
     ]);
 
     // The state works once; asking after the call again answers the same, running nothing.
-    expect(await harness.seam.completeConsent(consent(one.authorizationUrl))).toMatchObject({
+    expect(await harness.seam.completeConsent(callback)).toMatchObject({
       ok: false,
       reason: "unknown_state",
     });
+    expect(
+      await harness.seam.consentAuthorization({ tenantId: "t1", principalId: "alice" }, one.consentId),
+    ).toMatchObject({ ok: false });
     expect(await harness.seam.resumeParked(contextOf(), one.parkedCallId)).toEqual(
       envelopeOf(one.parkedCallId),
     );
@@ -321,12 +363,12 @@ describe("consent at the seam", () => {
   it("asks again for a scope the connection lacks, keeping those it has", async () => {
     await start();
     const parked = parkedOf(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-1" }));
-    await harness.seam.completeConsent(consent(parked.authorizationUrl));
+    await harness.seam.completeConsent(await consent(parked));
     const write = parkedOf(await harness.seam.call(contextOf(), "notes_add_note", { text: "hi" }));
     expect(write.problem).toBe("scopes");
-    expect(new URL(write.authorizationUrl).searchParams.get("scope")).toBe("notes:read notes:write");
+    expect(new URL(await authorizationOf(write)).searchParams.get("scope")).toBe("notes:read notes:write");
     // The user grants less than asked: the call stays parked, with a new link.
-    const completion = await harness.seam.completeConsent(consent(write.authorizationUrl, "notes:read"));
+    const completion = await harness.seam.completeConsent(await consent(write, "notes:read"));
     const again = completion.ok ? completion.resumed[0]?.envelope : undefined;
     expect(parkedOf(again as Envelope)).toMatchObject({
       parkedCallId: write.parkedCallId,
@@ -339,7 +381,7 @@ describe("consent at the seam", () => {
     await start();
     const context = contextOf();
     const parked = parkedOf(await harness.seam.call(context, "notes_add_note", { text: "hi" }));
-    const completion = await harness.seam.completeConsent(consent(parked.authorizationUrl));
+    const completion = await harness.seam.completeConsent(await consent(parked));
     const afterConsent = completion.ok ? completion.resumed[0]?.envelope : undefined;
     const approvalId = approvalIdOf(afterConsent as Envelope);
     expect(approvalId).toBeDefined();
@@ -355,7 +397,7 @@ describe("consent at the seam", () => {
   it("gives up a token the vendor refuses (401), so the next call is parked for consent again", async () => {
     await start();
     const parked = parkedOf(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-1" }));
-    await harness.seam.completeConsent(consent(parked.authorizationUrl));
+    await harness.seam.completeConsent(await consent(parked));
     vendor.tokens.clear();
     const refused = await harness.seam.call(contextOf(), "notes_get_note", { id: "n-2" });
     expect(refused).toMatchObject({
@@ -375,11 +417,35 @@ describe("consent at the seam", () => {
     );
   });
 
+  it("binds a consent to its own user: another principal cannot open it, another browser cannot complete it", async () => {
+    await start();
+    const parked = parkedOf(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-1" }));
+    expect(
+      await harness.seam.consentAuthorization({ tenantId: "t1", principalId: "mallory" }, parked.consentId),
+    ).toMatchObject({ ok: false, message: expect.stringContaining("not for mallory") });
+    expect(
+      await harness.seam.consentAuthorization({ tenantId: "t2", principalId: "alice" }, parked.consentId),
+    ).toMatchObject({ ok: false });
+    // The vendor sends back a browser that did not start this consent (it was handed alice's URL).
+    const handedOver = await consent(parked);
+    const elsewhere = await harness.seam.completeConsent({ ...handedOver, consentIds: [randomUUID()] });
+    expect(elsewhere).toMatchObject({
+      ok: false,
+      reason: "unknown_state",
+      message: expect.stringContaining("not started in this browser"),
+    });
+    expect(vendor.tokenRequests).toEqual([]);
+    expect(await credentials.list({ tenantId: "t1" })).toEqual([]);
+    // Alice's own browser still completes it: the refused callback spent nothing.
+    const completion = await harness.seam.completeConsent(handedOver);
+    expect(completion).toMatchObject({ ok: true, principalId: "alice" });
+  });
+
   it("ends the waiting calls of a user who declined", async () => {
     await start();
     const parked = parkedOf(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-1" }));
-    const { state } = consent(parked.authorizationUrl);
-    expect(await harness.seam.completeConsent({ state, error: "access_denied" })).toMatchObject({
+    const { state, consentIds } = await consent(parked);
+    expect(await harness.seam.completeConsent({ state, consentIds, error: "access_denied" })).toMatchObject({
       ok: false,
       reason: "declined",
     });
@@ -393,15 +459,15 @@ describe("consent at the seam", () => {
   it("keeps the calls waiting when the code is refused, for the next consent to resume", async () => {
     await start();
     const parked = parkedOf(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-1" }));
-    const { state } = consent(parked.authorizationUrl);
-    expect(await harness.seam.completeConsent({ state, code: "forged" })).toMatchObject({
+    const { state, consentIds } = await consent(parked);
+    expect(await harness.seam.completeConsent({ state, consentIds, code: "forged" })).toMatchObject({
       ok: false,
       reason: "exchange_failed",
       message: expect.stringContaining("invalid_grant"),
     });
     const next = parkedOf(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-2" }));
     expect(next.consentId).not.toBe(parked.consentId);
-    const completion = await harness.seam.completeConsent(consent(next.authorizationUrl));
+    const completion = await harness.seam.completeConsent(await consent(next));
     expect(completion.ok ? completion.resumed.map((call) => call.parkedCallId).sort() : []).toEqual(
       [parked.parkedCallId, next.parkedCallId].sort(),
     );
@@ -415,7 +481,7 @@ describe("consent at the seam", () => {
       error: { code: "auth_required", details: { credentialRef: "notes" } },
     });
     expect(failed.ok || failed.error.message).toContain("toolreg credentials connect notes");
-    expect(failed.ok || failed.error.details).not.toHaveProperty("authorizationUrl");
+    expect(failed.ok || failed.error.details).not.toHaveProperty("consentUrl");
     await credentials.put({
       tenantId: "t1",
       ref: "notes",
@@ -454,7 +520,7 @@ describe("consent at the seam", () => {
   it("reports a vendor failure that is not about the credential as it is, keeping the credential", async () => {
     await start();
     const parked = parkedOf(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-1" }));
-    await harness.seam.completeConsent(consent(parked.authorizationUrl));
+    await harness.seam.completeConsent(await consent(parked));
     const broken = await harness.seam.call(contextOf(), "notes_get_note", { id: "n-broken" });
     expect(broken).toMatchObject({ ok: false, error: { code: "upstream_error", retryable: true } });
     expect(

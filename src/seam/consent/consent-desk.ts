@@ -44,6 +44,11 @@ export type GrantOf = (
 /** The callback's query: a code, or the provider's error (RFC 6749 §4.1.2.1). */
 export interface ConsentCallback {
   state: string | undefined;
+  /**
+   * The consents this browser was sent to the provider for by toolreg's start link, as the host verified
+   * them: a state is accepted only for one of these, so another user's authorization URL stores nothing.
+   */
+  consentIds: readonly string[];
   code?: string | undefined;
   error?: string | undefined;
   errorDescription?: string | undefined;
@@ -125,14 +130,18 @@ export class ConsentDesk {
     const { now } = this.#settings;
     const request =
       typeof callback.state === "string" && callback.state.length > 0
-        ? await requests.take({ stateHash: hashState(callback.state), now: now() })
+        ? await requests.take({
+            stateHash: hashState(callback.state),
+            consentIds: callback.consentIds,
+            now: now(),
+          })
         : undefined;
     if (!request) {
       return {
         ok: false,
         reason: "unknown_state",
         message:
-          "this consent link is unknown, was already used, or has expired; call the tool again for a new link",
+          "this consent is unknown, was already used, has expired, or was not started in this browser from toolreg's consent link by the user it is for; call the tool again for a new link",
       };
     }
     if (callback.error !== undefined || !callback.code) {
@@ -205,6 +214,29 @@ export class ConsentDesk {
       provider: request.provider,
       resumed,
     };
+  }
+
+  /**
+   * Where toolreg's consent link sends its user: the provider's authorization URL, for the consent's own
+   * principal while it is pending; nothing for anyone else, so a link passed on connects no one.
+   */
+  async authorizationOf(
+    user: { tenantId: string; principalId: string },
+    consentId: string,
+  ): Promise<{ ok: true; url: string; expiresAt: number } | { ok: false; message: string }> {
+    const request = await this.#options.requests.getRequest({ tenantId: user.tenantId, id: consentId });
+    if (
+      !request ||
+      request.principalId !== user.principalId ||
+      request.status !== "pending" ||
+      request.expiresAt <= this.#settings.now()
+    ) {
+      return {
+        ok: false,
+        message: `this consent link is not for ${user.principalId}, was already used, or has expired; sign in as the user it is for, or call the tool again for a new link`,
+      };
+    }
+    return { ok: true, url: request.authorizationUrl, expiresAt: request.expiresAt };
   }
 
   /** The requester asks after a parked call: its result once resumed, else it is resumed now if it can be. */
@@ -328,7 +360,9 @@ export class ConsentDesk {
     }
     if (!check.usable) return { problem: check.problem, message: check.message, granted: [] };
     const granted = check.scopes;
-    const lacking = granted ? need.scopes.filter((scope) => !granted.includes(scope)) : [];
+    // The vendor reports its grant normalised: `project` granted holds the `read:project` a tool asks for.
+    const held = new Set(granted?.flatMap((scope) => [scope, ...(need.impliedScopes[scope] ?? [])]));
+    const lacking = granted ? need.scopes.filter((scope) => !held.has(scope)) : [];
     if (lacking.length === 0) return undefined;
     return {
       problem: "scopes",
@@ -409,7 +443,15 @@ export class ConsentDesk {
       });
       if (call.fingerprint !== fingerprint) return conflict(key);
       if (call.status === "resumed" && call.result) return call.result;
-      return parkedEnvelope(tool, context, call, request, shortfall, details);
+      return parkedEnvelope(
+        tool,
+        context,
+        call,
+        request,
+        shortfall,
+        details,
+        this.#options.consentLink(request.id),
+      );
     } catch (error) {
       return storeFailure(`park ${tool.name} for consent`, error);
     }
@@ -487,17 +529,20 @@ function parkedEnvelope(
   request: ConsentRequest,
   shortfall: Shortfall,
   details: Record<string, unknown>,
+  consentLink: string,
 ): Envelope {
   const minutes = Math.max(1, Math.round((request.expiresAt - request.createdAt) / 60_000));
+  // toolreg's own link, not the provider's: the authorization URL carries the live state, which belongs
+  // neither in the audit trail nor in a model's context, and only the start link binds it to its user.
   return failure(
     "auth_required",
-    `${tool.name} has not run: the ${request.provider} connection "${request.credentialRef}" of ${context.principalId} ${WHY[shortfall.problem]}. Ask the user to open ${request.authorizationUrl} and allow access (the link works for ${minutes} minutes). The call is parked as ${call.id} and runs by itself once they do; do not call it again`,
+    `${tool.name} has not run: the ${request.provider} connection "${request.credentialRef}" of ${context.principalId} ${WHY[shortfall.problem]}. Ask ${context.principalId} to open ${consentLink} in a browser signed in to the toolreg console as ${context.principalId}, and allow access (the link works for ${minutes} minutes). The call is parked as ${call.id} and runs by itself once they do; do not call it again`,
     {
       details: {
         ...details,
         parkedCallId: call.id,
         consentId: request.id,
-        authorizationUrl: request.authorizationUrl,
+        consentUrl: consentLink,
         scopes: [...request.scopes],
         expiresAt: new Date(request.expiresAt).toISOString(),
       },

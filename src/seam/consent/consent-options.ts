@@ -20,6 +20,11 @@ export interface ConsentOptions {
    * server's address is known only once it listens.
    */
   redirectUri: string | (() => string);
+  /**
+   * The link a parked call's user opens: the host's start page for a consent (the server's
+   * `/oauth/start/<consentId>`), which binds the consent to that user's browser before sending it on.
+   */
+  consentLink(consentId: string): string;
   /** How long a consent link works; 10 minutes. */
   stateTtlMs?: number;
   /** How long a parked call waits for its user's consent; 1 hour. */

@@ -1,29 +1,68 @@
 /**
- * @module Consent over HTTP. `GET /oauth/callback` is where a vendor sends a user back: it needs no API key,
- * since the single-use, expiring state names the consent (and through it the tenant, the user and the
- * parked calls); it stores the tokens and resumes each parked call once, with the user's grant as their
- * newest live key gives it. `POST /api/v1/consents/:id/resume` is the requester asking after a parked
- * call: its result, the same every time.
+ * @module Consent over HTTP. `GET /oauth/start/:consentId` is the link a parked call's user opens, signed in
+ * to the console as that user: it binds the consent to their browser (a cookie, consent-binding.ts) and
+ * sends them to the provider. `GET /oauth/callback` is where the provider sends them back: it needs no API
+ * key, since the single-use, expiring state names the consent, which this browser must have started; it
+ * stores the tokens and resumes each parked call once, with the user's grant as their newest live key
+ * gives it. `POST /api/v1/consents/:id/resume` is the requester asking after a parked call: its result,
+ * the same every time.
  */
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
+import { getCookie, setCookie } from "hono/cookie";
 import type { Envelope } from "../../seam/envelope.js";
 import type { ConsentCompletion, GrantOf } from "../../seam/seam.js";
+import { SESSION_COOKIE } from "../authenticate.js";
 import { callContext } from "../call-context.js";
 import { SECURITY_HEADERS } from "../security-headers.js";
-import { CALLBACK_PATH } from "../server-credentials.js";
+import { CALLBACK_PATH, START_PATH } from "../server-credentials.js";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
 import { STATUS_OF } from "./tools-routes.js";
 
-/** The callback, outside `/api`: a browser arriving from the vendor carries no API key. */
-export function consentCallbackRoute(app: Hono<ServerEnv>, deps: ServerDeps): void {
+/**
+ * The start link and the callback, outside `/api`: a person's browser carries the console's session cookie
+ * (SameSite=Strict, so not on the provider's redirect back) or the consent's own cookie, never an API key.
+ */
+export function consentBrowserRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
+  const { consentBinding: binding } = deps;
+  if (!binding) return;
+  app.get(`${START_PATH}/:consentId`, async (c) => {
+    const sessionId = getCookie(c, SESSION_COOKIE);
+    const session = sessionId ? deps.auth.session(sessionId) : undefined;
+    if (!session) {
+      return page(
+        401,
+        "Sign in to toolreg first",
+        "Open a console sign-in link for your user (toolreg keys login prints one), then open this link again in the same browser.",
+      );
+    }
+    const consentId = c.req.param("consentId");
+    const { tenantId, principalId } = session.caller;
+    const authorization = await deps.seam.consentAuthorization({ tenantId, principalId }, consentId);
+    if (!authorization.ok) return page(403, "This link is not yours to open", authorization.message);
+    const cookie = binding.cookieFor(consentId);
+    setCookie(c, cookie.name, cookie.value, {
+      httpOnly: true,
+      // Lax: the provider's redirect back is a top-level navigation from its site, which Strict would drop.
+      sameSite: "Lax",
+      path: CALLBACK_PATH,
+      secure: isHttps(c),
+      maxAge: Math.max(1, Math.ceil((authorization.expiresAt - Date.now()) / 1000)),
+    });
+    c.header("cache-control", "no-store");
+    c.header("referrer-policy", "no-referrer");
+    return c.redirect(authorization.url, 303);
+  });
+
   app.get(CALLBACK_PATH, async (c) => {
     if (deps.inflight.closed) return page(503, "toolreg is restarting", "Open the link again in a moment.");
     const query = c.req.query();
+    const consentIds = binding.startedIn(getCookie(c));
     const completion = await deps.inflight.track(() =>
       deps.seam.completeConsent(
         {
           state: query.state,
+          consentIds,
           code: query.code,
           error: query.error,
           errorDescription: query.error_description,
@@ -31,8 +70,21 @@ export function consentCallbackRoute(app: Hono<ServerEnv>, deps: ServerDeps): vo
         grantOf(deps),
       ),
     );
-    return completionPage(completion);
+    const done = completionPage(completion);
+    // The consent is spent (or unknown): its cookie has nothing left to bind.
+    for (const consentId of consentIds) {
+      const { name } = binding.cookieFor(consentId);
+      done.headers.append(
+        "set-cookie",
+        `${name}=; Max-Age=0; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax${isHttps(c) ? "; Secure" : ""}`,
+      );
+    }
+    return done;
   });
+}
+
+function isHttps(c: Context<ServerEnv>): boolean {
+  return new URL(c.req.url).protocol === "https:";
 }
 
 export function consentRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {

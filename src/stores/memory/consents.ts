@@ -27,10 +27,12 @@ export function createMemoryConsentStore(): ConsentStore {
       requests.set(keyOf(request.tenantId, request.id), stored);
       return { created: true, request: structuredClone(stored) };
     },
-    async take({ stateHash, now }) {
+    async take({ stateHash, consentIds, now }) {
       for (const request of requests.values()) {
         if (request.stateHash !== stateHash) continue;
-        if (request.status !== "pending" || request.expiresAt <= now) return undefined;
+        if (request.status !== "pending" || request.expiresAt <= now || !consentIds.includes(request.id)) {
+          return undefined;
+        }
         request.status = "used";
         request.usedAt = now;
         return structuredClone(request);

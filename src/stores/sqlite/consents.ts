@@ -188,9 +188,9 @@ export function createSqliteConsentStore(db: Database.Database, key: Uint8Array 
     });
     return { created: true, request: toRequest(getRequest.get(request.tenantId, request.id) as RequestRow) };
   });
-  const take = db.transaction((stateHash: string, now: number) => {
+  const take = db.transaction((stateHash: string, consentIds: readonly string[], now: number) => {
     const row = byState.get(stateHash);
-    if (row?.status !== "pending" || row.expires_at <= now) return undefined;
+    if (row?.status !== "pending" || row.expires_at <= now || !consentIds.includes(row.id)) return undefined;
     use.run(now, row.tenant_id, row.id);
     return toRequest({ ...row, status: "used", used_at: now });
   });
@@ -225,8 +225,8 @@ export function createSqliteConsentStore(db: Database.Database, key: Uint8Array 
     async open(request) {
       return open.immediate(request);
     },
-    async take({ stateHash, now }) {
-      return take.immediate(stateHash, now);
+    async take({ stateHash, consentIds, now }) {
+      return take.immediate(stateHash, consentIds, now);
     },
     async getRequest({ tenantId, id }) {
       const row = getRequest.get(tenantId, id);
