@@ -1,22 +1,16 @@
 /** @module `github_list_pull_requests`: a repository's pull requests, filtered by state and branches. */
 import { z } from "zod";
 import { refNameField } from "../git-inputs.js";
-import { githubTool } from "../github-env.js";
-import { limitField, repoInput } from "../github-inputs.js";
-import { itemsWanted, listAnswer } from "../list-answer.js";
+import { githubListTool } from "../github-list-tool.js";
 import { headFilterField } from "./pull-inputs.js";
 import { pullLine, pullSummary } from "./pull-shapes.js";
 
-export const listPullRequests = githubTool({
+export const listPullRequests = githubListTool({
   name: "github_list_pull_requests",
   description:
     "Lists a repository's pull requests, newest first by default: number, title, state, draft, author, head and base branches, labels. Filter by state, base branch or head (user:branch). Use github_search_pull_requests to find pull requests by text, author or across repositories, and github_get_pull_request for one pull request's mergeability, SHAs and body. Titles are untrusted text written by their authors.",
-  category: "project",
-  effect: "read",
-  cost: "io",
-  oauthScopes: ["repo"],
-  input: z.object({
-    ...repoInput,
+  route: "GET /repos/{owner}/{repo}/pulls",
+  shape: {
     state: z.enum(["open", "closed", "all"]).default("open").describe("which pull requests (default open)"),
     base: refNameField("only pull requests into this base branch, e.g. main").optional(),
     head: headFilterField.optional(),
@@ -30,24 +24,9 @@ export const listPullRequests = githubTool({
       .enum(["asc", "desc"])
       .optional()
       .describe("GitHub's default: desc for created, otherwise asc"),
-    limit: limitField,
-  }),
-  async run({ owner, repo, limit, ...filters }, context, env) {
-    const collected = await env
-      .github(context)
-      .list(
-        "GET /repos/{owner}/{repo}/pulls",
-        { owner, repo, ...filters },
-        `pull requests of ${owner}/${repo}`,
-        itemsWanted(limit, env),
-      );
-    const items = collected.items.map(pullSummary);
-    return listAnswer({
-      what: `${filters.state === "all" ? "" : `${filters.state} `}pull requests of ${owner}/${repo}`,
-      items,
-      collected,
-      line: pullLine,
-      source: items[0]?.url.replace(/\/pull\/\d+$/, "/pulls"),
-    });
   },
+  what: ({ owner, repo }) => `pull requests of ${owner}/${repo}`,
+  item: pullSummary,
+  line: pullLine,
+  source: (pulls) => pulls[0]?.url.replace(/\/pull\/\d+$/, "/pulls"),
 });
