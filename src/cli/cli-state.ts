@@ -23,7 +23,7 @@ import { openSqliteStores, type SqliteStores } from "../stores/sqlite/index.js";
 import type { EmbeddingModel } from "./cli-embeddings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import type { ToolFlags } from "./cli-tools.js";
-import { ceilingsOf, loadSettings } from "./config-file.js";
+import { ceilingsOf, type Settings } from "./config-file.js";
 
 export const DEFAULT_DB = ".toolreg/toolreg.db";
 
@@ -71,8 +71,10 @@ export function cliOutputStore(options: Pick<GlobalOptions, "db">, io: CliIo): O
   return createArtifactOutputStore(createFileArtifactStore(join(dirname(statePath(options, io)), "outputs")));
 }
 
+/** `settings`: what the command loaded before serving its tools, so the config file is read once. */
 export async function openCliState(
   tools: readonly AnyTool[],
+  settings: Settings,
   options: GlobalOptions,
   io: CliIo,
   outputs: OutputStore,
@@ -85,8 +87,6 @@ export async function openCliState(
       throw new UsageError(`${flag} "${value}" is not an identifier (letters, digits, . _ : @ / -)`);
     }
   }
-  // Before anything is opened: a mistake in the settings leaves nothing to close.
-  const settings = loadSettings(options, io);
   const ceilings = ceilingsOf(settings);
   const path = statePath(options, io);
   mkdirSync(dirname(path), { recursive: true });

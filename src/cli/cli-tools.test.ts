@@ -8,6 +8,7 @@ import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import { createExecutionContext } from "../seam/context.js";
 import { processIo, UsageError } from "./cli-io.js";
 import { serveTools, type ToolFlags } from "./cli-tools.js";
+import { loadSettings } from "./config-file.js";
 
 const dir = mkdtempSync(join(tmpdir(), "toolreg-toolkits-"));
 for (const folder of ["read", "other", "write"]) mkdirSync(join(dir, folder));
@@ -23,7 +24,7 @@ const META = ["find_tools", "learn_tools", "execute_tool", "read_tool_output"];
 
 async function served(config: unknown, flags: ToolFlags = {}) {
   writeFileSync(join(dir, "toolreg.config.json"), JSON.stringify(config));
-  const tools = await serveTools(flags, meta, io);
+  const tools = await serveTools(flags, loadSettings({}, io).toolkits, meta, io);
   await tools.close();
   return tools.tools;
 }

@@ -17,11 +17,10 @@ import { describeSandbox, detectSandbox } from "../tools/index.js";
 import { createToolkitHost } from "../tools/toolkit/toolkit-host.js";
 import { BUILT_IN_TOOLKITS, loadToolkit } from "../tools/toolkits.js";
 import { type CliIo, UsageError } from "./cli-io.js";
-import { readConfigFile, type ToolkitEntry } from "./config-file.js";
+import type { ToolkitEntry } from "./config-file.js";
 import { egressAllowing } from "./egress-allow.js";
 
 export interface ToolFlags {
-  config?: string;
   artifactsDir?: string;
   /** The demo toolkit's dataset; only `serve` sets it. */
   demoDb?: string;
@@ -57,7 +56,13 @@ const FLAG_FIELDS = [
   ["demoDb", "demo", "database"],
 ] as const satisfies readonly (readonly [keyof ToolFlags, string, string])[];
 
-export async function serveTools(flags: ToolFlags, meta: MetaHost, io: CliIo): Promise<ServedTools> {
+/** `listed`: the config file's toolkit entries, as `loadSettings` read them (the file is read once). */
+export async function serveTools(
+  flags: ToolFlags,
+  listed: readonly ToolkitEntry[] | undefined,
+  meta: MetaHost,
+  io: CliIo,
+): Promise<ServedTools> {
   const policy = egressAllowing(
     flags.egressAllow ?? [],
     (entry) =>
@@ -65,7 +70,7 @@ export async function serveTools(flags: ToolFlags, meta: MetaHost, io: CliIo): P
         `--egress-allow ${entry}: not an address class (${ADDRESS_CLASSES.join(", ")}) or a CIDR`,
       ),
   );
-  const entries = toolkitEntries(readConfigFile(flags.config, io).toolkits, flags);
+  const entries = toolkitEntries(listed, flags);
   const host = createToolkitHost({
     egressPolicy: policy,
     // shell_exec exists only where a real sandbox works; there is no unsandboxed fallback.

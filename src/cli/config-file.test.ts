@@ -61,8 +61,14 @@ describe("the config file", () => {
 
   it("is the file --config names instead, which must exist", () => {
     write("toolreg.config.json", { rateLimits: ["principal=1/min"] });
-    write("limits.json", { rateLimits: ["tenant=2/min"], authFailures: false, trustProxy: 2 });
+    write("limits.json", {
+      rateLimits: ["tenant=2/min"],
+      authFailures: false,
+      trustProxy: 2,
+      toolkits: [{ toolkit: "general", exclude: ["sleep"] }],
+    });
     expect(loadSettings({ config: "limits.json" }, io)).toEqual({
+      toolkits: [{ toolkit: "general", exclude: ["sleep"] }],
       rateLimits: [{ per: "tenant", limit: 2, windowMs: 60_000 }],
       authFailures: false,
       trustProxy: 2,

@@ -100,6 +100,8 @@ export type ConfigFile = z.output<typeof ConfigFileSchema>;
 
 /** The settings that flags and the file decide together. */
 export interface Settings {
+  /** The file's toolkit entries; undefined when it lists none (the built-in toolkits are served). */
+  toolkits: ToolkitEntry[] | undefined;
   /** The file's per-tenant toolsets; undefined when it lists none. */
   toolsets: Toolsets | undefined;
   rateLimits: RateLimitRule[];
@@ -133,6 +135,7 @@ export function loadSettings(flags: SettingsFlags, io: CliIo): Settings {
     rateLimits.push(parsed.value);
   }
   return {
+    toolkits: file.toolkits,
     toolsets: toolsetsOf(file.toolsets),
     rateLimits,
     authFailures: authFailuresFrom(flags.authFailures, file),

@@ -31,7 +31,7 @@ import { listTools } from "./commands/list.js";
 import { mcpCommand } from "./commands/mcp.js";
 import { acceptPin, listPins } from "./commands/mcp-pins.js";
 import { renderCommand } from "./commands/render.js";
-import { CONFIG_FILE } from "./config-file.js";
+import { CONFIG_FILE, loadSettings, type Settings } from "./config-file.js";
 import { addServerCommands } from "./server-commands.js";
 import { wiringFlags } from "./wiring-flags.js";
 
@@ -177,8 +177,12 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
    * What the CLI serves: a catalogue module's tools, or the built-in toolkits wired from the flags; the
    * meta-tools beside either (a catalogue's own tool of the same name wins); imported MCP tools after them.
    */
-  const served = async (): Promise<ServedTools> => {
-    if (!globals().registry) return withImports(await serveTools(globals(), await meta(), io));
+  const served = async (settings?: Settings, serveFlags: { demoDb?: string } = {}): Promise<ServedTools> => {
+    if (!globals().registry) {
+      // The config file is read once a command: by the caller that loaded its settings, else here.
+      const { toolkits } = settings ?? loadSettings(globals(), io);
+      return withImports(await serveTools({ ...globals(), ...serveFlags }, toolkits, await meta(), io));
+    }
     const tools = (await catalogue()).tools;
     const taken = new Set(tools.map((tool) => tool.name));
     const extra = metaTools(await meta()).filter((tool) => !taken.has(tool.name));
@@ -187,10 +191,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   addServerCommands(program, {
     io,
     globals,
-    served: async (extra) =>
-      globals().registry
-        ? served()
-        : withImports(await serveTools({ ...globals(), ...extra }, await meta(), io)),
+    served,
     linkSeam: (seam) => {
       openSeam = seam;
     },
@@ -199,19 +200,22 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   addCredentialCommands(program, { io, globals, served, setExitCode });
   const withTools = async (
     body: (tools: readonly AnyTool[], imports: readonly McpImport[]) => Promise<number> | number,
+    settings?: Settings,
   ): Promise<void> => {
-    const { tools, imports, close } = await served();
+    const { tools, imports, close } = await served(settings);
     try {
       setExitCode(await body(tools, imports ?? []));
     } finally {
       await close();
     }
   };
-  const withState = (
+  const withState = async (
     body: (state: CliState, imports: readonly McpImport[]) => Promise<number>,
-  ): Promise<void> =>
-    withTools(async (tools, imports) => {
-      const state = await openCliState(tools, globals(), io, cliOutputStore(globals(), io));
+  ): Promise<void> => {
+    // Before anything is opened: a mistake in the settings leaves nothing to close.
+    const settings = loadSettings(globals(), io);
+    await withTools(async (tools, imports) => {
+      const state = await openCliState(tools, settings, globals(), io, cliOutputStore(globals(), io));
       openSeam = state.seam;
       try {
         return await body(state, imports);
@@ -219,7 +223,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
         openSeam = undefined;
         await state.close();
       }
-    });
+    }, settings);
+  };
 
   /** The pins in the state file, without connecting to any server. */
   const withPins = async (body: (pins: PinStore) => Promise<number>): Promise<void> => {

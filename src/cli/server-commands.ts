@@ -17,7 +17,7 @@ import type { ServedTools } from "./cli-tools.js";
 import { CREDENTIALS_KEY_ENV, oauthAppsFromEnv, readCredentialsKey } from "./commands/credentials.js";
 import { createKeyCommand, listKeysCommand, loginCommand, revokeKeyCommand } from "./commands/keys.js";
 import { demoDatabasePath, serveCommand } from "./commands/serve.js";
-import { ceilingsOf, loadSettings } from "./config-file.js";
+import { ceilingsOf, loadSettings, type Settings } from "./config-file.js";
 import { egressAllowing } from "./egress-allow.js";
 import { listenForStop } from "./stop-signals.js";
 
@@ -25,7 +25,7 @@ export interface ServerCommandHost {
   io: CliIo;
   globals(): GlobalOptions;
   /** The served tools, with extra flags (the demo toolkit's dataset). */
-  served(extra: { demoDb?: string }): Promise<ServedTools>;
+  served(settings: Settings, extra: { demoDb?: string }): Promise<ServedTools>;
   /** Links the meta-tools to the seam they call back into. */
   linkSeam(seam: Seam | undefined): void;
   setExitCode(code: number): void;
@@ -74,7 +74,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       const storePath = statePath(host.globals(), io);
       mkdirSync(dirname(storePath), { recursive: true });
       const logger = pino({ level: host.globals().logLevel }, pino.destination(2));
-      const { tools, imports, close } = await host.served({ demoDb: demoDatabasePath(storePath) });
+      const { tools, imports, close } = await host.served(settings, { demoDb: demoDatabasePath(storePath) });
       let unsubscribe: (() => void)[] = [];
       let oauthEgress: ReturnType<typeof createEgressClient> | undefined;
       // Whatever fails from here on (a duplicate tool name, a wrong credentials key) closes what was opened.

@@ -31,7 +31,7 @@ async function namesServed(flags: ToolFlags): Promise<string[]> {
     outputs: createArtifactOutputStore(createFileArtifactStore(join(dir, "outputs"))),
   };
   // A folder of its own: no toolreg.config.json of the working directory decides what is served.
-  const served = await serveTools(flags, meta, { ...processIo, cwd: dir });
+  const served = await serveTools(flags, undefined, meta, { ...processIo, cwd: dir });
   await served.close();
   return served.tools.map((tool) => tool.name);
 }
