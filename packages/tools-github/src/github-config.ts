@@ -4,8 +4,27 @@ import { z } from "zod";
 export const GithubConfigSchema = z.strictObject({
   credentialRef: z.string().min(1).default("github").meta({
     description:
-      "the credential GitHub's requests carry, resolved per call (a PAT, a GitHub App installation token or an OAuth token)",
+      "the credential GitHub's requests carry, resolved per call (a PAT, a GitHub App installation token or an OAuth token); not used when app is set",
   }),
+  app: z
+    .strictObject({
+      appId: z
+        .union([z.int().min(1), z.string().regex(/^[A-Za-z0-9._-]{1,100}$/)])
+        .meta({ description: "the App's ID, or its client ID (Iv23…): the JWT's issuer" }),
+      installationId: z
+        .int()
+        .min(1)
+        .meta({ description: "the installation whose token is minted (the number in its settings URL)" }),
+      privateKeyRef: z.string().min(1).meta({
+        description:
+          "a credentialRef resolving to the App's private key, the PEM GitHub generated (env:GITHUB_APP_PRIVATE_KEY, or one stored with toolreg credentials connect)",
+      }),
+    })
+    .optional()
+    .meta({
+      description:
+        "act as a GitHub App installation: each request carries an installation token minted from the App's private key (a JWT exchanged at POST /app/installations/{id}/access_tokens), kept per tenant until shortly before it expires. No user is asked for OAuth consent",
+    }),
   baseUrl: z
     .url({ protocol: /^https?$/ })
     .default("https://api.github.com")

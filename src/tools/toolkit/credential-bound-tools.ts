@@ -3,8 +3,10 @@
  * credential it needs (its `credentialRef`, the toolkit's auth model, its OAuth scopes), which the seam's
  * consent step reads, and turns the failures that mean "this credential" into `auth_required`: egress
  * finding no usable credential, and the vendor's 401, after which the credential is given up so the next
- * call asks for consent again.
+ * call asks for consent again; for a credential exchanged before use (a GitHub App's key), the token it
+ * was exchanged for is forgotten instead, and the next call exchanges anew.
  */
+import type { CredentialExchange } from "../../egress/egress-policy.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import type { AnyTool } from "../../registry/registry.js";
 import { isInspector } from "../../seam/consent/credential-inspector.js";
@@ -17,19 +19,26 @@ import type { CredentialResolver, ToolContext } from "../../seam/context.js";
 import { canAskForConsent, type ToolkitAuth } from "./auth-model.js";
 import type { ToolkitHost } from "./toolkit-host.js";
 
-/** The host as `bind` sees it, noting each credential reference it asks egress to inject. */
-export function watchCredentialRefs(host: ToolkitHost): { host: ToolkitHost; refs(): readonly string[] } {
+/** The host as `bind` sees it, noting each credential reference it asks egress to inject, and its exchanges. */
+export function watchCredentialRefs(host: ToolkitHost): {
+  host: ToolkitHost;
+  refs(): readonly string[];
+  exchanges(): readonly CredentialExchange[];
+} {
   const refs = new Set<string>();
+  const exchanges: CredentialExchange[] = [];
   return {
     host: {
       sandbox: host.sandbox,
       onClose: (close) => host.onClose(close),
       egress(request) {
         if (request?.credential) refs.add(request.credential.credentialRef);
+        if (request?.credential?.exchange) exchanges.push(request.credential.exchange);
         return host.egress(request);
       },
     },
     refs: () => [...refs],
+    exchanges: () => [...exchanges],
   };
 }
 
@@ -45,6 +54,7 @@ export function bindCredentials(
   },
   tools: readonly AnyTool[],
   refs: readonly string[],
+  exchanges: readonly CredentialExchange[] = [],
 ): readonly AnyTool[] {
   const { auth } = toolkit;
   const [credentialRef] = refs;
@@ -69,7 +79,7 @@ export function bindCredentials(
             try {
               return await tool.run(input, recordingResolves(context, sent));
             } catch (error) {
-              throw (await credentialFailure(error, tool.name, need, context, sent)) ?? error;
+              throw (await credentialFailure(error, tool.name, need, context, sent, exchanges)) ?? error;
             }
           },
         },
@@ -128,6 +138,7 @@ async function credentialFailure(
   need: CredentialNeed,
   context: ToolContext,
   sent: CredentialsSent,
+  exchanges: readonly CredentialExchange[],
 ): Promise<ToolFailure | undefined> {
   if (!ToolFailure.isInstance(error)) return undefined;
   const details = { credentialRef: need.credentialRef, provider: need.provider };
@@ -148,6 +159,7 @@ async function credentialFailure(
     );
   }
   if (error.details?.status !== 401) return undefined;
+  if (exchanges.length > 0) return exchangedRefused(toolName, need, context, earlier, exchanges);
   // The vendor refused the token (revoked, expired, uninstalled): it is not offered again, so the next call
   // asks for consent instead of failing the same way. Only the token sent: one stored since is kept.
   if (isInspector(context.credentials) && sent.last !== undefined) {
@@ -176,4 +188,31 @@ async function credentialFailure(
     `${need.provider} refused the credential "${need.credentialRef}" (401) partway through ${toolName}, after ${earlier} earlier request(s) that may have taken effect; check before calling again. The credential is no longer used; ${remedy(need)}`,
     { retryable: false, details: refused },
   );
+}
+
+/**
+ * The vendor refused the token a secret was exchanged for (an App's installation token, revoked or expired
+ * early): the token is forgotten so the next call mints another, and the secret, which may be fine, is kept.
+ */
+function exchangedRefused(
+  toolName: string,
+  need: CredentialNeed,
+  context: ToolContext,
+  earlier: number,
+  exchanges: readonly CredentialExchange[],
+): ToolFailure {
+  for (const exchange of exchanges)
+    exchange.forget?.({ tenantId: context.tenantId, principalId: context.principalId });
+  const refused = `${need.provider} refused the token exchanged for the credential "${need.credentialRef}" (401); it is forgotten and the next call gets a new one`;
+  const details = { credentialRef: need.credentialRef, provider: need.provider, status: 401 };
+  return earlier <= 0
+    ? new ToolFailure("upstream_error", `${refused}. ${toolName} did nothing; call it again`, {
+        retryable: true,
+        details,
+      })
+    : new ToolFailure(
+        "upstream_error",
+        `${refused}. ${toolName} stopped after ${earlier} earlier request(s) that may have taken effect; check before calling again`,
+        { retryable: false, details },
+      );
 }

@@ -173,6 +173,7 @@ export function defineToolkit<Config, Env>(definition: ToolkitDefinition<Config,
         { ...definition, auth: authFor(definition, parsed) },
         withEnv(env, selection),
         watched.refs(),
+        watched.exchanges(),
       );
     },
   });
