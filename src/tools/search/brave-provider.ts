@@ -34,14 +34,21 @@ const BraveAnswer = z.object({
   // Absent when the query has no web results: the keys present depend on the plan and the query.
   web: z.object({ results: z.array(z.unknown()) }).optional(),
 });
-const BraveResult = z.object({
-  title: z.string(),
-  url: z.string(),
-  description: z.string().optional(),
-  // ISO date of the page; `age` is the same as text ("2 days ago") and comes when page_age does not.
-  page_age: z.string().optional(),
-  age: z.string().optional(),
-});
+const BraveResult = z
+  .object({
+    title: z.string(),
+    url: z.string(),
+    description: z.string().optional(),
+    // ISO date of the page; `age` is the same as text ("2 days ago") and comes when page_age does not.
+    page_age: z.string().optional(),
+    age: z.string().optional(),
+  })
+  .transform((result) => ({
+    title: result.title,
+    url: result.url,
+    snippet: result.description ?? "",
+    published: result.page_age ?? result.age,
+  }));
 
 /** The live API sends `error: {…}`; the reference's examples show `errors: [{…}]`. Both are read. */
 const BraveError = z.object({
@@ -81,12 +88,6 @@ export function createBraveProvider({ baseUrl, egress, credentialRef }: Provider
         answer: BraveAnswer,
         results: (answer) => answer.web?.results ?? [],
         result: BraveResult,
-        toHit: (result) => ({
-          title: result.title,
-          url: result.url,
-          snippet: result.description ?? "",
-          published: result.page_age ?? result.age,
-        }),
       });
     },
   };

@@ -34,7 +34,7 @@ export interface ProviderRequest {
 }
 
 /** One search as an adapter describes it: what to send, how its vendor fails, and where its results are. */
-export interface ProviderSearch<Answer, Result> {
+export interface ProviderSearch<Answer> {
   identity: ProviderIdentity;
   request: ProviderRequest;
   /** The failure a 4xx or 5xx answer means; `body` is the vendor's JSON error, when it sent one. */
@@ -43,21 +43,20 @@ export interface ProviderSearch<Answer, Result> {
   answer: z.ZodType<Answer>;
   /** The answer's result items; throws when the answer itself says the search failed. */
   results(answer: Answer): readonly unknown[];
-  /** One result as the vendor documents it, and as our hit. */
-  result: z.ZodType<Result>;
-  toHit(result: Result): SearchHit;
+  /** One result as the vendor documents it, read into our hit. */
+  result: z.ZodType<SearchHit>;
 }
 
 /** Sends the search, and returns its hits or throws the ToolFailure its answer means. */
-export async function searchOverHttp<Answer, Result>(
+export async function searchOverHttp<Answer>(
   egress: EgressClient,
   context: ToolContext,
-  search: ProviderSearch<Answer, Result>,
+  search: ProviderSearch<Answer>,
 ): Promise<SearchHit[]> {
   const response = await sendRequest(egress, search.request, context);
   if (response.status >= 400) throw search.failure(search.identity, response, jsonBody(response));
   const answer = parseAnswer(response, search.answer, search.identity);
-  return collectHits(search.results(answer), search.result, search.toHit);
+  return collectHits(search.results(answer), search.result);
 }
 
 function sendRequest(
@@ -123,14 +122,10 @@ function parseAnswer<T>(response: EgressResponse, schema: z.ZodType<T>, identity
  * The vendor's result items in our shape. An item that is not what the vendor documents (no URL, say) is
  * skipped rather than failing the whole search: one odd result should not cost the others.
  */
-function collectHits<T>(
-  items: readonly unknown[],
-  schema: z.ZodType<T>,
-  toHit: (item: T) => SearchHit,
-): SearchHit[] {
+function collectHits(items: readonly unknown[], schema: z.ZodType<SearchHit>): SearchHit[] {
   return items.flatMap((item) => {
     const parsed = schema.safeParse(item);
-    return parsed.success ? [toHit(parsed.data)] : [];
+    return parsed.success ? [parsed.data] : [];
   });
 }
 

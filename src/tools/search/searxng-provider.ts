@@ -25,13 +25,20 @@ const SearxngAnswer = z.object({
   // [engine, translated error] pairs (searx/webutils.py get_translated_errors).
   unresponsive_engines: z.array(z.tuple([z.string(), z.string()])).optional(),
 });
-const SearxngResult = z.object({
-  url: z.string(),
-  title: z.string(),
-  content: z.string().nullish(),
-  // An ISO datetime, or null when the engine gave none.
-  publishedDate: z.string().nullish(),
-});
+const SearxngResult = z
+  .object({
+    url: z.string(),
+    title: z.string(),
+    content: z.string().nullish(),
+    // An ISO datetime, or null when the engine gave none.
+    publishedDate: z.string().nullish(),
+  })
+  .transform((result) => ({
+    title: result.title,
+    url: result.url,
+    snippet: result.content ?? "",
+    published: result.publishedDate ?? undefined,
+  }));
 /** A bad parameter answers 400 with `{"error": "…"}` (searx/webapp.py index_error). */
 const SearxngError = z.object({ error: z.string() });
 
@@ -68,12 +75,6 @@ export function createSearxngProvider({ baseUrl, egress }: ProviderSetup): Searc
         answer: SearxngAnswer,
         results: resultsOrEngineFailure,
         result: SearxngResult,
-        toHit: (result) => ({
-          title: result.title,
-          url: result.url,
-          snippet: result.content ?? "",
-          published: result.publishedDate ?? undefined,
-        }),
       });
     },
   };

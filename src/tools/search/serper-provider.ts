@@ -28,13 +28,20 @@ const SerperAnswer = z.object({
   // Absent when Google found nothing.
   organic: z.array(z.unknown()).optional(),
 });
-const SerperResult = z.object({
-  title: z.string(),
-  link: z.string(),
-  snippet: z.string().optional(),
-  // Google's own wording: "Mar 5, 2024" or "3 days ago".
-  date: z.string().optional(),
-});
+const SerperResult = z
+  .object({
+    title: z.string(),
+    link: z.string(),
+    snippet: z.string().optional(),
+    // Google's own wording: "Mar 5, 2024" or "3 days ago".
+    date: z.string().optional(),
+  })
+  .transform((result) => ({
+    title: result.title,
+    url: result.link,
+    snippet: result.snippet ?? "",
+    published: result.date,
+  }));
 const SerperError = z.object({ message: z.string() });
 
 export function createSerperProvider({ baseUrl, egress, credentialRef }: ProviderSetup): SearchProvider {
@@ -60,12 +67,6 @@ export function createSerperProvider({ baseUrl, egress, credentialRef }: Provide
         answer: SerperAnswer,
         results: (answer) => answer.organic ?? [],
         result: SerperResult,
-        toHit: (result) => ({
-          title: result.title,
-          url: result.link,
-          snippet: result.snippet ?? "",
-          published: result.date,
-        }),
       });
     },
   };

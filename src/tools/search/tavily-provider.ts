@@ -20,13 +20,20 @@ import type { ProviderSetup, SearchProvider } from "./search-provider.js";
 export const TAVILY_BASE_URL = "https://api.tavily.com";
 
 const TavilyAnswer = z.object({ query: z.string(), results: z.array(z.unknown()) });
-const TavilyResult = z.object({
-  title: z.string(),
-  url: z.string(),
-  content: z.string().optional(),
-  // Sent for the news topic; a general search usually has none.
-  published_date: z.string().optional(),
-});
+const TavilyResult = z
+  .object({
+    title: z.string(),
+    url: z.string(),
+    content: z.string().optional(),
+    // Sent for the news topic; a general search usually has none.
+    published_date: z.string().optional(),
+  })
+  .transform((result) => ({
+    title: result.title,
+    url: result.url,
+    snippet: result.content ?? "",
+    published: result.published_date,
+  }));
 const TavilyError = z.object({
   detail: z.union([z.string(), z.object({ error: z.string().optional() })]),
 });
@@ -57,12 +64,6 @@ export function createTavilyProvider({ baseUrl, egress, credentialRef }: Provide
         answer: TavilyAnswer,
         results: (answer) => answer.results,
         result: TavilyResult,
-        toHit: (result) => ({
-          title: result.title,
-          url: result.url,
-          snippet: result.content ?? "",
-          published: result.published_date,
-        }),
       });
     },
   };
