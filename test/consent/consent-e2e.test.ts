@@ -42,6 +42,8 @@ beforeAll(async () => {
   const tools = await notesToolkit({
     authorizeUrl: provider.authorizeUrl,
     tokenUrl: provider.tokenUrl,
+    // oidc-provider sends `iss` back (RFC 9207): every consent below passes the issuer check.
+    issuer: provider.issuer,
   }).build({ baseUrl: api.url }, toolkitHost);
   let publicUrl = "";
   server = openRegistryServer({
@@ -176,6 +178,7 @@ describe("consent against a real OAuth provider", () => {
     expect(page.visited[0]).toBe(`GET ${parked.consentUrl} → 303`);
     expect(page.visited.some((step) => step.startsWith(`POST ${provider.issuer}/interaction/`))).toBe(true);
     expect(page.url.startsWith(`${listening.url}/oauth/callback?`)).toBe(true);
+    expect(new URL(page.url).searchParams.get("iss")).toBe(provider.issuer);
     expect(page.status).toBe(200);
     expect(page.text).toContain("Connected notes");
     expect(page.text).toContain("notes_get_note ran.");

@@ -51,7 +51,7 @@ const addNote = notesTool({
   },
 });
 
-export function notesToolkit(oauth: { authorizeUrl: string; tokenUrl: string }) {
+export function notesToolkit(oauth: { authorizeUrl: string; tokenUrl: string; issuer?: string }) {
   return defineToolkit({
     id: "notes",
     version: "0.1.0",

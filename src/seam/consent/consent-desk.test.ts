@@ -159,6 +159,8 @@ const toolkitWith = (auth: "token-or-oauth" | "token") =>
             header: "authorization",
             scheme: "Bearer",
             oauth: { authorizeUrl: "https://notes.example/authorize", tokenUrl: `${vendor.url}/oauth/token` },
+            // As GitHub's `project` grants `read:project`: a broader scope covers the narrower, transitively.
+            impliedScopes: { "notes:admin": ["notes:write"], "notes:write": ["notes:read"] },
           },
     tools: [getNote, addNote],
     bind: (config, host) => ({
@@ -185,7 +187,11 @@ async function start(options: { auth?: "token-or-oauth" | "token"; consent?: boo
   const tools = await toolkitWith(options.auth ?? "token-or-oauth").build({ baseUrl: vendor.url }, host);
   const clients = new OAuthClients({
     providers: {
-      notes: { authorizeUrl: "https://notes.example/authorize", tokenUrl: `${vendor.url}/oauth/token` },
+      notes: {
+        authorizeUrl: "https://notes.example/authorize",
+        tokenUrl: `${vendor.url}/oauth/token`,
+        issuer: "https://notes.example",
+      },
     },
     apps: { notes: { clientId: "toolreg-app", clientSecret: "app-secret" } },
     credentials,
@@ -439,6 +445,43 @@ describe("consent at the seam", () => {
     // Alice's own browser still completes it: the refused callback spent nothing.
     const completion = await harness.seam.completeConsent(handedOver);
     expect(completion).toMatchObject({ ok: true, principalId: "alice" });
+  });
+
+  it("refuses an answer naming another authorization server (RFC 9207), exchanging nothing", async () => {
+    await start();
+    const parked = parkedOf(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-1" }));
+    const mixedUp = await harness.seam.completeConsent({
+      ...(await consent(parked)),
+      issuer: "https://evil.example",
+    });
+    expect(mixedUp).toMatchObject({ ok: false, reason: "wrong_issuer" });
+    expect(vendor.tokenRequests).toEqual([]);
+    expect(await credentials.list({ tenantId: "t1" })).toEqual([]);
+    // Its own server's answer goes through.
+    const next = parkedOf(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-2" }));
+    const completion = await harness.seam.completeConsent({
+      ...(await consent(next)),
+      issuer: "https://notes.example",
+    });
+    expect(completion).toMatchObject({ ok: true });
+  });
+
+  it("counts a scope the vendor implies by a broader one as granted, asking for no consent", async () => {
+    await start();
+    await credentials.put({
+      tenantId: "t1",
+      principalId: "alice",
+      ref: "notes",
+      kind: "oauth",
+      provider: "notes",
+      scopes: ["notes:admin"],
+      secrets: { accessToken: "admin-token" },
+      connectedBy: "alice",
+      at: 1,
+    });
+    vendor.tokens.set("admin-token", ["notes:admin", "notes:write", "notes:read"]);
+    expect(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-1" })).toMatchObject({ ok: true });
+    expect(vendor.apiRequests.map((request) => request.token)).toEqual(["admin-token"]);
   });
 
   it("ends the waiting calls of a user who declined", async () => {

@@ -33,7 +33,11 @@ export type ConsentCompletion =
       provider: string;
       resumed: { parkedCallId: string; toolName: string; envelope: Envelope }[];
     }
-  | { ok: false; reason: "unknown_state" | "declined" | "exchange_failed"; message: string };
+  | {
+      ok: false;
+      reason: "unknown_state" | "declined" | "exchange_failed" | "wrong_issuer";
+      message: string;
+    };
 
 /** What a principal may do now (their current API key's grant), for a call resumed without them present. */
 export type GrantOf = (
@@ -49,6 +53,8 @@ export interface ConsentCallback {
    * them: a state is accepted only for one of these, so another user's authorization URL stores nothing.
    */
   consentIds: readonly string[];
+  /** The `iss` the provider sent back (RFC 9207), if it sends one. */
+  issuer?: string | undefined;
   code?: string | undefined;
   error?: string | undefined;
   errorDescription?: string | undefined;
@@ -144,6 +150,16 @@ export class ConsentDesk {
           "this consent is unknown, was already used, has expired, or was not started in this browser from toolreg's consent link by the user it is for; call the tool again for a new link",
       };
     }
+    const client = await clients.clientFor(request.tenantId, request.provider);
+    const expected = client?.endpoints.issuer;
+    if (callback.issuer !== undefined && expected !== undefined && callback.issuer !== expected) {
+      // The state is spent: an answer from the wrong server is not exchanged anywhere, and the calls keep waiting.
+      return {
+        ok: false,
+        reason: "wrong_issuer",
+        message: `this answer came from ${callback.issuer.slice(0, 200)}, not from ${request.provider}'s authorization server (${expected}); nothing was stored. Call the tool again for a new link`,
+      };
+    }
     if (callback.error !== undefined || !callback.code) {
       const said = callback.error
         ? `${callback.error}${callback.errorDescription ? `: ${callback.errorDescription}` : ""}`
@@ -152,7 +168,6 @@ export class ConsentDesk {
       await this.#endWaiting(request, failure("approval_denied", message));
       return { ok: false, reason: "declined", message };
     }
-    const client = await clients.clientFor(request.tenantId, request.provider);
     let tokens: Awaited<ReturnType<typeof requestToken>>;
     try {
       if (!client) throw new Error(`no OAuth app for ${request.provider} is configured any longer`);

@@ -63,6 +63,7 @@ export function consentBrowserRoutes(app: Hono<ServerEnv>, deps: ServerDeps): vo
         {
           state: query.state,
           consentIds,
+          issuer: query.iss,
           code: query.code,
           error: query.error,
           errorDescription: query.error_description,

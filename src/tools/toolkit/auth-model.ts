@@ -10,6 +10,11 @@ export interface OAuthEndpoints {
   tokenUrl: string;
   /** How the vendor joins scopes in the `scope` parameter; a space unless it says otherwise. */
   scopeSeparator?: " " | ",";
+  /**
+   * The authorization server's issuer identifier. When given, a callback carrying `iss` (RFC 9207) must name
+   * it: one callback serves every vendor, so an answer from another server is refused (a mix-up attack).
+   */
+  issuer?: string;
 }
 
 /** Where and how the resolved secret goes on each request to the vendor. */

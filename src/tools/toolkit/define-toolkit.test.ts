@@ -172,6 +172,7 @@ describe("defineToolkit", () => {
         tokenUrl: "https://vendor.corp.example/token",
       },
       scopes: ["greet"],
+      impliedScopes: {},
     });
     const [byDefault] = await hosted.build({}, host);
     expect(credentialNeedOf(byDefault ?? {})?.oauth).toEqual(declared);
