@@ -279,6 +279,18 @@ describe("egress: redirects", () => {
     const write = await refusal(egress.request(`${base}/hop/1`, { method: "POST", body: "x" }));
     expect(write.details).toMatchObject({ rule: "redirect_method" });
   });
+
+  it("redirect: manual answers the redirect with its location, whatever the policy, and sends nothing on", async () => {
+    for (const followRedirects of [false, true]) {
+      const egress = client({ resolver: noDns, policy: { ...testServerOnly, followRedirects } });
+      const before = v4.requests.length;
+      const url = `${base}/redirect?to=${encodeURIComponent("/elsewhere")}&status=307`;
+      const answer = await egress.request(url, { redirect: "manual" });
+      expect(answer).toMatchObject({ status: 307, url, redirects: [] });
+      expect(answer.headers.location).toBe("/elsewhere");
+      expect(v4.requests.slice(before).map((request) => request.path)).toEqual(["/redirect"]);
+    }
+  });
 });
 
 describe("egress: pinning and rebinding", () => {

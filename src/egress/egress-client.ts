@@ -26,6 +26,12 @@ export interface EgressRequestInit {
   maxResponseBytes?: number;
   /** Resolves the credential the policy injects for a host; a ToolContext will do. */
   caller?: EgressCaller;
+  /**
+   * `manual`: a redirect is the answer, its `location` header in it, neither followed nor refused, for a
+   * caller that must judge the next hop itself (a signed URL on another host, sent without the credential).
+   * Otherwise the policy's `followRedirects` decides.
+   */
+  redirect?: "manual";
 }
 
 export interface EgressResponse {
@@ -108,7 +114,8 @@ export class EgressClient {
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
         });
-        const next = redirectTarget(response.statusCode, response.headers, url);
+        const next =
+          init.redirect === "manual" ? undefined : redirectTarget(response.statusCode, response.headers, url);
         if (next === undefined) {
           const read = await readCappedBody(response.body, cap);
           return {
