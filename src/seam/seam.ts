@@ -7,12 +7,13 @@ import { isVisible, unmetPrecondition, type Validated, validateInput } from "./c
 import { callEvent, recordAudit, recordCall } from "./call-record.js";
 import { type CallTrace, newCallTrace } from "./call-trace.js";
 import {
+  type ConnectStart,
   type ConsentCallback,
   type ConsentCompletion,
   ConsentDesk,
   type GrantOf,
 } from "./consent/consent-desk.js";
-import { credentialNeedOf } from "./consent/credential-need.js";
+import { type CredentialNeed, credentialNeedOf } from "./consent/credential-need.js";
 import type { ExecutionContext } from "./context.js";
 import { type Envelope, failure } from "./envelope.js";
 import { idempotencyKeyFor } from "./idempotency-key.js";
@@ -23,7 +24,7 @@ import { type CallOptions, resolveSettings, type SeamOptions, type SeamSettings 
 import { describeThrown } from "./to-envelope.js";
 
 export type { DecisionRequest, DecisionResult } from "./approval-desk.js";
-export type { ConsentCallback, ConsentCompletion, GrantOf } from "./consent/consent-desk.js";
+export type { ConnectStart, ConsentCallback, ConsentCompletion, GrantOf } from "./consent/consent-desk.js";
 export type { CallOptions, SeamOptions } from "./seam-settings.js";
 
 /** A name from a model may be anything; never let printing it throw. */
@@ -202,6 +203,22 @@ export class Seam {
       return Promise.resolve({ ok: false, message: "this deployment asks for no consent" });
     }
     return this.#consent.authorizationOf(user, consentId);
+  }
+
+  /** A user connecting `need`'s credential ahead of any call: a consent's start link, or why there is none. */
+  connectCredential(
+    user: { tenantId: string; principalId: string },
+    need: CredentialNeed,
+    scopes: readonly string[],
+  ): Promise<ConnectStart> {
+    if (!this.#consent) {
+      return Promise.resolve({
+        ok: false,
+        reason: "consent_unavailable",
+        message: "this deployment asks for no consent: it keeps no credentials",
+      });
+    }
+    return this.#consent.connect(user, need, scopes);
   }
 
   /** Approves a parked call; refused (left pending) where its tool is not served, since nothing here could run it. */

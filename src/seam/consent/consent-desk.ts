@@ -39,6 +39,11 @@ export type ConsentCompletion =
       message: string;
     };
 
+/** A consent a user started ahead of any call: toolreg's start link, or why there is none. */
+export type ConnectStart =
+  | { ok: true; consentId: string; consentUrl: string; expiresAt: number }
+  | { ok: false; reason: "consent_unavailable" | "oauth_app_not_configured"; message: string };
+
 /** What a principal may do now (their current API key's grant), for a call resumed without them present. */
 export type GrantOf = (
   tenantId: string,
@@ -254,6 +259,49 @@ export class ConsentDesk {
     return { ok: true, url: request.authorizationUrl, expiresAt: request.expiresAt };
   }
 
+  /**
+   * A user connects a credential ahead of any call: a consent opened as parking a call opens one, answered
+   * with toolreg's start link (the provider's URL carries the live state, and only the link binds it).
+   */
+  async connect(
+    user: { tenantId: string; principalId: string },
+    need: CredentialNeed,
+    scopes: readonly string[],
+  ): Promise<ConnectStart> {
+    if (!need.oauth) {
+      return {
+        ok: false,
+        reason: "consent_unavailable",
+        message: `${need.provider} cannot ask for consent; ${howToConfigure(need)}`,
+      };
+    }
+    const client = await this.#options.clients.clientFor(user.tenantId, need.provider);
+    if (!client) {
+      return {
+        ok: false,
+        reason: "oauth_app_not_configured",
+        message: `no OAuth app for ${need.provider} is configured to ask ${user.principalId} for consent; configure it, or ${howToConfigure(need)}`,
+      };
+    }
+    const request = await beginConsent({
+      requests: this.#options.requests,
+      client,
+      tenantId: user.tenantId,
+      principalId: user.principalId,
+      credentialRef: need.credentialRef,
+      scopes,
+      redirectUri: this.#redirectUri(),
+      now: this.#settings.now(),
+      ttlMs: this.#options.stateTtlMs ?? 10 * 60_000,
+    });
+    return {
+      ok: true,
+      consentId: request.id,
+      consentUrl: this.#options.consentLink(request.id),
+      expiresAt: request.expiresAt,
+    };
+  }
+
   /** The requester asks after a parked call: its result once resumed, else it is resumed now if it can be. */
   async resumeFor(context: ExecutionContext, parkedCallId: string, options: CallOptions): Promise<Envelope> {
     const call = await this.#options.requests.getCall({ tenantId: context.tenantId, id: parkedCallId });
@@ -431,10 +479,7 @@ export class ConsentDesk {
         principalId: context.principalId,
         credentialRef: need.credentialRef,
         scopes: [...new Set([...shortfall.granted, ...need.scopes])],
-        redirectUri:
-          typeof this.#options.redirectUri === "function"
-            ? this.#options.redirectUri()
-            : this.#options.redirectUri,
+        redirectUri: this.#redirectUri(),
         now: at,
         ttlMs: this.#options.stateTtlMs ?? 10 * 60_000,
       });
@@ -470,6 +515,11 @@ export class ConsentDesk {
     } catch (error) {
       return storeFailure(`park ${tool.name} for consent`, error);
     }
+  }
+
+  #redirectUri(): string {
+    const { redirectUri } = this.#options;
+    return typeof redirectUri === "function" ? redirectUri() : redirectUri;
   }
 
   /** A user who declined ends every call of theirs waiting on the credential. */

@@ -76,3 +76,46 @@ export function oauthProvidersOf(tools: Iterable<object>): Record<string, OAuthP
   }
   return providers;
 }
+
+/**
+ * Each credential the tools use, once per provider and ref, with the scopes all its tools need: what a
+ * person can connect ahead of any call.
+ */
+export function credentialsUsedBy(tools: Iterable<object>): CredentialNeed[] {
+  const used = new Map<string, CredentialNeed>();
+  for (const tool of tools) {
+    const need = credentialNeedOf(tool);
+    if (!need) continue;
+    const key = JSON.stringify([need.provider, need.credentialRef]);
+    const seen = used.get(key);
+    used.set(key, seen ? { ...seen, scopes: [...new Set([...seen.scopes, ...need.scopes])] } : need);
+  }
+  return [...used.values()];
+}
+
+/**
+ * The credential `ref` is for: the given provider's, which must use it, else the one provider whose tools
+ * use it (`toolreg credentials connect` decides it the same way).
+ */
+export function credentialUsedFor(
+  tools: Iterable<object>,
+  ref: string,
+  provider?: string,
+): { ok: true; need: CredentialNeed } | { ok: false; message: string } {
+  const candidates = credentialsUsedBy(tools).filter((need) => need.credentialRef === ref);
+  const chosen =
+    provider === undefined ? candidates : candidates.filter((need) => need.provider === provider);
+  const [only] = chosen;
+  if (chosen.length === 1 && only) return { ok: true, need: only };
+  const quoted = `"${ref.slice(0, 100)}"`;
+  if (candidates.length === 0)
+    return { ok: false, message: `no served toolkit uses the credential ${quoted}` };
+  const providers = candidates.map((need) => need.provider).join(", ");
+  return {
+    ok: false,
+    message:
+      provider === undefined
+        ? `toolkits ${providers} all use ${quoted}: name one as its provider`
+        : `${quoted} is the credential of ${providers}, not of ${provider.slice(0, 100)}`,
+  };
+}
