@@ -1,6 +1,13 @@
 /** @module The GitHub toolkit's configuration, as a config file or a host gives it. */
 import { z } from "zod";
 
+/**
+ * Where GitHub's signed log downloads point (docs.github.com "Communication between self-hosted runners and
+ * GitHub": logs, summaries and artifacts are served from *.actions.githubusercontent.com and Azure blob
+ * storage, productionresultssa*.blob.core.windows.net today).
+ */
+export const GITHUB_LOG_HOSTS = ["*.actions.githubusercontent.com", "*.blob.core.windows.net"] as const;
+
 export const GithubConfigSchema = z.strictObject({
   credentialRef: z.string().min(1).default("github").meta({
     description:
@@ -38,6 +45,14 @@ export const GithubConfigSchema = z.strictObject({
     .meta({
       description:
         "where users sign in, for OAuth consent (its /login/oauth/authorize and /login/oauth/access_token): by default https://github.com for api.github.com, https://SUBDOMAIN.ghe.com for api.SUBDOMAIN.ghe.com, else the API host's origin (GitHub Enterprise Server)",
+    }),
+  logHosts: z
+    .array(z.string().min(1))
+    .min(1)
+    .default([...GITHUB_LOG_HOSTS])
+    .meta({
+      description:
+        "the hosts a job's log download may be redirected to (exact or *.suffix), reached without the GitHub credential: a signed download URL carries its own authorization. GitHub Enterprise Server names its own storage host",
     }),
   maxItems: z
     .int()

@@ -15,6 +15,7 @@ import { projectTools } from "./projects/index.js";
 import { pullTools } from "./pulls/index.js";
 import { releaseTools } from "./releases/index.js";
 import { workflowTools } from "./workflows/index.js";
+import { jobLogReader } from "./workflows/job-log-tail.js";
 
 export const GITHUB_OAUTH = githubOAuthEndpoints({ baseUrl: "https://api.github.com" });
 
@@ -53,9 +54,12 @@ export const githubToolkit = defineToolkit({
         ? githubAppCredential(config.app, baseUrl, host)
         : { header: "authorization", scheme: "Bearer", credentialRef: config.credentialRef },
     });
+    // Signed log downloads: their own client, with no credential, to the log hosts alone.
+    const logs = host.egress({ hosts: config.logHosts });
     return {
       github: createGithubClient({ baseUrl, egress }),
       maxItems: config.maxItems,
+      readJobLog: jobLogReader({ baseUrl, api: egress, logs, logHosts: config.logHosts }),
     };
   },
 });

@@ -8,6 +8,8 @@
  *   docs.github.com/en/rest/checks/runs#list-check-run-annotations (a job is a check run).
  * - …/workflow-runs#re-run-a-workflow and …#re-run-failed-jobs-from-a-workflow-run: 201 and an empty object;
  *   a run still in progress is a 403 "This workflow is already running" (metabase/metabase#70916, cli/cli#9221).
+ * - …/workflow-jobs#download-job-logs-for-a-workflow-run: 302 with a `Location` to a signed URL on another host
+ *   (`logLocation`, the blob host fake in tests), expiring after a minute; a job that is not there is a 404.
  * - …/workflows#create-a-workflow-dispatch-event: 204, or 200 with the run when `return_run_details`; a
  *   workflow whose file has no workflow_dispatch trigger is a 422 "Workflow does not have
  *   'workflow_dispatch' trigger" (benc-uk/workflow-dispatch#81), an unknown ref a 422 "No ref found for: …".
@@ -47,6 +49,8 @@ export interface FakeJob {
   conclusion: string | null;
   steps: FakeStep[];
   annotations: FakeAnnotation[];
+  /** Its log text, served from the blob host the log download redirects to. */
+  log?: string;
 }
 
 export interface FakeRun {
@@ -78,6 +82,9 @@ export class FakeActions {
   readonly dispatches: FakeDispatch[] = [];
   /** Refs a dispatch may name: the repository's branches and tags. */
   readonly refs = new Set(["main"]);
+  /** Where a job's log download redirects: a signed URL on GitHub's blob storage unless a test points it elsewhere. */
+  logLocation = (job: FakeJob): string =>
+    `https://productionresultssa0.blob.core.windows.net/actions-results/${job.id}/logs.txt?sig=fake`;
   #nextId = 7_000_000;
 
   addWorkflow(workflow: Omit<FakeWorkflow, "id">): FakeWorkflow {
@@ -127,6 +134,7 @@ const DOCS = {
   run: "actions/workflow-runs#get-a-workflow-run",
   jobs: "actions/workflow-jobs#list-jobs-for-a-workflow-run",
   annotations: "checks/runs#list-check-run-annotations",
+  jobLogs: "actions/workflow-jobs#download-job-logs-for-a-workflow-run",
   rerun: "actions/workflow-runs#re-run-a-workflow",
   dispatch: "actions/workflows#create-a-workflow-dispatch-event",
 };
@@ -214,6 +222,15 @@ export function actionsRoutes(actions: FakeActions): FakeRoutes {
           }),
         ),
       );
+    });
+
+    app.get("/repos/:owner/:repo/actions/jobs/:job_id/logs", (c) => {
+      const job = isRepository(c)
+        ? actions.runs.flatMap((run) => run.jobs).find((each) => String(each.id) === c.req.param("job_id"))
+        : undefined;
+      if (!job) return notFound(DOCS.jobLogs);
+      // A redirect has no body for the description to check.
+      return new Response(null, { status: 302, headers: { location: actions.logLocation(job) } });
     });
 
     const rerun = (failedOnly: boolean) => (c: Context) => {

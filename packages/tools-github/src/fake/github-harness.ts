@@ -21,7 +21,7 @@ export interface GithubHarness extends TestHarness {
 
 export async function startGithubHarness(
   routes: readonly FakeRoutes[],
-  config: { maxItems?: number } = {},
+  config: { maxItems?: number; logHosts?: string[] } = {},
 ): Promise<GithubHarness> {
   const fake = await startGithubFake({ routes, check: checkAgainstOpenApi });
   const host = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });

@@ -1,8 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { actionsRoutes, FakeActions } from "../fake/actions-routes.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { actionsRoutes, FakeActions, type FakeJob } from "../fake/actions-routes.js";
+import { type FakeBlobHost, startFakeBlobHost } from "../fake/blob-host.js";
 import { type GithubHarness, startGithubHarness, TEST_TOKEN } from "../fake/github-harness.js";
 
 let gh: GithubHarness;
+let blob: FakeBlobHost;
+const TEST_LOG = `${Array.from({ length: 4000 }, (_, index) => `2024-01-01T00:00:00Z line ${index} of the test output`).join("\n")}
+2024-01-01T00:00:01Z FAIL src/login.test.ts > refuses a bad password: expected 401, got 200
+2024-01-01T00:00:01Z ##[error]Process completed with exit code 1.
+`;
+const LINT_LOG = "2024-01-01T00:00:00Z ##[error]The operation was canceled.\n";
 const actions = new FakeActions();
 const ci = actions.addWorkflow({ name: "CI", path: ".github/workflows/ci.yml", dispatchable: true });
 const steps = (failing: string) => [
@@ -19,6 +26,7 @@ const run = actions.addRun(ci, {
       status: "completed",
       conclusion: "failure",
       steps: steps("Run npm test"),
+      log: TEST_LOG,
       annotations: [
         {
           path: "src/login.test.ts",
@@ -41,6 +49,7 @@ const run = actions.addRun(ci, {
       status: "completed",
       conclusion: "cancelled",
       steps: steps("Run biome"),
+      log: LINT_LOG,
       annotations: [
         { path: ".github", line: 1, level: "failure", title: "", message: "The operation was canceled." },
       ],
@@ -55,6 +64,7 @@ const noisy = actions.addRun(ci, {
       status: "completed",
       conclusion: "failure",
       steps: steps("Run e2e"),
+      log: "25 specs failed\n",
       annotations: Array.from({ length: 25 }, (_, index) => ({
         path: `e2e/spec-${index}.ts`,
         line: index + 1,
@@ -65,23 +75,60 @@ const noisy = actions.addRun(ci, {
     },
   ],
 });
-beforeAll(async () => {
-  gh = await startGithubHarness([actionsRoutes(actions)]);
+const huge = actions.addRun(ci, {
+  conclusion: "failure",
+  jobs: [
+    {
+      name: "flood",
+      status: "completed",
+      conclusion: "failure",
+      steps: steps("Run flood"),
+      annotations: [],
+      log: `${"y".repeat(1024 * 1024 + 10)}\nthe last line`,
+    },
+  ],
 });
-afterAll(() => gh.close());
+const signedPath = (job: FakeJob) => `/actions-results/${job.id}/logs.txt`;
+beforeAll(async () => {
+  const jobs = actions.runs.flatMap((each) => each.jobs);
+  blob = await startFakeBlobHost((path) => jobs.find((job) => signedPath(job) === path)?.log);
+  gh = await startGithubHarness([actionsRoutes(actions)], { logHosts: ["127.0.0.1"] });
+});
+afterEach(() => {
+  Object.assign(blob, { ignoreRange: false, expired: false });
+  actions.logLocation = (job) =>
+    `${blob.url}${signedPath(job)}?sv=2021-08-06&se=2024-01-01T00%3A01%3A00Z&sig=signed`;
+});
+afterAll(async () => {
+  await gh.close();
+  await blob.close();
+});
 
-const logs = (runId: number) =>
+const logs = (runId: number, extra: Record<string, unknown> = {}) =>
   gh.seam.call(gh.context(), "github_get_workflow_run_logs", {
     owner: "octocat",
     repo: "hello-world",
     run_id: runId,
+    ...extra,
   });
 
+interface LogData {
+  jobs: {
+    name: string;
+    log: { text: string; bytes: number; totalBytes: number | null; bound: string } | null;
+  }[];
+}
+const logOf = (result: Awaited<ReturnType<typeof logs>>, name: string) =>
+  result.ok ? (result.data as LogData).jobs.find((job) => job.name === name)?.log : undefined;
+
 describe("github_get_workflow_run_logs", () => {
-  it("reads the run, its latest jobs, and the annotations of the failed ones only, never a log download", async () => {
+  it("reads the run, its latest jobs, the annotations of the failed ones and the tail of their logs", async () => {
+    actions.logLocation = (job) => `${blob.url}${signedPath(job)}?sig=signed`;
     const before = gh.fake.requests.length;
+    const blobBefore = blob.requests.length;
     const result = await logs(run.id);
     const sent = gh.fake.requests.slice(before);
+    const fetched = blob.requests.slice(blobBefore);
     const [build, test, lint] = run.jobs;
     expect(
       sent.map(
@@ -92,9 +139,17 @@ describe("github_get_workflow_run_logs", () => {
       `/repos/octocat/hello-world/actions/runs/${run.id}/jobs?filter=latest`,
       `/repos/octocat/hello-world/check-runs/${test?.id}/annotations`,
       `/repos/octocat/hello-world/check-runs/${lint?.id}/annotations`,
+      `/repos/octocat/hello-world/actions/jobs/${test?.id}/logs`,
+      `/repos/octocat/hello-world/actions/jobs/${lint?.id}/logs`,
     ]);
     expect(sent.every((request) => request.headers.authorization === `Bearer ${TEST_TOKEN}`)).toBe(true);
-    expect(sent.some((request) => request.path.endsWith("/logs"))).toBe(false);
+    // The signed URLs are read once each, from the end, and the GitHub token never goes there.
+    expect(fetched.map((request) => [request.path, request.headers.range])).toEqual([
+      [signedPath(test as FakeJob), "bytes=-65536"],
+      [signedPath(lint as FakeJob), "bytes=-65536"],
+    ]);
+    expect(fetched.every((request) => request.headers.authorization === undefined)).toBe(true);
+    expect(JSON.stringify(fetched)).not.toContain(TEST_TOKEN);
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const data = result.data as {
@@ -142,8 +197,27 @@ describe("github_get_workflow_run_logs", () => {
     expect(data.jobs[2]).toMatchObject({
       name: "lint",
       annotations: [{ message: "The operation was canceled." }],
+      log: { text: LINT_LOG, bytes: LINT_LOG.length, totalBytes: LINT_LOG.length, bound: "none" },
     });
-    expect(data.note).toMatch(/raw log text.*another host/);
+    const tail = Buffer.from(TEST_LOG).subarray(-65536).toString();
+    expect(logOf(result, "test")).toMatchObject({
+      text: tail,
+      bytes: 65536,
+      totalBytes: Buffer.byteLength(TEST_LOG),
+      bound: "range",
+    });
+    expect(data.jobs[0]).toMatchObject({ log: null });
+    expect(data.note).toBeNull();
+    expect(result.truncated).toBe(true);
+    // The log text is in the content as lines, inside the untrusted-content fence.
+    expect(result.content).toMatch(
+      /^<untrusted-content id="[0-9a-f]+" source="https:\/\/github\.com\/octocat/,
+    );
+    expect(result.content).toContain("##[error]Process completed with exit code 1.");
+    expect(result.content).toContain(
+      `--- log of job "test" (${test?.id}): 65536 bytes of ${Buffer.byteLength(TEST_LOG)}`,
+    );
+    expect(result.content.trimEnd()).toMatch(/<\/untrusted-content id="[0-9a-f]+">$/);
     expect(result.provenance).toEqual({
       source: `https://github.com/octocat/hello-world/actions/runs/${run.id}`,
       trusted: false,
@@ -152,6 +226,7 @@ describe("github_get_workflow_run_logs", () => {
 
   it("caps a job's annotations and their messages, and says so", async () => {
     const result = await logs(noisy.id);
+    expect(logOf(result, "e2e")).toMatchObject({ text: "25 specs failed\n", bound: "none" });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.truncated).toBe(true);
@@ -161,6 +236,62 @@ describe("github_get_workflow_run_logs", () => {
     expect(job?.annotations).toHaveLength(20);
     expect(job?.annotationsTruncated).toBe(true);
     expect(job?.annotations[0]?.message).toHaveLength(600);
+  });
+
+  it("reads only as much as max_log_bytes asks, and refuses more than the cap", async () => {
+    const result = await logs(run.id, { max_log_bytes: 1024 });
+    expect(logOf(result, "test")).toMatchObject({ bytes: 1024, bound: "range" });
+    expect(logOf(result, "test")?.text.endsWith("exit code 1.\n")).toBe(true);
+    const over = await logs(run.id, { max_log_bytes: 1024 * 1024 });
+    expect(over.ok || over.error.code).toBe("invalid_input");
+  });
+
+  it("keeps the end of the whole body when the server ignores Range, and says which bound stopped the read", async () => {
+    blob.ignoreRange = true;
+    const result = await logs(run.id, { max_log_bytes: 2048 });
+    expect(logOf(result, "test")).toMatchObject({
+      text: Buffer.from(TEST_LOG).subarray(-2048).toString(),
+      bytes: 2048,
+      totalBytes: Buffer.byteLength(TEST_LOG),
+      bound: "maxBytes",
+    });
+    expect(logOf(result, "lint")).toMatchObject({ text: LINT_LOG, bound: "none" });
+    expect(result.ok && result.content).toContain("the server ignored the Range request");
+
+    const flood = await logs(huge.id, { max_log_bytes: 2048 });
+    expect(logOf(flood, "flood")).toMatchObject({
+      text: "y".repeat(2048),
+      bytes: 2048,
+      totalBytes: null,
+      bound: "readCap",
+    });
+    expect(flood.ok && flood.content).toContain("NOT the end of the log");
+  });
+
+  it("refuses a redirect to a host outside logHosts, sending nothing there", async () => {
+    const port = new URL(blob.url).port;
+    actions.logLocation = (job) => `http://localhost:${port}${signedPath(job)}?sig=signed`;
+    const before = blob.requests.length;
+    const result = await logs(run.id);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe("egress_refused");
+    expect(result.error.message).toMatch(
+      /redirected the log of job \d+ .* to localhost:\d+, which is not one of the configured log hosts \(127\.0\.0\.1\)/,
+    );
+    expect(blob.requests.length).toBe(before);
+  });
+
+  it("tells an expired signed URL (403 from the blob host) as a retryable failure, without the signature", async () => {
+    blob.expired = true;
+    const result = await logs(run.id);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error).toMatchObject({ code: "upstream_error", retryable: true });
+    expect(result.error.message).toMatch(
+      /refused the signed download of the log of job \d+ in octocat\/hello-world \(403\).*expired/,
+    );
+    expect(result.error.message).not.toContain("sig=");
   });
 
   it("says an unknown run may be out of reach", async () => {
