@@ -50,9 +50,7 @@ export const getWorkflowRunLogs = githubTool({
       .min(1024)
       .max(MAX_LOG_BYTES)
       .default(DEFAULT_LOG_BYTES)
-      .describe(
-        `the bytes read from the end of each failed job's log (default ${DEFAULT_LOG_BYTES}, at most ${MAX_LOG_BYTES})`,
-      ),
+      .describe(`the bytes read from the end of each failed job's log, at most ${MAX_LOG_BYTES}`),
   }),
   // The log text is in the content and the data: room for both, for every job whose log is read.
   limits: { outputBytes: 2 * JOBS_LOGGED * MAX_LOG_BYTES + 64 * 1024 },
