@@ -1,4 +1,8 @@
-/** @module toolreg — declarations, the registry, the seam and the ports. Runtime-neutral of HTTP, MCP and CLI. */
+/**
+ * @module toolreg — what a tool's author and its caller use: the declaration, the envelope and errors, the context a
+ * tool sees, the registry, the seam and its policies. Runtime-neutral of HTTP, MCP and CLI. A host starts at
+ * `toolreg/host` (`createToolreg`); whoever writes a store adapter finds the ports at `toolreg/stores`.
+ */
 export { CATEGORIES, type Category, isCategory } from "./declaration/categories.js";
 export {
   type Cost,
@@ -40,8 +44,8 @@ export type {
 export { defaultApprovalPolicy, scopeAuthorizer } from "./policy/ports.js";
 export { type RateLimitRule, SlidingWindowCeilings } from "./policy/sliding-window-ceilings.js";
 export { type CeilingRule, TokenBucketCeilings } from "./policy/token-bucket-ceilings.js";
-export type * from "./ports/stores.js";
-export { APPROVAL_STATUSES, evidenceOf } from "./ports/stores.js";
+// A host lists and decides approvals; the rest of the store ports is at toolreg/stores.
+export { APPROVAL_STATUSES, type ApprovalRecord, type ApprovalStatus } from "./ports/stores.js";
 export { type AnyTool, type RegistryView, ToolRegistry, type ToolUpdateEvent } from "./registry/registry.js";
 export type { ToolModule } from "./registry/tool-module.js";
 export type { AuditFailureMode } from "./seam/audit-guard.js";

@@ -2,7 +2,7 @@
  * @module An AI SDK agent over a toolreg catalogue. The model starts with only the meta-tools: it finds a
  * CRM tool with find_tools, calls it through execute_tool, the SDK asks a human, and the approved call
  * runs once through the seam. Run it with `npx tsx examples/ai-sdk-agent/agent.ts`. In an app, import
- * from "toolreg", "toolreg/tools", "toolreg/stores/sqlite" and "toolreg/adapters/ai-sdk" instead.
+ * from "toolreg", "toolreg/stores", "toolreg/tools", "toolreg/stores/sqlite" and "toolreg/adapters/ai-sdk" instead.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,12 +14,12 @@ import { aiSdkTools } from "../../src/adapters/ai-sdk/index.js";
 import { metaTools } from "../../src/catalog/index.js";
 import {
   type ApprovalStatus,
-  type AuditEvent,
   createExecutionContext,
   createSeam,
   type Seam,
   ToolRegistry,
 } from "../../src/index.js";
+import type { AuditEvent } from "../../src/ports/index.js";
 import { openSqliteStores } from "../../src/stores/sqlite/index.js";
 import { generalTools } from "../../src/tools/index.js";
 import { type CrmNote, createCrmNoteWriteTool } from "./crm-note-tool.js";

@@ -45,6 +45,7 @@ describe("the published package", () => {
       "./tools/sql/postgres",
       "./egress",
       "./sandbox",
+      "./stores",
       "./stores/memory",
       "./stores/sqlite",
       "./test",
@@ -78,7 +79,21 @@ describe("the published package", () => {
     expect(loaded["."]).toEqual(
       expect.arrayContaining(["defineTool", "createSeam", "ToolRegistry", "createExecutionContext"]),
     );
-    expect(loaded["./host"]).toEqual(["createToolreg"]);
+    // The root is what a tool's author and its caller use; a store adapter's author finds the ports apart.
+    expect(loaded["."]).toEqual(expect.arrayContaining(["approvalIdOf", "ToolFailure", "APPROVAL_STATUSES"]));
+    expect(loaded["."]).not.toContain("evidenceOf");
+    expect(loaded["./stores"]).toEqual([
+      "APPROVAL_STATUSES",
+      "CREDENTIAL_KINDS",
+      "PARKED_CALL_STATUSES",
+      "evidenceOf",
+    ]);
+    expect(loaded["./host"]).toEqual([
+      "OAuthClients",
+      "chainCredentialResolvers",
+      "createStoreCredentialResolver",
+      "createToolreg",
+    ]);
     expect(loaded["./toolkit"]).toEqual(
       expect.arrayContaining([
         "defineToolkit",
@@ -159,6 +174,12 @@ describe("the published package", () => {
   it("ships the web console the server serves", () => {
     const shipped = readdirSync(join(project, "node_modules/toolreg/console"));
     expect(shipped).toEqual(expect.arrayContaining(["index.html", "app.js", "style.css"]));
+  });
+
+  it("names each type the root exports, re-exporting no module's types wholesale", () => {
+    const declarations = readFileSync(join(project, "node_modules/toolreg/dist/index.d.ts"), "utf8");
+    expect(declarations).toContain("ToolContext");
+    expect(declarations).not.toMatch(/export (type )?\*/);
   });
 
   it("keeps the root free of database drivers, HTTP and CLI frameworks", () => {
