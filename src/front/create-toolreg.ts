@@ -1,8 +1,8 @@
 /**
  * @module `createToolreg`: the one front door of the library. Toolkits (and any tools of the host's own) in,
  * a seam over stores (memory unless given) behind it, and what an agent host does every turn: call a
- * tool, render the catalogue for a provider, find tools, decide approvals. The parts stay exported for
- * hosts that compose them differently.
+ * tool, render the catalogue for a provider, find tools, decide approvals, and (given `consent`) park calls
+ * for a user's OAuth consent and resume them. The parts stay exported for hosts that compose them differently.
  */
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -18,6 +18,8 @@ import type { EgressPolicyInit } from "../egress/egress-policy.js";
 import type { ApprovalRecord, ApprovalStatus, Stores } from "../ports/stores.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
+import type { ConsentCallback, ConsentCompletion, GrantOf } from "../seam/consent/consent-desk.js";
+import type { ConsentOptions } from "../seam/consent/consent-options.js";
 import {
   type AssistantMode,
   type CredentialResolver,
@@ -49,12 +51,17 @@ export interface ToolregOptions {
   /** The operator's egress policy every toolkit's client starts from; public addresses only by default. */
   egress?: EgressPolicyInit;
   sandbox?: Sandbox;
-  /** Resolves the credentialRefs the toolkits' requests carry; none by default. */
+  /** Resolves the credentialRefs the toolkits' requests carry; none by default. With `consent`, leave it out. */
   credentials?: CredentialResolver;
+  /**
+   * Stored credentials and their users' OAuth consent: a call whose credential is missing is parked with a
+   * link for its user and resumed once they consent. Its resolver is the one every call carries.
+   */
+  consent?: ConsentOptions;
   /** find_tools, learn_tools, execute_tool and read_tool_output beside the tools; on by default. */
   metaTools?: boolean;
   /** The seam's policies: approvals, authorization, toolsets, ceilings … */
-  seam?: Omit<SeamOptions, "registry" | "stores">;
+  seam?: Omit<SeamOptions, "registry" | "stores" | "consent">;
 }
 
 /** Who is calling. A retry of the same call gives the same toolCallId, so it runs once. */
@@ -88,11 +95,26 @@ export interface Toolreg {
     /** Runs an approved call, once however often it is resumed. */
     resume(caller: Caller, approvalId: string): Promise<Envelope>;
   };
+  /** Where a consent's start link sends its own user (the provider's authorization URL); refused to anyone else. */
+  consentAuthorization: Seam["consentAuthorization"];
+  /**
+   * The provider sent the user back: the code is exchanged, the tokens stored, and each call waiting on that
+   * credential resumed once (with `grantOf`'s scopes and mode for its user, else those it was called with).
+   */
+  completeConsent(callback: ConsentCallback, grantOf?: GrantOf): Promise<ConsentCompletion>;
+  /** A call parked for its caller's consent: its result once resumed, else resumed now if since connected. */
+  resumeParked(caller: Caller, parkedCallId: string): Promise<Envelope>;
   /** Stops the seam (letting running calls finish for up to `drainMs`) and closes what the toolkits opened. */
   close(drainMs?: number): Promise<void>;
 }
 
 export async function createToolreg(options: ToolregOptions = {}): Promise<Toolreg> {
+  if (options.consent && options.credentials && options.credentials !== options.consent.resolver) {
+    // The seam asks consent.resolver whether a credential is usable; calls resolving through another could disagree.
+    throw new TypeError(
+      "createToolreg: give credentials or consent.resolver, not both (chain one into the other)",
+    );
+  }
   const host = createToolkitHost({ egressPolicy: options.egress, sandbox: options.sandbox });
   try {
     return await assemble(options, host);
@@ -122,14 +144,15 @@ async function assemble(
   let seam: Seam | undefined;
   const meta = options.metaTools === false ? [] : metaTools({ seam: () => seam as Seam, outputs });
   const registry = new ToolRegistry([...tools, ...meta]);
-  seam = new Seam({ ...options.seam, outputs, registry: registry.view(), stores });
+  seam = new Seam({ ...options.seam, consent: options.consent, outputs, registry: registry.view(), stores });
   const ready = seam;
+  const credentials = options.consent?.resolver ?? options.credentials;
   const context = (caller: Caller): ExecutionContext =>
     createExecutionContext({
       runId: caller.runId ?? `run-${randomUUID()}`,
       toolCallId: caller.toolCallId ?? `call-${randomUUID()}`,
       ...caller,
-      ...(options.credentials ? { credentials: options.credentials } : {}),
+      ...(credentials ? { credentials } : {}),
     });
   const index = new ToolSearchIndex(registry.list().map(toSearchDocument));
   return {
@@ -153,6 +176,9 @@ async function assemble(
         ready.deny({ tenantId, approvalId, by, ...(reason ? { reason } : {}) }),
       resume: (caller, approvalId) => ready.resume(context(caller), approvalId),
     },
+    consentAuthorization: (user, consentId) => ready.consentAuthorization(user, consentId),
+    completeConsent: (callback, grantOf) => ready.completeConsent(callback, grantOf),
+    resumeParked: (caller, parkedCallId) => ready.resumeParked(context(caller), parkedCallId),
     async close(drainMs = 5_000) {
       await ready.stop(drainMs);
       await ready.close();

@@ -2,12 +2,14 @@
 import type { Stores } from "../../ports/stores.js";
 import { createMemoryApprovalStore } from "./approvals.js";
 import { createMemoryAuditStore } from "./audit.js";
+import { createMemoryConsentStore } from "./consents.js";
 import { createMemoryCredentialStore } from "./credentials.js";
 import { createMemoryIdempotencyStore } from "./idempotency.js";
 
 export {
   createMemoryApprovalStore,
   createMemoryAuditStore,
+  createMemoryConsentStore,
   createMemoryCredentialStore,
   createMemoryIdempotencyStore,
 };

@@ -4,6 +4,7 @@ import type { PinStore } from "../../ports/pin-store.js";
 import type { Stores } from "../../ports/stores.js";
 import { createSqliteApprovalStore } from "./approvals.js";
 import { createSqliteAuditStore, type SqliteAuditOptions, type SqliteAuditStore } from "./audit.js";
+import { createSqliteConsentStore } from "./consents.js";
 import { createSqliteCredentialStore } from "./credentials.js";
 import { type OpenDatabaseOptions, openDatabase } from "./database.js";
 import { createSqliteIdempotencyStore } from "./idempotency.js";
@@ -14,6 +15,7 @@ export { parseSecretKey, SecretBoxError } from "./secret-box.js";
 export {
   createSqliteApprovalStore,
   createSqliteAuditStore,
+  createSqliteConsentStore,
   createSqliteCredentialStore,
   createSqliteIdempotencyStore,
   createSqlitePinStore,
