@@ -1,11 +1,9 @@
 /**
- * @module One Octokit per bound toolkit, sending through toolreg's egress: each request gets the call's
- * fetch (its signal, its deadline, its caller's credential injected by egress, never by Octokit), and every
- * failure comes back as GitHub's meaning of it (github-failure.ts).
+ * @module GitHub for each call, sending through toolreg's egress: each request gets the call's fetch (its
+ * signal, its deadline, its caller's credential injected by egress, never by Octokit) and goes out through
+ * its caller's Octokit, paced per caller (caller-octokits.ts); every failure comes back as GitHub's meaning
+ * of it (github-failure.ts).
  */
-import { Octokit } from "@octokit/core";
-import { paginateRest } from "@octokit/plugin-paginate-rest";
-import { throttling } from "@octokit/plugin-throttling";
 import {
   type CollectedPages,
   collectPages,
@@ -13,12 +11,8 @@ import {
   egressFetch,
   type ToolContext,
 } from "toolreg/toolkit";
+import { callerOctokits, graphqlReadsOnly } from "./caller-octokits.js";
 import { githubFailure } from "./github-failure.js";
-
-const GithubOctokit = Octokit.plugin(paginateRest, throttling);
-
-/** A short wait is worth taking inside the call; a longer one is the model's to decide, told as retryAfterMs. */
-const RETRY_WITHIN_CALL_S = 2;
 
 export interface GithubResponse<T> {
   status: number;
@@ -64,23 +58,18 @@ export interface SearchPages<T> extends CollectedPages<T> {
 export interface GithubClientOptions {
   baseUrl: string;
   egress: EgressClient;
+  /** Callers whose Octokits are kept at once (caller-octokits.ts's MAX_CALLERS by default). */
+  maxCallers?: number;
 }
 
 export function createGithubClient({
   baseUrl,
   egress,
+  maxCallers,
 }: GithubClientOptions): (context: ToolContext) => GithubCall {
-  const octokit = new GithubOctokit({
-    baseUrl,
-    userAgent: "toolreg-tools-github",
-    throttle: {
-      onRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) =>
-        retryCount === 0 && retryAfter <= RETRY_WITHIN_CALL_S,
-      onSecondaryRateLimit: (retryAfter: number, _options: unknown, _octokit: unknown, retryCount: number) =>
-        retryCount === 0 && retryAfter <= RETRY_WITHIN_CALL_S,
-    },
-  });
+  const octokits = callerOctokits({ baseUrl, maxCallers });
   return (context) => {
+    const { octokit, queries } = octokits.get(context);
     const request = { fetch: egressFetch(egress, context) };
     // Octokit's page iterator sends each page with only method, url and headers: a per-call `request`
     // option would be dropped and the pages fetched around egress. A request function that carries it does not.
@@ -143,7 +132,9 @@ export function createGithubClient({
           return { ...collected, totalCount, incompleteResults };
         }),
       graphql: (query, variables, what) =>
-        guard(what, () => octokit.graphql(query, { ...variables, request })),
+        guard(what, () =>
+          (graphqlReadsOnly(query) ? queries : octokit).graphql(query, { ...variables, request }),
+        ),
     };
   };
 }
