@@ -1,10 +1,11 @@
 /**
- * @module The toolreg web console: the catalogue, the approval inbox and the audit trail of the signed-in
- * operator's tenant. Plain modules, no build step; every text from the server is set as text, never HTML.
+ * @module The toolreg web console: the catalogue, the approval inbox, the audit trail and the credentials of
+ * the signed-in operator's tenant. Plain modules, no build step; every text from the server is set as text, never HTML.
  */
 import { ApiError, failureText, getJson } from "./api.js";
 import { createAudit } from "./audit.js";
 import { createCatalogue } from "./catalogue.js";
+import { createCredentials } from "./credentials.js";
 import { setStatus } from "./dom.js";
 import { createInbox } from "./inbox.js";
 import { followEvents } from "./live.js";
@@ -45,11 +46,23 @@ async function start() {
     },
     { csrfToken: session.csrfToken, onCount: showPendingCount },
   );
+  const credentials = createCredentials(
+    {
+      rows: byId("credential-rows"),
+      status: byId("credentials-status"),
+      connect: byId("oauth-connect"),
+      form: byId("token-form"),
+    },
+    { csrfToken: session.csrfToken, operator: session.operator },
+  );
   byId("inbox-refresh").addEventListener("click", () => inbox.refresh());
+  byId("credentials-refresh").addEventListener("click", () => credentials.refresh());
   byId("audit-refresh").addEventListener("click", () => audit.refresh());
 
   setupTabs(byId("tabs"), (view) => {
     if (view === "audit") audit.refresh();
+    // Loaded when opened: a server that keeps no credentials answers 404, which only this page shows.
+    if (view === "credentials") credentials.refresh();
   });
   // Loaded now and again on each `ready`: the views fill even where the event stream cannot connect.
   catalogue.load();

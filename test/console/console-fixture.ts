@@ -2,17 +2,24 @@
  * @module A registry server on 127.0.0.1 for the console test: one tenant, a handful of tools (one of them an
  * external write that needs approval), an operator with a one-time login link, and an agent key.
  */
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { defineTool } from "../../src/declaration/define-tool.js";
+import { createEgressClient } from "../../src/egress/egress-client.js";
 import { ToolRegistry } from "../../src/registry/registry.js";
 import { silentLogger } from "../../src/seam/context.js";
 import { type Listening, listen } from "../../src/server/listen.js";
 import { openRegistryServer } from "../../src/server/registry-server.js";
 import { createScriptedTool, type ScriptedTool } from "../../src/test/scripted-tool.js";
 import { calculateTool } from "../../src/tools/general/index.js";
+import { createToolkitHost } from "../../src/tools/toolkit/toolkit-host.js";
+import { notesToolkit } from "../consent/notes-toolkit.js";
+
+/** Where the notes toolkit's users are sent to consent: a host the browser test answers itself. */
+export const NOTES_AUTHORIZE_URL = "https://notes.example/authorize";
 
 export interface ConsoleFixture {
   url: string;
@@ -30,7 +37,11 @@ export interface ConsoleFixture {
   close(): Promise<void>;
 }
 
-export async function startConsoleFixture(): Promise<ConsoleFixture> {
+/**
+ * `credentials`: the server keeps credentials under a key, and serves a notes toolkit whose credential is a
+ * token or an OAuth connection (its OAuth app configured), for the credentials page.
+ */
+export async function startConsoleFixture(options: { credentials?: boolean } = {}): Promise<ConsoleFixture> {
   const dir = mkdtempSync(join(tmpdir(), "toolreg-console-"));
   const sendEmail = createScriptedTool(
     [(input) => ({ content: `sent to ${(input as { to: string }).to}`, data: { sent: input } })],
@@ -71,14 +82,34 @@ export async function startConsoleFixture(): Promise<ConsoleFixture> {
     }),
     run: () => "no contacts",
   });
+  const toolkitHost = createToolkitHost();
+  const transport = createEgressClient();
+  const notes = options.credentials
+    ? await notesToolkit({
+        authorizeUrl: NOTES_AUTHORIZE_URL,
+        tokenUrl: "https://notes.example/token",
+      }).build({ baseUrl: "https://notes.example/api" }, toolkitHost)
+    : [];
+  let publicUrl = "";
   const server = openRegistryServer({
-    registry: new ToolRegistry([calculateTool, sendEmail, createTask, lookupContact]),
+    registry: new ToolRegistry([calculateTool, sendEmail, createTask, lookupContact, ...notes]),
     storePath: join(dir, "toolreg.db"),
     logger: silentLogger,
+    ...(options.credentials
+      ? {
+          credentials: {
+            key: randomBytes(32),
+            publicUrl: () => publicUrl,
+            transport,
+            apps: { notes: { clientId: "console-notes" } },
+          },
+        }
+      : {}),
   });
   const operator = server.auth.createKey({ tenantId: "acme", principalId: "alice", operator: true });
   const agentKey = server.auth.createKey({ tenantId: "acme", principalId: "support-agent" }).key;
   const listening: Listening = await listen(server, { port: 0 });
+  publicUrl = listening.url;
   const invokeAsAgent = (tool: string, input: unknown) =>
     fetch(`${listening.url}/api/v1/tools/${tool}/invoke`, {
       method: "POST",
@@ -109,6 +140,8 @@ export async function startConsoleFixture(): Promise<ConsoleFixture> {
     },
     async close() {
       await listening.stop(2_000);
+      await toolkitHost.close();
+      await transport.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
