@@ -7,6 +7,7 @@ import type { ResolvedAddress, Resolver } from "./dns-resolver.js";
 import type { EgressPolicy } from "./egress-policy.js";
 import { EgressRefusedError } from "./egress-refused-error.js";
 import { matchingPattern, normaliseHost } from "./host-pattern.js";
+import { redactUrl } from "./redact-url.js";
 
 /** A URL the policy let through, with the one address the connection is pinned to. */
 export interface CheckedTarget {
@@ -26,35 +27,35 @@ export async function checkTarget(
   resolver: Resolver,
   signal: AbortSignal,
 ): Promise<CheckedTarget> {
-  const href = url.href;
+  const named = redactUrl(url);
   if (!SCHEMES.has(url.protocol)) {
     throw new EgressRefusedError("scheme", `${url.protocol} URLs are not fetched; only http and https are`, {
-      url: href,
+      url: named,
     });
   }
   if (url.username || url.password) {
     throw new EgressRefusedError(
       "url_credentials",
       "the URL carries a user name or password; credentials come from the deployment's credential references",
-      { url: href },
+      { url: named },
     );
   }
   const host = normaliseHost(url.hostname);
   const denied = matchingPattern(host, policy.denyHosts);
   if (denied) {
     throw new EgressRefusedError("host_denied", `${host} matches "${denied}" in the deny list`, {
-      url: href,
+      url: named,
     });
   }
   if (policy.allowHosts && !matchingPattern(host, policy.allowHosts)) {
-    throw new EgressRefusedError("host_not_allowed", `${host} is not in the allow list`, { url: href });
+    throw new EgressRefusedError("host_not_allowed", `${host} is not in the allow list`, { url: named });
   }
 
   // WHATWG URL parsing has already turned decimal, octal and hex IPv4 forms into dotted quads.
   const literal = isIP(host);
   const answers: readonly ResolvedAddress[] = literal
     ? [{ address: host, family: literal === 6 ? 6 : 4 }]
-    : await resolve(resolver, host, href, signal);
+    : await resolve(resolver, host, named, signal);
   // Every answer is checked, not just the one used: a name that points anywhere forbidden is refused whole.
   for (const answer of answers) {
     const verdict = checkAddress(answer.address, policy);
@@ -63,7 +64,7 @@ export async function checkTarget(
       throw new EgressRefusedError(
         verdict.classification.class,
         `${subject} is ${describe(verdict.classification)}; the egress policy does not allow ${verdict.classification.class} addresses`,
-        { url: href, address: verdict.classification.address },
+        { url: named, address: verdict.classification.address },
       );
     }
   }
@@ -81,7 +82,7 @@ function describe(classification: AddressClassification): string {
 async function resolve(
   resolver: Resolver,
   host: string,
-  href: string,
+  named: string,
   signal: AbortSignal,
 ): Promise<readonly ResolvedAddress[]> {
   signal.throwIfAborted();
@@ -93,13 +94,13 @@ async function resolve(
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     throw new ToolFailure("upstream_error", `could not resolve ${host}${code ? ` (${code})` : ""}`, {
       retryable: code === "EAI_AGAIN",
-      details: { url: href },
+      details: { url: named },
       cause: error,
     });
   }
   if (answers.length === 0 || answers.some((answer) => isIP(answer.address) === 0)) {
     throw new ToolFailure("upstream_error", `${host} resolved to no usable address`, {
-      details: { url: href },
+      details: { url: named },
     });
   }
   // The family comes from the address itself, not from what the resolver claimed.

@@ -224,7 +224,7 @@ describe("egress: redirects", () => {
     const url = `${base}/redirect?to=${encodeURIComponent(to)}`;
     const failure = await refusal(egress.request(url));
     expect(failure.envelopeCode).toBe("egress_refused");
-    expect(failure.details).toMatchObject({ rule: "redirect", url, status: 302 });
+    expect(failure.details).toMatchObject({ rule: "redirect", url: `${base}/redirect?…`, status: 302 });
     expect(String(failure.details?.location)).toContain(new URL(to).host);
     expect(failure.message).toContain("not followed");
   });
@@ -379,6 +379,43 @@ describe("egress: bounds", () => {
     const egress = client({ resolver: noDns, policy: testServerOnly });
     const failure = await refusal(egress.request(`http://127.0.0.1:${port}/`));
     expect(failure).toMatchObject({ envelopeCode: "upstream_error", retryable: true });
+  });
+});
+
+describe("egress: a URL's query stays out of failures", () => {
+  // A signed URL's signature, or an API key some providers take in the query.
+  const SECRET = "sig=s3cr3t-signature&api_key=k3y";
+  const shown = (failure: ToolFailure) => `${failure.message} ${JSON.stringify(failure.details)}`;
+
+  it("names the URL by origin and path on a timeout", async () => {
+    const egress = client({ resolver: noDns, policy: { ...testServerOnly, totalTimeoutMs: 300 } });
+    const failure = await refusal(egress.request(`${base}/hang?${SECRET}#part`));
+    expect(failure.envelopeCode).toBe("timeout");
+    expect(failure.message).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/hang\?… timed out while/);
+    expect(failure.details).toMatchObject({ url: `${base}/hang?…` });
+    expect(shown(failure)).not.toMatch(/s3cr3t|k3y|#part/);
+  });
+
+  it("names the URL by origin and path when the connection is refused", async () => {
+    const closed = await startServer("127.0.0.1");
+    await stopServer(closed);
+    const egress = client({ resolver: noDns, policy: testServerOnly });
+    const failure = await refusal(egress.request(`http://127.0.0.1:${closed.port}/v1/items?${SECRET}`));
+    expect(failure.envelopeCode).toBe("upstream_error");
+    expect(failure.message).toContain(`the request to http://127.0.0.1:${closed.port}/v1/items?… failed`);
+    expect(shown(failure)).not.toMatch(/s3cr3t|k3y/);
+  });
+
+  it("names both ends of a refused redirect without their query", async () => {
+    const egress = client({ resolver: noDns, policy: testServerOnly });
+    const signed = `http://10.0.0.1/logs.txt?${SECRET}`;
+    const failure = await refusal(egress.request(`${base}/redirect?to=${encodeURIComponent(signed)}`));
+    expect(failure.details).toMatchObject({
+      rule: "redirect",
+      url: `${base}/redirect?…`,
+      location: "http://10.0.0.1/logs.txt?…",
+    });
+    expect(shown(failure)).not.toMatch(/s3cr3t|k3y/);
   });
 });
 

@@ -7,6 +7,7 @@ import { type EgressPolicy, type EgressPolicyInit, resolveEgressPolicy } from ".
 import { EgressRefusedError } from "./egress-refused-error.js";
 import { PinnedPools } from "./pinned-pools.js";
 import { readCappedBody } from "./read-capped-body.js";
+import { redactUrl } from "./redact-url.js";
 import { checkCallerHeaders, type EgressCaller, headersForHop } from "./request-headers.js";
 import { translateFailure } from "./translate-failure.js";
 
@@ -87,10 +88,10 @@ export class EgressClient {
       throw new EgressRefusedError(
         "request_body_size",
         `the request body is ${body.byteLength} bytes, over the ${policy.maxRequestBytes}-byte cap`,
-        { url: url.href, bytes: body.byteLength, limit: policy.maxRequestBytes },
+        { url: redactUrl(url), bytes: body.byteLength, limit: policy.maxRequestBytes },
       );
     }
-    const callerHeaders = checkCallerHeaders(init.headers, url.href);
+    const callerHeaders = checkCallerHeaders(init.headers, redactUrl(url));
     const timeoutMs = Math.max(1, Math.min(init.timeoutMs ?? policy.totalTimeoutMs, policy.totalTimeoutMs));
     const cap = Math.max(
       0,
@@ -103,7 +104,7 @@ export class EgressClient {
     try {
       for (;;) {
         const target = await checkTarget(url, policy, this.#resolver, signal);
-        const headers = await headersForHop(callerHeaders, target.host, policy, init.caller, url.href);
+        const headers = await headersForHop(callerHeaders, target.host, policy, init.caller, redactUrl(url));
         const pool = this.#pools.get(url.origin, target.host, target.address, target.family);
         const response = await pool.request({
           path: `${url.pathname}${url.search}`,
@@ -135,7 +136,7 @@ export class EgressClient {
       }
     } catch (error) {
       throw translateFailure(error, {
-        url: url.href,
+        url: redactUrl(url),
         timedOut: timer.aborted,
         aborted: init.signal?.aborted === true,
         timeoutMs,
@@ -158,7 +159,9 @@ function parseUrl(input: string | URL): URL {
   try {
     return new URL(String(input));
   } catch {
-    throw new ToolFailure("invalid_input", `"${String(input).slice(0, 200)}" is not an absolute URL`);
+    // Cut before any query: it may hold a key even when the rest does not parse.
+    const named = String(input).split(/[?#]/)[0] ?? "";
+    throw new ToolFailure("invalid_input", `"${named.slice(0, 200)}" is not an absolute URL`);
   }
 }
 
@@ -168,8 +171,8 @@ function redirectTarget(status: number, headers: IncomingHttpHeaders, base: URL)
   try {
     return new URL(location, base);
   } catch {
-    throw new ToolFailure("upstream_error", `${base.href} redirected to an invalid location`, {
-      details: { url: base.href, status },
+    throw new ToolFailure("upstream_error", `${redactUrl(base)} redirected to an invalid location`, {
+      details: { url: redactUrl(base), status },
     });
   }
 }
@@ -183,11 +186,13 @@ function refuseRedirect(
   status: number,
   followed: number,
 ): void {
-  const details = { url: from.href, location: to.href, status };
+  // Both ends are named without their query: a redirect's location is often a signed URL.
+  const [fromUrl, toUrl] = [redactUrl(from), redactUrl(to)];
+  const details = { url: fromUrl, location: toUrl, status };
   if (!policy.followRedirects) {
     throw new EgressRefusedError(
       "redirect",
-      `${from.href} redirected (${status}) to ${to.href}, which was not followed: the egress policy does not follow redirects`,
+      `${fromUrl} redirected (${status}) to ${toUrl}, which was not followed: the egress policy does not follow redirects`,
       details,
     );
   }
@@ -195,14 +200,14 @@ function refuseRedirect(
   if (method !== "GET" && method !== "HEAD") {
     throw new EgressRefusedError(
       "redirect_method",
-      `${from.href} redirected a ${method} (${status}) to ${to.href}, which was not followed: only GET and HEAD redirects are`,
+      `${fromUrl} redirected a ${method} (${status}) to ${toUrl}, which was not followed: only GET and HEAD redirects are`,
       details,
     );
   }
   if (followed >= policy.maxRedirects) {
     throw new EgressRefusedError(
       "redirect_limit",
-      `${from.href} redirected (${status}) to ${to.href} after ${followed} redirects; at most ${policy.maxRedirects} are followed`,
+      `${fromUrl} redirected (${status}) to ${toUrl} after ${followed} redirects; at most ${policy.maxRedirects} are followed`,
       { ...details, hops: followed },
     );
   }

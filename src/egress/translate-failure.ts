@@ -2,6 +2,7 @@
 import { ToolFailure } from "../errors/tool-failure.js";
 
 export interface FailureContext {
+  /** The URL as a message may name it: without its query (redact-url.ts). */
   url: string;
   /** The client's own total timeout fired. */
   timedOut: boolean;
