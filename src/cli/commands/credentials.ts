@@ -10,7 +10,7 @@ import type { Command } from "commander";
 import type { CredentialMetadata, CredentialStore } from "../../ports/credential-store.js";
 import type { AnyTool } from "../../registry/registry.js";
 import { beginConsent } from "../../seam/consent/begin-consent.js";
-import { credentialNeedOf, oauthProvidersOf } from "../../seam/consent/credential-need.js";
+import { credentialUsedFor, oauthProvidersOf } from "../../seam/consent/credential-need.js";
 import { OAuthClients } from "../../seam/consent/oauth-clients.js";
 import type { OAuthApp } from "../../seam/consent/token-endpoint.js";
 import { DEFAULT_PORT } from "../../server/listen.js";
@@ -224,19 +224,9 @@ export function addCredentialCommands(program: Command, host: CredentialCommandH
 /** The provider a ref is for: given, else the one served toolkit whose tools use it. */
 function providerOf(ref: string, tools: readonly AnyTool[], given: string | undefined): string {
   if (given) return given;
-  const providers = new Set(
-    tools.flatMap((tool) => {
-      const need = credentialNeedOf(tool);
-      return need?.credentialRef === ref ? [need.provider] : [];
-    }),
-  );
-  const [only] = providers;
-  if (providers.size === 1 && only) return only;
-  throw new UsageError(
-    providers.size === 0
-      ? `no served toolkit uses the credential "${ref}": name the toolkit it is for with --provider`
-      : `toolkits ${[...providers].join(", ")} all use "${ref}": name one with --provider`,
-  );
+  const used = credentialUsedFor(tools, ref);
+  if (used.ok) return used.need.provider;
+  throw new UsageError(`${used.message} (--provider <toolkit>)`);
 }
 
 async function storeToken(
