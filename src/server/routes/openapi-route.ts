@@ -8,6 +8,7 @@ import { EnvelopeSchema } from "../../seam/envelope.js";
 import type { ServerEnv } from "../server-env.js";
 import { ApprovalListQuery, DecisionBody } from "./approvals-routes.js";
 import { AuditQuery } from "./audit-route.js";
+import { ConnectCredentialBody, RevokeCredentialBody, StoreCredentialBody } from "./credentials-routes.js";
 import { DiscoveryQuery } from "./tools-routes.js";
 
 const ProblemSchema = z.object({
@@ -123,6 +124,45 @@ export function buildOpenApi(): unknown {
         },
       },
       "/api/v1/session": { get: { ...secured, summary: "who is calling" } },
+      "/api/v1/credentials": {
+        get: {
+          ...secured,
+          summary: "the stored credentials the caller may see, metadata only, and the refs it may connect",
+        },
+        post: {
+          ...secured,
+          summary:
+            "store a pasted token (the caller's own; an operator's for the tenant or another principal)",
+          requestBody: {
+            content: { "application/json": { schema: schemaOf(StoreCredentialBody, "input") } },
+          },
+        },
+      },
+      "/api/v1/credentials/connect": {
+        post: {
+          ...secured,
+          summary: "start an OAuth consent for the caller: the start link to open, signed in to the console",
+          requestBody: {
+            content: { "application/json": { schema: schemaOf(ConnectCredentialBody, "input") } },
+          },
+        },
+      },
+      "/api/v1/credentials/revoke": {
+        post: {
+          ...secured,
+          summary: "revoke a credential: its secrets are erased",
+          requestBody: {
+            content: { "application/json": { schema: schemaOf(RevokeCredentialBody, "input") } },
+          },
+        },
+      },
+      "/api/v1/consents/{id}/resume": {
+        post: {
+          ...secured,
+          summary: "a call parked for consent, asked after by its requester: its result once resumed",
+          parameters: [idParameter("id")],
+        },
+      },
       "/healthz": { get: { summary: "liveness", responses: { 200: json("alive", { type: "object" }) } } },
       "/readyz": {
         get: {
