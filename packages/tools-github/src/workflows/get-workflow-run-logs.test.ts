@@ -88,6 +88,19 @@ const huge = actions.addRun(ci, {
     },
   ],
 });
+const silent = actions.addRun(ci, {
+  conclusion: "failure",
+  jobs: [
+    {
+      name: "quiet",
+      status: "completed",
+      conclusion: "failure",
+      steps: steps("Run quiet"),
+      annotations: [],
+      log: "",
+    },
+  ],
+});
 const signedPath = (job: FakeJob) => `/actions-results/${job.id}/logs.txt`;
 beforeAll(async () => {
   const jobs = actions.runs.flatMap((each) => each.jobs);
@@ -95,7 +108,7 @@ beforeAll(async () => {
   gh = await startGithubHarness([actionsRoutes(actions)], { logHosts: ["127.0.0.1"] });
 });
 afterEach(() => {
-  Object.assign(blob, { ignoreRange: false, expired: false });
+  Object.assign(blob, { ignoreRange: false, suffixRanges: false, unknownSize: false, expired: false });
   actions.logLocation = (job) =>
     `${blob.url}${signedPath(job)}?sv=2021-08-06&se=2024-01-01T00%3A01%3A00Z&sig=signed`;
 });
@@ -143,10 +156,14 @@ describe("github_get_workflow_run_logs", () => {
       `/repos/octocat/hello-world/actions/jobs/${lint?.id}/logs`,
     ]);
     expect(sent.every((request) => request.headers.authorization === `Bearer ${TEST_TOKEN}`)).toBe(true);
-    // The signed URLs are read once each, from the end, and the GitHub token never goes there.
+    // Each signed URL is asked its size (the first byte), then its tail from that offset, in the two
+    // forms Azure documents; the GitHub token never goes there.
+    const testSize = Buffer.byteLength(TEST_LOG);
     expect(fetched.map((request) => [request.path, request.headers.range])).toEqual([
-      [signedPath(test as FakeJob), "bytes=-65536"],
-      [signedPath(lint as FakeJob), "bytes=-65536"],
+      [signedPath(test as FakeJob), "bytes=0-0"],
+      [signedPath(test as FakeJob), `bytes=${testSize - 65536}-`],
+      [signedPath(lint as FakeJob), "bytes=0-0"],
+      [signedPath(lint as FakeJob), "bytes=0-"],
     ]);
     expect(fetched.every((request) => request.headers.authorization === undefined)).toBe(true);
     expect(JSON.stringify(fetched)).not.toContain(TEST_TOKEN);
@@ -246,9 +263,71 @@ describe("github_get_workflow_run_logs", () => {
     expect(over.ok || over.error.code).toBe("invalid_input");
   });
 
+  it("reads the end of a log longer than the whole-body read cap from the size the host tells", async () => {
+    const before = blob.requests.length;
+    const flood = await logs(huge.id, { max_log_bytes: 2048 });
+    const size = Buffer.byteLength(huge.jobs[0]?.log ?? "");
+    expect(logOf(flood, "flood")).toMatchObject({
+      text: `${"y".repeat(2048 - "\nthe last line".length)}\nthe last line`,
+      bytes: 2048,
+      totalBytes: size,
+      bound: "range",
+    });
+    expect(blob.requests.slice(before).map((request) => request.headers.range)).toEqual([
+      "bytes=0-0",
+      `bytes=${size - 2048}-`,
+    ]);
+  });
+
+  it("tells an empty log (416 to its first byte) as the whole log, in one request", async () => {
+    const before = blob.requests.length;
+    const result = await logs(silent.id);
+    expect(logOf(result, "quiet")).toEqual({
+      text: "",
+      bytes: 0,
+      totalBytes: 0,
+      bound: "none",
+      note: "the whole log",
+    });
+    expect(blob.requests.slice(before).map((request) => request.headers.range)).toEqual(["bytes=0-0"]);
+  });
+
+  it("asks a suffix range when the host does not tell the size, and reads the whole body when that is ignored", async () => {
+    blob.unknownSize = true;
+    blob.suffixRanges = true;
+    let before = blob.requests.length;
+    const suffix = await logs(run.id, { max_log_bytes: 2048 });
+    expect(logOf(suffix, "test")).toMatchObject({
+      text: Buffer.from(TEST_LOG).subarray(-2048).toString(),
+      bytes: 2048,
+      totalBytes: null,
+      bound: "range",
+    });
+    expect(blob.requests.slice(before).map((request) => request.headers.range)).toEqual([
+      "bytes=0-0",
+      "bytes=-2048",
+      "bytes=0-0",
+      "bytes=-2048",
+    ]);
+
+    // Azure ignores a suffix range: the whole body answers, and its end is kept.
+    blob.suffixRanges = false;
+    before = blob.requests.length;
+    const whole = await logs(run.id, { max_log_bytes: 2048 });
+    expect(logOf(whole, "test")).toMatchObject({
+      text: Buffer.from(TEST_LOG).subarray(-2048).toString(),
+      totalBytes: Buffer.byteLength(TEST_LOG),
+      bound: "maxBytes",
+    });
+    expect(blob.requests.length - before).toBe(4);
+  });
+
   it("keeps the end of the whole body when the server ignores Range, and says which bound stopped the read", async () => {
     blob.ignoreRange = true;
+    const before = blob.requests.length;
     const result = await logs(run.id, { max_log_bytes: 2048 });
+    // The first request's answer is the whole log: it is not asked for again.
+    expect(blob.requests.length - before).toBe(2);
     expect(logOf(result, "test")).toMatchObject({
       text: Buffer.from(TEST_LOG).subarray(-2048).toString(),
       bytes: 2048,

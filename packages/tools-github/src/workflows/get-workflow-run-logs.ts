@@ -19,7 +19,7 @@ const JOBS_ANNOTATED = 10;
 /** Annotations of one job, and characters of one annotation's message. */
 const ANNOTATIONS_PER_JOB = 20;
 const ANNOTATION_CAP = 600;
-/** Failed jobs whose log is read (two requests each), and the bytes read from the end of each. */
+/** Failed jobs whose log is read (up to three requests each), and the bytes read from the end of each. */
 const JOBS_LOGGED = 3;
 const DEFAULT_LOG_BYTES = 64 * 1024;
 const MAX_LOG_BYTES = 128 * 1024;

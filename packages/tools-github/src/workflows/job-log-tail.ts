@@ -3,7 +3,9 @@
  * (`GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs`) answers 302 with a signed URL on another host
  * that expires after a minute. The 302 is received through the API's egress client (with the credential);
  * the one redirect is then followed by a second client that carries no credential (the URL authorizes
- * itself; the token sent there would leak) and reaches only the configured log hosts.
+ * itself; the token sent there would leak) and reaches only the configured log hosts. There the log's size
+ * is learnt from its first byte and its end asked from that offset: Azure Blob Storage documents no suffix
+ * range.
  */
 import { RequestError } from "@octokit/request-error";
 import {
@@ -66,49 +68,78 @@ export function jobLogReader({ baseUrl, api, logs, logHosts }: JobLogSources): R
     const location = answer.headers.location;
     if (answer.status !== 302 || location === undefined) throw apiFailure(answer, what);
     const signed = new URL(location, answer.url);
-    const read = await logs
-      .request(signed, {
-        headers: { range: `bytes=-${maxBytes}` },
-        maxResponseBytes: Math.max(maxBytes, WHOLE_LOG_READ_CAP),
-        ...callOptions(context),
-      })
-      .catch((error: unknown) => {
-        throw refusedHost(error, signed, logHosts, what) ?? error;
-      });
-    if (read.status === 416) return { text: "", bytes: 0, totalBytes: 0, bound: "none" };
-    if (read.status !== 200 && read.status !== 206) {
-      // The signed URL's query is its authorization: it is named by host and path only.
-      const where = `${signed.host}${signed.pathname}`;
-      throw new ToolFailure(
-        "upstream_error",
-        read.status === 403
-          ? `${where} refused the signed download of ${what} (403): GitHub's link lasts a minute and may have expired; call again for a fresh one`
-          : `${where} answered ${read.status} to the download of ${what}; a retry may work`,
-        { retryable: true, details: { status: read.status, host: signed.host } },
-      );
-    }
-    return tailOf(read.status, read.body, read.truncated, read.headers["content-range"], maxBytes);
+    const read = (range: string) =>
+      logs
+        .request(signed, {
+          headers: { range },
+          maxResponseBytes: Math.max(maxBytes, WHOLE_LOG_READ_CAP),
+          ...callOptions(context),
+        })
+        .catch((error: unknown) => {
+          throw refusedHost(error, signed, logHosts, what) ?? error;
+        });
+    // Azure Blob Storage documents only `bytes=start-` and `bytes=start-end`, not a suffix `bytes=-N`: the
+    // first byte is asked for to learn the size, then the tail from its offset. A server that ignores
+    // Range answers the first request with the whole log, which is then the answer.
+    const probe = await read("bytes=0-0");
+    if (probe.status === 416) return { text: "", bytes: 0, totalBytes: 0, bound: "none" };
+    checkDownload(probe, signed, what);
+    if (probe.status === 200) return wholeBodyTail(probe.body, probe.truncated, maxBytes);
+    const size = rangeOf(probe.headers["content-range"])?.total ?? null;
+    if (size !== null && probe.body.length >= size) return rangeTail(probe, maxBytes);
+    // No size in the answer: the standard suffix range is the next best ask.
+    const tail = await read(size === null ? `bytes=-${maxBytes}` : `bytes=${Math.max(0, size - maxBytes)}-`);
+    checkDownload(tail, signed, what);
+    return tail.status === 200
+      ? wholeBodyTail(tail.body, tail.truncated, maxBytes)
+      : rangeTail(tail, maxBytes);
   };
 }
 
-function tailOf(
-  status: number,
-  body: Buffer,
-  truncated: boolean,
-  contentRange: string | undefined,
-  maxBytes: number,
-): JobLogTail {
-  if (status === 206) {
-    const total = Number(/\/(\d+)$/.exec(contentRange ?? "")?.[1] ?? Number.NaN);
-    const kept = body.subarray(Math.max(0, body.length - maxBytes));
-    const totalBytes = Number.isFinite(total) ? total : null;
-    return {
-      text: decodeTail(kept, totalBytes === null || kept.length < totalBytes),
-      bytes: kept.length,
-      totalBytes,
-      bound: totalBytes !== null && kept.length >= totalBytes ? "none" : "range",
-    };
+/** A download answered other than 200 or 206 is a failure; the signed URL is named by host and path only. */
+function checkDownload(read: EgressResponse, signed: URL, what: string): void {
+  if (read.status === 200 || read.status === 206) return;
+  // The signed URL's query is its authorization.
+  const where = `${signed.host}${signed.pathname}`;
+  throw new ToolFailure(
+    "upstream_error",
+    read.status === 403
+      ? `${where} refused the signed download of ${what} (403): GitHub's link lasts a minute and may have expired; call again for a fresh one`
+      : `${where} answered ${read.status} to the download of ${what}; a retry may work`,
+    { retryable: true, details: { status: read.status, host: signed.host } },
+  );
+}
+
+/** `Content-Range: bytes FIRST-LAST/TOTAL` (RFC 9110 §14.4); TOTAL may be `*`, unknown. */
+function rangeOf(header: string | undefined): { last: number; total: number | null } | undefined {
+  const match = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(header?.trim() ?? "");
+  if (!match) return undefined;
+  return { last: Number(match[2]), total: match[3] === "*" ? null : Number(match[3]) };
+}
+
+/** A 206 to a range that runs to the log's end; one that stops short is refused rather than told as the end. */
+function rangeTail(read: EgressResponse, maxBytes: number): JobLogTail {
+  const range = rangeOf(read.headers["content-range"]);
+  const totalBytes = range?.total ?? null;
+  if (read.truncated || (range && totalBytes !== null && range.last + 1 < totalBytes)) {
+    throw new ToolFailure(
+      "upstream_error",
+      `the log host sent part of the log that stops before its end (${read.headers["content-range"] ?? "no Content-Range"}); a retry may work`,
+      { retryable: true, details: { contentRange: read.headers["content-range"] ?? null } },
+    );
   }
+  const kept = read.body.subarray(Math.max(0, read.body.length - maxBytes));
+  const whole = totalBytes !== null && kept.length >= totalBytes;
+  return {
+    text: decodeTail(kept, !whole),
+    bytes: kept.length,
+    totalBytes,
+    bound: whole ? "none" : "range",
+  };
+}
+
+/** A 200: the whole log, or its first WHOLE_LOG_READ_CAP bytes when it is longer. */
+function wholeBodyTail(body: Buffer, truncated: boolean, maxBytes: number): JobLogTail {
   const kept = body.subarray(Math.max(0, body.length - maxBytes));
   const cut = kept.length < body.length;
   return {
