@@ -1,5 +1,6 @@
 /** @module The policy ports the seam consults. Each is small; the host supplies what it needs. */
 import type { Tool } from "../declaration/define-tool.js";
+import type { Effect } from "../declaration/effect.js";
 import type { ExecutionContext } from "../seam/context.js";
 import type { Envelope } from "../seam/envelope.js";
 
@@ -19,11 +20,29 @@ export interface Toolsets {
   categoriesFor(tenantId: string): ReadonlySet<string> | undefined;
 }
 
-export type CeilingDecision = { allowed: true } | { allowed: false; retryAfterMs: number; limit: string };
+export type CeilingDecision =
+  | { allowed: true }
+  /** Over `limit` (the rule as a person reads it). */
+  | { allowed: false; retryAfterMs: number; limit: string }
+  /** Not counted, because the store that counts could not be asked; `unavailable` says why. */
+  | { allowed: false; retryAfterMs: number; unavailable: string };
 
-/** Rate limits and quotas per tenant, principal and tool; enforced beside authorization. */
+/** One call to count: who makes it, on which tool, with what effect, at what time. */
+export interface CeilingRequest {
+  tenantId: string;
+  principalId: string;
+  toolName: string;
+  /** A store that cannot count may still let reads through, never changes. */
+  effect: Effect;
+  now: number;
+}
+
+/**
+ * Rate limits and quotas per tenant, principal and tool; enforced beside authorization. Asynchronous, so
+ * counters shared by several instances (Redis) fit behind it; in-process adapters answer at once.
+ */
 export interface Ceilings {
-  take(request: { tenantId: string; principalId: string; toolName: string; now: number }): CeilingDecision;
+  take(request: CeilingRequest): Promise<CeilingDecision>;
 }
 
 export type PolicyDecision = { decision: "allow" | "ask" | "deny"; reason: string };

@@ -1,6 +1,6 @@
 /** @module In-process ceilings: token buckets per tenant, principal or tool key. */
 import { type CeilingLevel, ceilingKey } from "./ceiling-key.js";
-import type { CeilingDecision, Ceilings } from "./ports.js";
+import type { CeilingDecision, CeilingRequest, Ceilings } from "./ports.js";
 import { TokenBucket } from "./token-bucket.js";
 
 export interface CeilingRule {
@@ -30,7 +30,7 @@ export class TokenBucketCeilings implements Ceilings {
     this.#rules = rules;
   }
 
-  take(request: { tenantId: string; principalId: string; toolName: string; now: number }): CeilingDecision {
+  async take(request: CeilingRequest): Promise<CeilingDecision> {
     const matched: TokenBucket[] = [];
     for (const [index, rule] of this.#rules.entries()) {
       if (rule.tools && !rule.tools.includes(request.toolName)) continue;

@@ -391,7 +391,7 @@ export class Seam {
     );
   }
 
-  /** Steps 5–7: ceilings, approval, then the keyed runner runs it. */
+  /** Step 5: ceilings (asynchronous only when configured, so an unlimited call stays on the fast path). */
   #admit(
     context: ExecutionContext,
     tool: AnyTool,
@@ -403,20 +403,39 @@ export class Seam {
   ): Envelope | Promise<Envelope> {
     const settings = this.#settings;
     // 5. Ceilings, beside authorization, so a scheduled job is bound exactly as a chat is.
-    if (settings.ceilings) {
-      const ceiling = settings.ceilings.take({
-        tenantId: context.tenantId,
-        principalId: context.principalId,
-        toolName: tool.name,
-        now,
+    if (!settings.ceilings) return this.#afterCeilings(context, tool, raw, input, options, trace, now);
+    const { tenantId, principalId } = context;
+    const taken = settings.ceilings.take({
+      tenantId,
+      principalId,
+      toolName: tool.name,
+      effect: tool.effect,
+      now,
+    });
+    return taken.then((ceiling) => {
+      if (ceiling.allowed)
+        return this.#afterCeilings(context, tool, raw, input, options, trace, settings.now());
+      const reason =
+        "unavailable" in ceiling
+          ? `was not run: ${ceiling.unavailable}`
+          : `is over its limit (${ceiling.limit})`;
+      return failure("rate_limited", `${tool.name} ${reason}; wait and retry`, {
+        retryAfterMs: ceiling.retryAfterMs,
       });
-      if (!ceiling.allowed) {
-        return failure("rate_limited", `${tool.name} is over its limit (${ceiling.limit}); wait and retry`, {
-          retryAfterMs: ceiling.retryAfterMs,
-        });
-      }
-    }
+    });
+  }
 
+  /** Steps 5¼–7: the audit trail's admission, credentials, approval, then the keyed runner runs it. */
+  #afterCeilings(
+    context: ExecutionContext,
+    tool: AnyTool,
+    raw: unknown,
+    input: unknown,
+    options: CallOptions,
+    trace: CallTrace,
+    now: number,
+  ): Envelope | Promise<Envelope> {
+    const settings = this.#settings;
     if (!changesData(tool.effect)) return this.#credentials(context, tool, raw, input, options, trace, now);
     if (this.#runner.stopping) return shuttingDown(tool.name);
     // Nothing that changes data goes unrecorded: while the audit trail cannot be written, the deployment
