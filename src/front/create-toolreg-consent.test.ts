@@ -3,12 +3,13 @@
  * consent completes at a token endpoint on 127.0.0.1 that checks PKCE (RFC 7636 §4.6), and the parked call
  * runs once. The seam's consent rules are tested at the seam (consent-desk.test.ts); this holds the front door.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createEgressClient, type EgressClient } from "../egress/egress-client.js";
+import { createConsentBinding } from "../seam/consent/consent-binding.js";
 import { chainCredentialResolvers } from "../seam/consent/credential-inspector.js";
 import { OAuthClients } from "../seam/consent/oauth-clients.js";
 import { createStoreCredentialResolver } from "../seam/consent/store-credential-resolver.js";
@@ -157,10 +158,13 @@ describe("createToolreg with consent", () => {
     const code = `code-${randomUUID()}`;
     vendor.codes.set(code, sent.get("code_challenge") ?? "");
 
+    // The host's start page set the binding cookie in ada's browser; its callback reads the ids back from it.
+    const binding = createConsentBinding(randomBytes(32), () => "https://host.example/oauth/callback");
+    const cookie = binding.cookieFor(consentId as string);
     const completion = await toolreg.completeConsent({
       state: sent.get("state") ?? "",
       code,
-      consentIds: [consentId as string],
+      consentIds: binding.startedIn({ [cookie.name]: cookie.value }),
     });
     expect(completion).toMatchObject({ ok: true, principalId: "ada", credentialRef: "notes" });
     const resumed = completion.ok ? completion.resumed : [];

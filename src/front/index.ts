@@ -2,6 +2,7 @@
  * @module toolreg/host — the library's front door: toolkits and tools in, call, render, find, approvals and
  * consent out; with what a host builds its `consent` option from.
  */
+export { type ConsentBinding, createConsentBinding } from "../seam/consent/consent-binding.js";
 export type { ConsentCallback, ConsentCompletion, GrantOf } from "../seam/consent/consent-desk.js";
 export type { ConsentOptions } from "../seam/consent/consent-options.js";
 export { type CredentialInspector, chainCredentialResolvers } from "../seam/consent/credential-inspector.js";

@@ -130,3 +130,18 @@ export function metadataOf(credential: StoredCredential): CredentialMetadata {
   const { secrets: _secrets, ...metadata } = credential;
   return { ...metadata, scopes: [...metadata.scopes] };
 }
+
+/** A PEM block (a GitHub App's private key): the one pasted secret with whitespace in it. */
+const PEM_BLOCK = /^-----BEGIN ([A-Z0-9 ]+)-----\r?\n[A-Za-z0-9+/=\r\n]+\r?\n-----END \1-----$/;
+
+/**
+ * Why a pasted secret is not one: empty, or whitespace that means two tokens or a stray line. A PEM block
+ * (a private key) is whole, line breaks and all. The reason never quotes the secret.
+ */
+export function pastedSecretProblem(secret: string): string | undefined {
+  if (secret.length === 0) return "it is empty";
+  if (PEM_BLOCK.test(secret)) return undefined;
+  if (/\s/.test(secret))
+    return "it holds whitespace (two tokens, or a stray line); a private key is pasted as its whole PEM block";
+  return undefined;
+}

@@ -7,6 +7,7 @@
 import type Database from "better-sqlite3";
 import type { CredentialStore } from "../ports/credential-store.js";
 import type { RegistryView } from "../registry/registry.js";
+import { type ConsentBinding, createConsentBinding } from "../seam/consent/consent-binding.js";
 import type { ConsentOptions } from "../seam/consent/consent-options.js";
 import { type CredentialInspector, chainCredentialResolvers } from "../seam/consent/credential-inspector.js";
 import { oauthProvidersOf } from "../seam/consent/credential-need.js";
@@ -16,7 +17,6 @@ import type { OAuthApp, OAuthTransport } from "../seam/consent/token-endpoint.js
 import type { CredentialResolver } from "../seam/context.js";
 import { createSqliteConsentStore } from "../stores/sqlite/consents.js";
 import { createSqliteCredentialStore } from "../stores/sqlite/credentials.js";
-import { type ConsentBinding, createConsentBinding } from "./consent-binding.js";
 
 /** Where the provider sends a user back after consent. */
 export const CALLBACK_PATH = "/oauth/callback";
@@ -64,17 +64,18 @@ export function openServerCredentials(
   );
   const origin = () =>
     (typeof options.publicUrl === "function" ? options.publicUrl() : options.publicUrl).replace(/\/$/, "");
+  const callbackUrl = () => `${origin()}${CALLBACK_PATH}`;
   return {
     store,
     resolver,
-    binding: createConsentBinding(options.key),
+    binding: createConsentBinding(options.key, callbackUrl),
     consent: {
       requests,
       credentials: store,
       resolver,
       clients,
       transport: options.transport,
-      redirectUri: () => `${origin()}${CALLBACK_PATH}`,
+      redirectUri: callbackUrl,
       consentLink: (consentId) => `${origin()}${START_PATH}/${encodeURIComponent(consentId)}`,
       ...(options.stateTtlMs ? { stateTtlMs: options.stateTtlMs } : {}),
       ...(options.callTtlMs ? { callTtlMs: options.callTtlMs } : {}),

@@ -292,9 +292,13 @@ describe("consent against a real OAuth provider", () => {
     expect(new URL(started.location).searchParams.get("scope")).toBe("notes:read notes:write");
     expect(started.setCookie).toMatch(/; Path=\/oauth\/callback; HttpOnly; SameSite=Lax$/i);
     const state = new URL(started.location).searchParams.get("state") ?? "";
-    const declined = await fetch(`${listening.url}/oauth/callback?error=access_denied&state=${state}`, {
-      headers: { cookie: started.cookie },
-    });
+    const iss = encodeURIComponent(provider.issuer);
+    const declined = await fetch(
+      `${listening.url}/oauth/callback?error=access_denied&state=${state}&iss=${iss}`,
+      {
+        headers: { cookie: started.cookie },
+      },
+    );
     expect(declined.status).toBe(400);
     expect(await declined.text()).toContain("Not connected");
     expect(await resume("alice", parked.parkedCallId)).toMatchObject({
@@ -308,10 +312,33 @@ describe("consent against a real OAuth provider", () => {
     const parked = parkedOf(
       await invoke("dave", "notes_get_note", { id: "n-5" }, { run: "run-dave", call: "mix-1" }),
     );
-    // Without a console session the link says to sign in, and sends nowhere.
-    const anonymous = await fetch(parked.consentUrl, { redirect: "manual" });
+    // Clicked on another site, the link arrives without the (SameSite=Strict) session: a page whose button
+    // posts back from toolreg's own origin, naming no one and sending nowhere.
+    const clicked = await fetch(parked.consentUrl, { redirect: "manual" });
+    expect(clicked.status).toBe(200);
+    const confirm = await clicked.text();
+    expect(confirm).toContain(`<form method="post" action="/oauth/start/${parked.consentId}">`);
+    expect(confirm).not.toContain("dave");
+    expect(clicked.headers.getSetCookie()).toEqual([]);
+    const anonymous = await fetch(parked.consentUrl, { method: "POST", redirect: "manual" });
     expect(anonymous.status).toBe(401);
     expect(await anonymous.text()).toContain("Sign in to toolreg first");
+    // The button, pressed in dave's signed-in browser, goes on; a post from another site does not.
+    const session = (await browserOf("dave")).get(listening.url)?.get("toolreg_session");
+    const pressed = await fetch(parked.consentUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: `toolreg_session=${session}`, origin: listening.url },
+    });
+    expect(pressed.status).toBe(303);
+    expect(pressed.headers.get("location")?.startsWith(`${provider.authorizeUrl}?`)).toBe(true);
+    const crossSite = await fetch(parked.consentUrl, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: `toolreg_session=${session}`, origin: "https://evil.example" },
+    });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.headers.getSetCookie()).toEqual([]);
     // Another user of the tenant, signed in as themselves, is refused it.
     expect(await startAs("alice", parked)).toMatchObject({ status: 403, setCookie: "" });
 

@@ -91,6 +91,7 @@ describe("the published package", () => {
     expect(loaded["./host"]).toEqual([
       "OAuthClients",
       "chainCredentialResolvers",
+      "createConsentBinding",
       "createStoreCredentialResolver",
       "createToolreg",
     ]);

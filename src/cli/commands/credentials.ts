@@ -7,7 +7,11 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
-import type { CredentialMetadata, CredentialStore } from "../../ports/credential-store.js";
+import {
+  type CredentialMetadata,
+  type CredentialStore,
+  pastedSecretProblem,
+} from "../../ports/credential-store.js";
 import type { AnyTool } from "../../registry/registry.js";
 import { beginConsent } from "../../seam/consent/begin-consent.js";
 import { credentialUsedFor, oauthProvidersOf } from "../../seam/consent/credential-need.js";
@@ -240,11 +244,8 @@ async function storeToken(
   const { io } = host;
   if (process.stdin.isTTY && !host.stdin) io.stderr(`paste the token for "${ref}", then press Ctrl-D\n`);
   const token = (await (host.stdin ?? readStdin)()).trim();
-  if (token === "" || /\s/.test(token)) {
-    throw new UsageError(
-      "type one token on stdin: it was empty or held whitespace (two tokens, or a stray line)",
-    );
-  }
+  const problem = pastedSecretProblem(token);
+  if (problem) throw new UsageError(`type one token on stdin: ${problem}`);
   const stored = await store.put({
     tenantId: host.globals().tenant,
     principalId: options.for,

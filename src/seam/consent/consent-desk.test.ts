@@ -237,7 +237,7 @@ async function authorizationOf(parked: Parked, principalId = alice.principalId):
 async function consent(
   parked: Parked,
   scopes?: string,
-): Promise<{ state: string; code: string; consentIds: string[] }> {
+): Promise<{ state: string; code: string; consentIds: string[]; issuer: string }> {
   const url = new URL(await authorizationOf(parked));
   const params = Object.fromEntries(url.searchParams);
   expect(params).toMatchObject({
@@ -252,7 +252,8 @@ async function consent(
     scopes: scopes ?? params.scope ?? "",
     redirectUri: params.redirect_uri ?? "",
   });
-  return { state: params.state ?? "", code, consentIds: [parked.consentId] };
+  // The vendor names itself on the way back (RFC 9207), as its declared issuer.
+  return { state: params.state ?? "", code, consentIds: [parked.consentId], issuer: "https://notes.example" };
 }
 
 interface Parked {
@@ -454,7 +455,12 @@ describe("consent at the seam", () => {
       ...(await consent(parked)),
       issuer: "https://evil.example",
     });
-    expect(mixedUp).toMatchObject({ ok: false, reason: "wrong_issuer" });
+    expect(mixedUp).toMatchObject({ ok: false, reason: "wrong_issuer", consentId: parked.consentId });
+    // A server known to name itself that answers without `iss` is refused the same way (RFC 9207 §2.4).
+    const unnamed = parkedOf(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-3" }));
+    expect(
+      await harness.seam.completeConsent({ ...(await consent(unnamed)), issuer: undefined }),
+    ).toMatchObject({ ok: false, reason: "wrong_issuer", message: expect.stringContaining("no issuer") });
     expect(vendor.tokenRequests).toEqual([]);
     expect(await credentials.list({ tenantId: "t1" })).toEqual([]);
     // Its own server's answer goes through.
@@ -487,8 +493,10 @@ describe("consent at the seam", () => {
   it("ends the waiting calls of a user who declined", async () => {
     await start();
     const parked = parkedOf(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-1" }));
-    const { state, consentIds } = await consent(parked);
-    expect(await harness.seam.completeConsent({ state, consentIds, error: "access_denied" })).toMatchObject({
+    const { state, consentIds, issuer } = await consent(parked);
+    expect(
+      await harness.seam.completeConsent({ state, consentIds, issuer, error: "access_denied" }),
+    ).toMatchObject({
       ok: false,
       reason: "declined",
     });
@@ -502,8 +510,8 @@ describe("consent at the seam", () => {
   it("keeps the calls waiting when the code is refused, for the next consent to resume", async () => {
     await start();
     const parked = parkedOf(await harness.seam.call(contextOf(), "notes_get_note", { id: "n-1" }));
-    const { state, consentIds } = await consent(parked);
-    expect(await harness.seam.completeConsent({ state, consentIds, code: "forged" })).toMatchObject({
+    const { state, consentIds, issuer } = await consent(parked);
+    expect(await harness.seam.completeConsent({ state, consentIds, issuer, code: "forged" })).toMatchObject({
       ok: false,
       reason: "exchange_failed",
       message: expect.stringContaining("invalid_grant"),

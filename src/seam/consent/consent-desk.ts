@@ -27,6 +27,8 @@ import { requestToken } from "./token-endpoint.js";
 export type ConsentCompletion =
   | {
       ok: true;
+      /** The consent the callback completed: its binding is spent. */
+      consentId: string;
       tenantId: string;
       principalId: string;
       credentialRef: string;
@@ -37,6 +39,8 @@ export type ConsentCompletion =
       ok: false;
       reason: "unknown_state" | "declined" | "exchange_failed" | "wrong_issuer";
       message: string;
+      /** The consent whose state the callback spent, when it named one. */
+      consentId?: string;
     };
 
 /** A consent a user started ahead of any call: toolreg's start link, or why there is none. */
@@ -157,12 +161,15 @@ export class ConsentDesk {
     }
     const client = await clients.clientFor(request.tenantId, request.provider);
     const expected = client?.endpoints.issuer;
-    if (callback.issuer !== undefined && expected !== undefined && callback.issuer !== expected) {
+    // RFC 9207 §2.4: a client that knows its server's issuer rejects an answer without `iss` as well.
+    if (expected !== undefined && callback.issuer !== expected) {
       // The state is spent: an answer from the wrong server is not exchanged anywhere, and the calls keep waiting.
+      const from = callback.issuer === undefined ? "no issuer" : callback.issuer.slice(0, 200);
       return {
         ok: false,
         reason: "wrong_issuer",
-        message: `this answer came from ${callback.issuer.slice(0, 200)}, not from ${request.provider}'s authorization server (${expected}); nothing was stored. Call the tool again for a new link`,
+        consentId: request.id,
+        message: `this answer named ${from}, not ${request.provider}'s authorization server (${expected}); nothing was stored. Call the tool again for a new link`,
       };
     }
     if (callback.error !== undefined || !callback.code) {
@@ -171,7 +178,7 @@ export class ConsentDesk {
         : "no code";
       const message = `${request.principalId} did not connect ${request.provider} (${said.slice(0, 300)}); the calls waiting on it were not run`;
       await this.#endWaiting(request, failure("approval_denied", message));
-      return { ok: false, reason: "declined", message };
+      return { ok: false, reason: "declined", consentId: request.id, message };
     }
     let tokens: Awaited<ReturnType<typeof requestToken>>;
     try {
@@ -193,6 +200,7 @@ export class ConsentDesk {
       return {
         ok: false,
         reason: "exchange_failed",
+        consentId: request.id,
         message: `${request.provider} did not give tokens for this consent: ${(error as Error).message}`,
       };
     }
@@ -228,6 +236,7 @@ export class ConsentDesk {
     );
     return {
       ok: true,
+      consentId: request.id,
       tenantId: request.tenantId,
       principalId: request.principalId,
       credentialRef: request.credentialRef,

@@ -9,6 +9,7 @@
  */
 import type { Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import type { ConsentBinding } from "../../seam/consent/consent-binding.js";
 import type { Envelope } from "../../seam/envelope.js";
 import type { ConsentCompletion, GrantOf } from "../../seam/seam.js";
 import { SESSION_COOKIE } from "../authenticate.js";
@@ -21,14 +22,25 @@ import { STATUS_OF } from "./tools-routes.js";
 
 /**
  * The start link and the callback, outside `/api`: a person's browser carries the console's session cookie
- * (SameSite=Strict, so not on the provider's redirect back) or the consent's own cookie, never an API key.
+ * or the consent's own cookie, never an API key. The session cookie is SameSite=Strict, so a start link
+ * clicked on another site (a chat showing the model's answer) arrives without it: that GET answers a page
+ * whose button POSTs to the same link from toolreg's own origin, which carries the session.
  */
 export function consentBrowserRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
   const { consentBinding: binding } = deps;
   if (!binding) return;
-  app.get(`${START_PATH}/:consentId`, async (c) => {
+  const start = async (c: Context<ServerEnv>) => {
     const sessionId = getCookie(c, SESSION_COOKIE);
     const session = sessionId ? deps.auth.session(sessionId) : undefined;
+    const path = `${START_PATH}/${encodeURIComponent(c.req.param("consentId") ?? "")}`;
+    if (!session && c.req.method === "GET") {
+      return page(
+        200,
+        "Connect an account to toolreg",
+        "Continue to sign in at the service and allow access for your toolreg user.",
+        { action: path, button: "Continue" },
+      );
+    }
     if (!session) {
       return page(
         401,
@@ -36,33 +48,38 @@ export function consentBrowserRoutes(app: Hono<ServerEnv>, deps: ServerDeps): vo
         "Open a console sign-in link for your user (toolreg keys login prints one), then open this link again in the same browser.",
       );
     }
-    const consentId = c.req.param("consentId");
+    if (c.req.method === "POST" && !sameOrigin(c, binding)) {
+      return page(403, "This link is not yours to open", "the request came from another site");
+    }
+    const consentId = c.req.param("consentId") ?? "";
     const { tenantId, principalId } = session.caller;
     const authorization = await deps.seam.consentAuthorization({ tenantId, principalId }, consentId);
     if (!authorization.ok) return page(403, "This link is not yours to open", authorization.message);
     const cookie = binding.cookieFor(consentId);
+    const { path: cookiePath, secure } = binding.scope();
     setCookie(c, cookie.name, cookie.value, {
       httpOnly: true,
       // Lax: the provider's redirect back is a top-level navigation from its site, which Strict would drop.
       sameSite: "Lax",
-      path: CALLBACK_PATH,
-      secure: isHttps(c),
+      path: cookiePath,
+      secure,
       maxAge: Math.max(1, Math.ceil((authorization.expiresAt - Date.now()) / 1000)),
     });
     c.header("cache-control", "no-store");
     c.header("referrer-policy", "no-referrer");
     return c.redirect(authorization.url, 303);
-  });
+  };
+  app.get(`${START_PATH}/:consentId`, start);
+  app.post(`${START_PATH}/:consentId`, start);
 
   app.get(CALLBACK_PATH, async (c) => {
     if (deps.inflight.closed) return page(503, "toolreg is restarting", "Open the link again in a moment.");
     const query = c.req.query();
-    const consentIds = binding.startedIn(getCookie(c));
     const completion = await deps.inflight.track(() =>
       deps.seam.completeConsent(
         {
           state: query.state,
-          consentIds,
+          consentIds: binding.startedIn(getCookie(c)),
           issuer: query.iss,
           code: query.code,
           error: query.error,
@@ -72,20 +89,23 @@ export function consentBrowserRoutes(app: Hono<ServerEnv>, deps: ServerDeps): vo
       ),
     );
     const done = completionPage(completion);
-    // The consent is spent (or unknown): its cookie has nothing left to bind.
-    for (const consentId of consentIds) {
-      const { name } = binding.cookieFor(consentId);
+    // That consent is spent: its cookie has nothing left to bind. Others started in this browser stay bound.
+    if (completion.consentId !== undefined) {
+      const { path, secure } = binding.scope();
       done.headers.append(
         "set-cookie",
-        `${name}=; Max-Age=0; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax${isHttps(c) ? "; Secure" : ""}`,
+        `${binding.cookieFor(completion.consentId).name}=; Max-Age=0; Path=${path}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`,
       );
     }
     return done;
   });
 }
 
-function isHttps(c: Context<ServerEnv>): boolean {
-  return new URL(c.req.url).protocol === "https:";
+/** A POST from toolreg's own pages: its Origin, when the browser sends one, is the server's. */
+function sameOrigin(c: Context<ServerEnv>, binding: ConsentBinding): boolean {
+  const origin = c.req.header("origin");
+  if (origin === undefined) return true;
+  return origin === new URL(c.req.url).origin || origin === binding.origin();
 }
 
 export function consentRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
@@ -129,17 +149,29 @@ function completionPage(completion: ConsentCompletion): Response {
   );
 }
 
-/** A page a person reads: escaped text, nothing loaded, nothing cached (the URL carried a code). */
-function page(status: number, title: string, text: string): Response {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>toolreg: ${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
+/**
+ * A page a person reads: escaped text, nothing loaded, nothing cached (the URL carried a code); at most one
+ * button, posting back to toolreg itself.
+ */
+function page(
+  status: number,
+  title: string,
+  text: string,
+  form?: { action: string; button: string },
+): Response {
+  const button = form
+    ? `<form method="post" action="${escapeHtml(form.action)}"><button>${escapeHtml(form.button)}</button></form>`
+    : "";
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>toolreg: ${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${button}</body></html>`;
   return new Response(html, {
     status,
     headers: {
       ...SECURITY_HEADERS,
       "content-type": "text/html; charset=utf-8",
       "cache-control": "no-store",
-      "content-security-policy":
-        "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+      // A form posts to toolreg, whose answer redirects to the provider: Chrome checks form-action along
+      // redirects, so a page with a form leaves it open (it runs no script and loads nothing).
+      "content-security-policy": `default-src 'none'; frame-ancestors 'none'; base-uri 'none'${form ? "" : "; form-action 'none'"}`,
     },
   });
 }

@@ -206,12 +206,22 @@ describe("storing a pasted token", () => {
     expect(wrongProvider.body.detail).toContain('"wiki" is the credential of wiki, not of notes');
     const spaced = await api("alice", "", { ref: "wiki", token: `${TOKEN} ${TOKEN}` });
     expect(spaced.status).toBe(422);
-    expect(spaced.body.detail).toContain("token holds whitespace");
+    expect(spaced.body.detail).toContain("token: it holds whitespace");
+    expect(JSON.stringify(spaced.body)).not.toContain(TOKEN);
     const empty = await api("alice", "", { ref: "wiki", token: "" });
     expect(empty.status).toBe(422);
     expect(empty.body.detail).toContain("token is empty");
     const extra = await api("alice", "", { ref: "wiki", token: TOKEN, secret: TOKEN });
     expect(extra.status).toBe(422);
+  });
+
+  it("stores a private key pasted as its whole PEM block, line breaks and all", async () => {
+    const pem = `-----BEGIN RSA PRIVATE KEY-----\n${"QUJD".repeat(16)}\n${"REVG".repeat(8)}\n-----END RSA PRIVATE KEY-----\n`;
+    const stored = await api("alice", "", { ref: "wiki", token: pem });
+    expect(stored.status).toBe(201);
+    expect(JSON.stringify(stored.body)).not.toContain("QUJD");
+    const mismatched = pem.replace("END RSA", "END EC");
+    expect((await api("alice", "", { ref: "wiki", token: mismatched })).status).toBe(422);
   });
 
   it("does not quote a body it cannot parse, which holds the token", async () => {

@@ -6,7 +6,7 @@
  */
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import type { CredentialMetadata } from "../../ports/credential-store.js";
+import { type CredentialMetadata, pastedSecretProblem } from "../../ports/credential-store.js";
 import { credentialsUsedBy, credentialUsedFor } from "../../seam/consent/credential-need.js";
 import type { Caller } from "../auth/index.js";
 import { viewContext } from "../call-context.js";
@@ -33,7 +33,9 @@ export const StoreCredentialBody = z.strictObject({
     .string({ error: "token must be a string" })
     .min(1, { error: "token is empty" })
     .max(16_384, { error: "token is longer than 16384 characters" })
-    .regex(/^\S+$/, { error: "token holds whitespace: paste one token alone" }),
+    .refine((token) => pastedSecretProblem(token.trim()) === undefined, {
+      error: (issue) => `token: ${pastedSecretProblem(String(issue.input).trim())}`,
+    }),
   account: z.string().min(1).max(200).optional(),
   scopes: Scopes.optional(),
   /** Whose: the caller's own when omitted, or `null` for the tenant's (an operator's to store). */
@@ -104,7 +106,7 @@ export function credentialsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void 
       provider: used.need.provider,
       scopes: parsed.data.scopes ?? [],
       account: parsed.data.account,
-      secrets: { accessToken: parsed.data.token },
+      secrets: { accessToken: parsed.data.token.trim() },
       connectedBy: caller.principalId,
       at: Date.now(),
     });
