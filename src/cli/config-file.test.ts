@@ -78,6 +78,22 @@ describe("the config file", () => {
     expect(() => loadSettings({ config: "missing.json" }, io)).toThrow("--config missing.json: no such file");
   });
 
+  it("keeps the rate limits in the Redis the file or --redis names, the flag's URL replacing the file's", () => {
+    write("toolreg.config.json", { redis: { url: "redis://10.0.0.5:6379", onUnavailable: "deny" } });
+    expect(loadSettings({}, io).redis).toEqual({ url: "redis://10.0.0.5:6379", onUnavailable: "deny" });
+    expect(loadSettings({ redis: "redis://127.0.0.1:6380" }, io).redis).toEqual({
+      url: "redis://127.0.0.1:6380",
+      onUnavailable: "deny",
+    });
+    write("toolreg.config.json", { redis: "redis://127.0.0.1:6379" });
+    expect(loadSettings({}, io).redis).toEqual({ url: "redis://127.0.0.1:6379" });
+    expect(() => loadSettings({ redis: "127.0.0.1:6379" }, io)).toThrow(
+      '--redis "127.0.0.1:6379": give a URL, e.g. redis://127.0.0.1:6379',
+    );
+    write("toolreg.config.json", { redis: { url: "redis://127.0.0.1:6379", onUnavailable: "allow" } });
+    expect(() => loadSettings({}, io)).toThrow(/redis/);
+  });
+
   it("lets serve's flags replace the file's failed-authentication settings", () => {
     write("toolreg.config.json", { authFailures: { rate: "5/min" }, trustProxy: 1 });
     expect(loadSettings({ authFailures: "off", trustProxy: "0" }, io)).toMatchObject({
@@ -134,7 +150,7 @@ describe("the config file", () => {
   it("refuses a key it does not know, saying which keys it holds", () => {
     write("toolreg.config.json", { rateLimits: [], plugins: ["crm"] });
     expect(() => loadSettings({}, io)).toThrow(
-      'toolreg.config.json: unknown key "plugins" (a config file holds $schema, toolkits, toolsets, rateLimits, authFailures, trustProxy, onAuditFailure, drainMs)',
+      'toolreg.config.json: unknown key "plugins" (a config file holds $schema, toolkits, toolsets, rateLimits, redis, authFailures, trustProxy, onAuditFailure, drainMs)',
     );
     write("toolreg.config.json", { rateLimits: [{ per: "tool", rate: "1/min", tools: ["a"] }] });
     expect(() => loadSettings({}, io)).toThrow('toolreg.config.json: rateLimits[0]: unknown key "tools"');

@@ -1,6 +1,7 @@
 /**
  * @module The settings file: `--config FILE`, else `toolreg.config.json` in the working directory when there
- * is one. It holds the toolkits to serve and their configuration, the rate limits, the throttling of failed
+ * is one. It holds the toolkits to serve and their configuration, the rate limits (and the Redis that shares
+ * them between instances), the throttling of failed
  * authentication, what a call that changes data does while the audit trail cannot be written, and how long
  * a stop drains; flags are shortcuts into the same settings (`--rate-limit` rules are added to the file's,
  * `--read-root` sets the files toolkit's readRoot). Its JSON Schema is
@@ -14,6 +15,7 @@ import type { Ceilings, Toolsets } from "../policy/ports.js";
 import { type RateLimitRule, SlidingWindowCeilings } from "../policy/sliding-window-ceilings.js";
 import type { AuditFailureMode } from "../seam/audit-guard.js";
 import { DEFAULT_DRAIN_MS } from "../server/listen.js";
+import type { CeilingsUnavailableMode } from "../stores/redis/ceilings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import {
   parseRate,
@@ -45,6 +47,11 @@ export const ToolkitEntrySchema = z.strictObject({
 
 export type ToolkitEntry = z.output<typeof ToolkitEntrySchema>;
 
+const RedisUrlSchema = z
+  .string()
+  .max(2_000)
+  .regex(/^rediss?:\/\/\S+$/, "a redis:// or rediss:// URL");
+
 export const ConfigFileSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: "where an editor finds this schema" }),
@@ -66,6 +73,22 @@ export const ConfigFileSchema = z
       description:
         "ceilings on tool calls, every one applied: a call must fit them all. Strings as --rate-limit takes them, or objects",
     }),
+    redis: z
+      .union([
+        RedisUrlSchema,
+        z.strictObject({
+          url: RedisUrlSchema,
+          onUnavailable: z.enum(["deny", "allow-reads"]).optional().meta({
+            description:
+              "while Redis cannot be reached, calls that change data are refused (rate_limited, retryable); reads run uncounted (allow-reads, the default) or are refused too (deny)",
+          }),
+        }),
+      ])
+      .optional()
+      .meta({
+        description:
+          "keep the rateLimits' counts in Redis (redis://host:port), shared by every instance that names the same Redis; without it each process counts its own calls",
+      }),
     authFailures: z
       .union([z.literal(false), z.strictObject({ rate: RateSchema })])
       .optional()
@@ -105,6 +128,8 @@ export interface Settings {
   /** The file's per-tenant toolsets; undefined when it lists none. */
   toolsets: Toolsets | undefined;
   rateLimits: RateLimitRule[];
+  /** Where the rate limits are counted when shared by several instances; undefined counts in the process. */
+  redis: { url: string; onUnavailable?: CeilingsUnavailableMode } | undefined;
   authFailures: Rate | false;
   /** Proxies trusted to append to X-Forwarded-For; 0 reads the socket. */
   trustProxy: number;
@@ -115,6 +140,8 @@ export interface Settings {
 export interface SettingsFlags {
   config?: string | undefined;
   rateLimit?: readonly string[] | undefined;
+  /** `serve --redis`: a Redis URL; replaces the file's, keeping its onUnavailable. */
+  redis?: string | undefined;
   /** `serve --auth-failures`: a rate, or `off`; replaces the file's. */
   authFailures?: string | undefined;
   /** `serve --trust-proxy`: a count of proxies; replaces the file's. */
@@ -138,6 +165,7 @@ export function loadSettings(flags: SettingsFlags, io: CliIo): Settings {
     toolkits: file.toolkits,
     toolsets: toolsetsOf(file.toolsets),
     rateLimits,
+    redis: redisFrom(flags.redis, file),
     authFailures: authFailuresFrom(flags.authFailures, file),
     trustProxy: trustProxyFrom(flags.trustProxy, file),
     onAuditFailure: (flags.onAuditFailure as AuditFailureMode | undefined) ?? file.onAuditFailure ?? "refuse",
@@ -214,6 +242,15 @@ function jsonPath(path: readonly PropertyKey[]): string {
     .join("");
 }
 
+function redisFrom(flag: string | undefined, file: ConfigFile): Settings["redis"] {
+  const fromFile = typeof file.redis === "string" ? { url: file.redis } : file.redis;
+  if (flag === undefined) return fromFile;
+  if (!RedisUrlSchema.safeParse(flag).success) {
+    throw new UsageError(`--redis ${JSON.stringify(flag)}: give a URL, e.g. redis://127.0.0.1:6379`);
+  }
+  return { ...fromFile, url: flag };
+}
+
 function authFailuresFrom(flag: string | undefined, file: ConfigFile): Rate | false {
   if (flag === undefined) {
     if (file.authFailures === undefined) return DEFAULT_AUTH_FAILURES;
@@ -236,7 +273,7 @@ function trustProxyFrom(flag: string | undefined, file: ConfigFile): number {
   return hops;
 }
 
-/** The ceilings the rules make, or none when there are no rules. */
+/** The ceilings the rules make in this process, or none when there are no rules. */
 export function ceilingsOf(settings: Pick<Settings, "rateLimits">): Ceilings | undefined {
   return settings.rateLimits.length === 0 ? undefined : new SlidingWindowCeilings(settings.rateLimits);
 }

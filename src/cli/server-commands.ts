@@ -19,6 +19,7 @@ import { createKeyCommand, listKeysCommand, loginCommand, revokeKeyCommand } fro
 import { demoDatabasePath, serveCommand } from "./commands/serve.js";
 import { ceilingsOf, loadSettings, type Settings } from "./config-file.js";
 import { egressAllowing } from "./egress-allow.js";
+import { openRedisCeilings } from "./redis-ceilings.js";
 import { listenForStop } from "./stop-signals.js";
 
 export interface ServerCommandHost {
@@ -35,6 +36,7 @@ interface ServeFlags {
   port?: string;
   host?: string;
   store?: string;
+  redis?: string;
   authFailures?: string;
   trustProxy?: string;
   credentialsKeyFile?: string;
@@ -49,6 +51,10 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
     .option("--port <port>", `port to listen on (default ${DEFAULT_PORT})`)
     .option("--host <host>", "address to listen on", "127.0.0.1")
     .option("--store <path>", "the SQLite store (default: --db, or .toolreg/toolreg.db)")
+    .option(
+      "--redis <url>",
+      "keep the rate limits' counts in this Redis (redis://127.0.0.1:6379), shared by every instance",
+    )
     .option(
       "--auth-failures <rate>",
       "failed authentications one client address may make before it is refused, unverified, with 429 (default 20/min; off)",
@@ -69,7 +75,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       // Before anything opens: a mistake in the settings is a usage error with nothing to close.
       const settings = loadSettings({ ...host.globals(), ...options }, io);
       const credentialsKey = readCredentialsKey(options.credentialsKeyFile, io);
-      const ceilings = ceilingsOf(settings);
+      const localCeilings = settings.redis ? undefined : ceilingsOf(settings);
       if (options.store) program.setOptionValue("db", resolve(io.cwd, options.store));
       const storePath = statePath(host.globals(), io);
       mkdirSync(dirname(storePath), { recursive: true });
@@ -77,8 +83,11 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       const { tools, imports, close } = await host.served(settings, { demoDb: demoDatabasePath(storePath) });
       let unsubscribe: (() => void)[] = [];
       let oauthEgress: ReturnType<typeof createEgressClient> | undefined;
+      let sharedCeilings: Awaited<ReturnType<typeof openRedisCeilings>>;
       // Whatever fails from here on (a duplicate tool name, a wrong credentials key) closes what was opened.
       try {
+        sharedCeilings = await openRedisCeilings(settings);
+        const ceilings = sharedCeilings?.ceilings ?? localCeilings;
         const registry = new ToolRegistry(tools);
         // Imported servers' changes reach the registry, hence the console, tool.update and MCP clients.
         unsubscribe = (imports ?? []).map((imported) => syncRegistry(registry, imported, logger));
@@ -130,6 +139,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
         host.linkSeam(undefined);
         for (const stop of unsubscribe) stop();
         await oauthEgress?.close();
+        await sharedCeilings?.close();
         await close();
       }
     });
