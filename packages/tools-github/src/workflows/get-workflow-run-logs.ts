@@ -4,6 +4,7 @@
  * it extracted), and the end of the first failed jobs' log text, read from GitHub's signed download
  * (job-log-tail.ts) without the GitHub credential.
  */
+import { ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
 import type { GithubCall } from "../github-client.js";
 import { githubTool } from "../github-env.js";
@@ -73,11 +74,13 @@ export const getWorkflowRunLogs = githubTool({
     for (const job of failed.slice(0, JOBS_ANNOTATED)) {
       annotated.set(job.id, await annotationsOf(github, owner, repo, job));
     }
-    const logged = new Map<number, JobLogTail>();
+    const logged = new Map<number, JobLogTail | UnreadLog>();
     for (const job of failed.slice(0, JOBS_LOGGED)) {
       logged.set(
         job.id,
-        await env.readJobLog(context, { owner, repo, jobId: job.id, maxBytes: max_log_bytes }),
+        await logOrReason(() =>
+          env.readJobLog(context, { owner, repo, jobId: job.id, maxBytes: max_log_bytes }),
+        ),
       );
     }
     const jobs = collected.items.map((job) => {
@@ -92,7 +95,7 @@ export const getWorkflowRunLogs = githubTool({
         steps,
         annotations: notes?.annotations ?? null,
         annotationsTruncated: notes?.truncated ?? false,
-        log: log ? { ...log, note: BOUND_NOTES[log.bound] } : null,
+        log: log === undefined ? null : "unread" in log ? log : { ...log, note: BOUND_NOTES[log.bound] },
       };
     });
     const notes = [
@@ -113,22 +116,54 @@ export const getWorkflowRunLogs = githubTool({
       data: result,
       truncated:
         result.jobsTruncated ||
-        jobs.some((job) => job.annotationsTruncated || (job.log !== null && job.log.bound !== "none")),
+        jobs.some(
+          (job) =>
+            job.annotationsTruncated ||
+            (job.log !== null && ("unread" in job.log || job.log.bound !== "none")),
+        ),
       provenance: { source: result.run.url, trusted: false },
     };
   },
 });
 
+/** Why one job's log is missing from an answer that still has the rest. */
+interface UnreadLog {
+  unread: string;
+}
+
+/**
+ * One job's log, or why it could not be read: a job cancelled before it ran has none (404), an old run's
+ * logs are deleted (410), a signed link may expire. Those leave the run, its jobs and the other logs
+ * standing; a refused credential or a rate limit stops the call, as it would any other request.
+ */
+async function logOrReason(read: () => Promise<JobLogTail>): Promise<JobLogTail | UnreadLog> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!ToolFailure.isInstance(error)) throw error;
+    const stopsTheCall =
+      error.details?.status === 401 ||
+      error.envelopeCode === "auth_required" ||
+      error.envelopeCode === "upstream_rate_limited" ||
+      error.details?.rule === "credential_unavailable";
+    if (stopsTheCall) throw error;
+    return { unread: error.message };
+  }
+}
+
 /** The summary as JSON, then each log read as plain text under a line saying whose it is and how it was bounded. */
 function render(result: {
-  jobs: { id: number; name: string; log: (JobLogTail & { note: string }) | null }[];
+  jobs: { id: number; name: string; log: (JobLogTail & { note: string }) | UnreadLog | null }[];
 }): string {
   const summary = {
     ...result,
-    jobs: result.jobs.map(({ log, ...job }) => ({ ...job, log: log && { ...log, text: undefined } })),
+    jobs: result.jobs.map(({ log, ...job }) => ({
+      ...job,
+      log: log === null || "unread" in log ? log : { ...log, text: undefined },
+    })),
   };
   const logs = result.jobs.flatMap(({ id, name, log }) =>
-    log === null
+    log === null || "unread" in log
       ? []
       : [
           `--- log of job ${JSON.stringify(name)} (${id}): ${log.bytes} bytes${log.totalBytes === null ? "" : ` of ${log.totalBytes}`}, ${log.note} ---\n${log.text}`,

@@ -106,7 +106,8 @@ function checkDownload(read: EgressResponse, signed: URL, what: string): void {
     read.status === 403
       ? `${where} refused the signed download of ${what} (403): GitHub's link lasts a minute and may have expired; call again for a fresh one`
       : `${where} answered ${read.status} to the download of ${what}; a retry may work`,
-    { retryable: true, details: { status: read.status, host: signed.host } },
+    // Not `status`: a 401 here is the log host's, and must not read as GitHub refusing the credential.
+    { retryable: true, details: { downloadStatus: read.status, host: signed.host } },
   );
 }
 
