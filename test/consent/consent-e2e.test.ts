@@ -3,19 +3,12 @@
  * sealed under a key), a real OAuth provider (oidc-provider 9) whose login and consent a browser completes,
  * and a vendor API that accepts only the tokens that provider issued. Nothing in toolreg is mocked.
  */
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEgressClient, type EgressClient } from "../../src/egress/egress-client.js";
-import { ToolRegistry } from "../../src/registry/registry.js";
-import { silentLogger } from "../../src/seam/context.js";
 import type { Envelope } from "../../src/seam/envelope.js";
-import { type Listening, listen } from "../../src/server/listen.js";
-import { openRegistryServer, type RegistryServer } from "../../src/server/registry-server.js";
+import type { RegistryServer } from "../../src/server/registry-server.js";
 import { createToolkitHost } from "../../src/tools/toolkit/toolkit-host.js";
-import { type CookieJars, completeConsent, signedIn } from "./browser.js";
+import { completeConsent } from "./browser.js";
+import { type ConsentServer, startConsentServer } from "./consent-server.js";
 import { type NotesApiFake, startNotesApi } from "./notes-api-fake.js";
 import { notesToolkit } from "./notes-toolkit.js";
 import { type ProviderFixture, startProvider } from "./oidc-provider-fixture.js";
@@ -24,89 +17,42 @@ const TENANT = "acme";
 
 let provider: ProviderFixture;
 let api: NotesApiFake;
+let consent: ConsentServer;
 let server: RegistryServer;
-let listening: Listening;
-let transport: EgressClient;
+let origin: string;
 let toolkitHost: ReturnType<typeof createToolkitHost>;
-let directory: string;
-const keys: Record<string, string> = {};
-const keyIds: Record<string, string> = {};
 
 beforeAll(async () => {
   provider = await startProvider();
   api = await startNotesApi(provider);
-  directory = mkdtempSync(join(tmpdir(), "toolreg-consent-"));
   // Loopback is allowed for the test's own servers alone: in a deployment the vendor is a public host.
   toolkitHost = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });
-  transport = createEgressClient({ policy: { allowAddressClasses: ["loopback"] } });
   const tools = await notesToolkit({
     authorizeUrl: provider.authorizeUrl,
     tokenUrl: provider.tokenUrl,
     // oidc-provider sends `iss` back (RFC 9207): every consent below passes the issuer check.
     issuer: provider.issuer,
   }).build({ baseUrl: api.url }, toolkitHost);
-  let publicUrl = "";
-  server = openRegistryServer({
-    registry: new ToolRegistry(tools),
-    storePath: join(directory, "toolreg.db"),
-    logger: silentLogger,
-    credentials: {
-      key: randomBytes(32),
-      publicUrl: () => publicUrl,
-      transport,
-      apps: { notes: provider.client },
-    },
+  consent = await startConsentServer({
+    tools,
+    apps: { notes: provider.client },
+    tenantId: TENANT,
+    principals: ["alice", "bob", "carol", "dave"],
   });
-  listening = await listen(server, { port: 0, host: "127.0.0.1" });
-  publicUrl = listening.url;
-  provider.start(`${listening.url}/oauth/callback`);
-  for (const principalId of ["alice", "bob", "carol", "dave"]) {
-    const created = server.auth.createKey({ tenantId: TENANT, principalId, label: "consent test" });
-    keys[principalId] = created.key;
-    keyIds[principalId] = created.record.id;
-  }
+  ({ server, url: origin } = consent);
+  provider.start(`${origin}/oauth/callback`);
 });
 
 afterAll(async () => {
-  await listening?.stop(1_000);
-  server?.close();
+  await consent?.close();
   await toolkitHost?.close();
-  await transport?.close();
   await api?.close();
   await provider?.close();
-  if (directory) rmSync(directory, { recursive: true, force: true });
 });
 
-/** A call over the API, as an agent makes it; the run and tool-call ids fix its idempotency key. */
-async function invoke(
-  principal: string,
-  tool: string,
-  input: unknown,
-  ids: { run: string; call: string },
-): Promise<{ status: number; envelope: Envelope }> {
-  const response = await fetch(`${listening.url}/api/v1/tools/${tool}/invoke`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${keys[principal]}`,
-      "content-type": "application/json",
-      "x-toolreg-run-id": ids.run,
-      "x-toolreg-tool-call-id": ids.call,
-    },
-    body: JSON.stringify(input),
-  });
-  return { status: response.status, envelope: (await response.json()) as Envelope };
-}
-
-async function resume(
-  principal: string,
-  parkedCallId: string,
-): Promise<{ status: number; envelope: Envelope }> {
-  const response = await fetch(`${listening.url}/api/v1/consents/${parkedCallId}/resume`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${keys[principal]}` },
-  });
-  return { status: response.status, envelope: (await response.json()) as Envelope };
-}
+const invoke: ConsentServer["invoke"] = (...call) => consent.invoke(...call);
+const resume: ConsentServer["resume"] = (...call) => consent.resume(...call);
+const browserOf: ConsentServer["browserOf"] = (principal) => consent.browserOf(principal);
 
 interface Parked {
   parkedCallId: string;
@@ -119,15 +65,10 @@ function parkedOf(answer: { status: number; envelope: Envelope }): Parked {
   expect(answer.status).toBe(202);
   expect(answer.envelope).toMatchObject({ ok: false, error: { code: "auth_required" } });
   const details = (answer.envelope.ok ? {} : answer.envelope.error.details) as unknown as Parked;
-  expect(details.consentUrl).toBe(`${listening.url}/oauth/start/${details.consentId}`);
+  expect(details.consentUrl).toBe(`${origin}/oauth/start/${details.consentId}`);
   // The provider's URL, with its live state, reaches neither the model nor the audit trail.
   expect(JSON.stringify(answer.envelope)).not.toContain(provider.issuer);
   return details;
-}
-
-/** A browser signed in to the console as `principal`, with a one-time login link as `toolreg keys login` prints. */
-function browserOf(principal: string): Promise<CookieJars> {
-  return signedIn(listening.url, server.auth.createLoginToken(keyIds[principal] ?? ""));
 }
 
 /** The user opens the consent link in their signed-in browser and allows access at the provider. */
@@ -142,7 +83,7 @@ async function consentAs(principal: string, parked: Parked) {
 /** The start link opened by `principal`'s browser: where it sends them and the cookie that binds the consent. */
 async function startAs(principal: string, parked: Parked) {
   const jars = await browserOf(principal);
-  const session = jars.get(listening.url)?.get("toolreg_session");
+  const session = jars.get(origin)?.get("toolreg_session");
   const response = await fetch(parked.consentUrl, {
     redirect: "manual",
     headers: { cookie: `toolreg_session=${session}` },
@@ -174,10 +115,10 @@ describe("consent against a real OAuth provider", () => {
     const sent = page.visited.find((step) => step.startsWith(`GET ${provider.authorizeUrl}?`)) ?? "";
     const authorization = new URL(sent.split(" ")[1] ?? "").searchParams;
     expect(authorization.get("code_challenge_method")).toBe("S256");
-    expect(authorization.get("redirect_uri")).toBe(`${listening.url}/oauth/callback`);
+    expect(authorization.get("redirect_uri")).toBe(`${origin}/oauth/callback`);
     expect(page.visited[0]).toBe(`GET ${parked.consentUrl} → 303`);
     expect(page.visited.some((step) => step.startsWith(`POST ${provider.issuer}/interaction/`))).toBe(true);
-    expect(page.url.startsWith(`${listening.url}/oauth/callback?`)).toBe(true);
+    expect(page.url.startsWith(`${origin}/oauth/callback?`)).toBe(true);
     expect(new URL(page.url).searchParams.get("iss")).toBe(provider.issuer);
     expect(page.status).toBe(200);
     expect(page.text).toContain("Connected notes");
@@ -278,7 +219,7 @@ describe("consent against a real OAuth provider", () => {
   });
 
   it("refuses a callback whose state it never issued, and a user who declines ends the waiting call", async () => {
-    const forged = await fetch(`${listening.url}/oauth/callback?code=abc&state=${"x".repeat(43)}`);
+    const forged = await fetch(`${origin}/oauth/callback?code=abc&state=${"x".repeat(43)}`);
     expect(forged.status).toBe(400);
     expect(forged.headers.get("cache-control")).toBe("no-store");
 
@@ -293,12 +234,9 @@ describe("consent against a real OAuth provider", () => {
     expect(started.setCookie).toMatch(/; Path=\/oauth\/callback; HttpOnly; SameSite=Lax$/i);
     const state = new URL(started.location).searchParams.get("state") ?? "";
     const iss = encodeURIComponent(provider.issuer);
-    const declined = await fetch(
-      `${listening.url}/oauth/callback?error=access_denied&state=${state}&iss=${iss}`,
-      {
-        headers: { cookie: started.cookie },
-      },
-    );
+    const declined = await fetch(`${origin}/oauth/callback?error=access_denied&state=${state}&iss=${iss}`, {
+      headers: { cookie: started.cookie },
+    });
     expect(declined.status).toBe(400);
     expect(await declined.text()).toContain("Not connected");
     expect(await resume("alice", parked.parkedCallId)).toMatchObject({
@@ -324,11 +262,11 @@ describe("consent against a real OAuth provider", () => {
     expect(anonymous.status).toBe(401);
     expect(await anonymous.text()).toContain("Sign in to toolreg first");
     // The button, pressed in dave's signed-in browser, goes on; a post from another site does not.
-    const session = (await browserOf("dave")).get(listening.url)?.get("toolreg_session");
+    const session = (await browserOf("dave")).get(origin)?.get("toolreg_session");
     const pressed = await fetch(parked.consentUrl, {
       method: "POST",
       redirect: "manual",
-      headers: { cookie: `toolreg_session=${session}`, origin: listening.url },
+      headers: { cookie: `toolreg_session=${session}`, origin: origin },
     });
     expect(pressed.status).toBe(303);
     expect(pressed.headers.get("location")?.startsWith(`${provider.authorizeUrl}?`)).toBe(true);
@@ -348,7 +286,7 @@ describe("consent against a real OAuth provider", () => {
     const daves = await startAs("dave", parked);
     expect(daves.status).toBe(303);
     const lured = await completeConsent(daves.location, { login: "alice", password: "alice-password" });
-    expect(lured.url.startsWith(`${listening.url}/oauth/callback?`)).toBe(true);
+    expect(lured.url.startsWith(`${origin}/oauth/callback?`)).toBe(true);
     expect(lured.status).toBe(400);
     expect(lured.text).toContain("not started in this browser");
     expect(api.requests.filter((request) => request.path === "/notes/n-5")).toEqual([]);
@@ -358,17 +296,17 @@ describe("consent against a real OAuth provider", () => {
   it("lists connections over HTTP as metadata, each user seeing their own, and revokes only theirs", async () => {
     const token = await sealedTokenOf("alice");
     const as = (principal: string) => ({
-      authorization: `Bearer ${keys[principal]}`,
+      authorization: `Bearer ${consent.keyOf(principal)}`,
       "content-type": "application/json",
     });
-    const listed = await fetch(`${listening.url}/api/v1/credentials`, { headers: as("alice") });
+    const listed = await fetch(`${origin}/api/v1/credentials`, { headers: as("alice") });
     const text = await listed.text();
     expect(listed.status).toBe(200);
     expect(text).not.toContain(token);
     const { credentials } = JSON.parse(text) as { credentials: { principalId?: string; ref: string }[] };
     expect(credentials.map((credential) => credential.principalId)).toEqual(["alice"]);
     const revoke = (principal: string, body: unknown) =>
-      fetch(`${listening.url}/api/v1/credentials/revoke`, {
+      fetch(`${origin}/api/v1/credentials/revoke`, {
         method: "POST",
         headers: as(principal),
         body: JSON.stringify(body),

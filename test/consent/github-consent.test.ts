@@ -5,24 +5,17 @@
  * tokens with GitHub's scopes, and the GitHub fake accepting only the tokens that provider issued (RFC 7662
  * introspection), answering any other with GitHub's own 401.
  */
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type GithubFake, startGithubFake } from "../../packages/tools-github/src/fake/github-fake.js";
 import { issueRoutesOver } from "../../packages/tools-github/src/fake/issues-routes.js";
 import { seedIssueStore } from "../../packages/tools-github/src/fake/issues-store.js";
 import { checkAgainstOpenApi } from "../../packages/tools-github/src/fake/openapi-check.js";
 import { githubToolkit } from "../../packages/tools-github/src/toolkit.js";
-import { createEgressClient, type EgressClient } from "../../src/egress/egress-client.js";
-import { ToolRegistry } from "../../src/registry/registry.js";
-import { silentLogger } from "../../src/seam/context.js";
 import type { Envelope } from "../../src/seam/envelope.js";
-import { type Listening, listen } from "../../src/server/listen.js";
-import { openRegistryServer, type RegistryServer } from "../../src/server/registry-server.js";
+import type { RegistryServer } from "../../src/server/registry-server.js";
 import { createToolkitHost } from "../../src/tools/toolkit/toolkit-host.js";
-import { type BrowserVisit, completeConsent, signedIn } from "./browser.js";
+import { type BrowserVisit, completeConsent } from "./browser.js";
+import { type ConsentServer, startConsentServer } from "./consent-server.js";
 import { type ProviderFixture, startProvider } from "./oidc-provider-fixture.js";
 
 const TENANT = "acme";
@@ -31,13 +24,10 @@ const GITHUB_API = "https://api.github.com/";
 
 let provider: ProviderFixture;
 let github: GithubFake;
+let consent: ConsentServer;
 let server: RegistryServer;
-let listening: Listening;
-let transport: EgressClient;
+let origin: string;
 let toolkitHost: ReturnType<typeof createToolkitHost>;
-let directory: string;
-const keys: Record<string, string> = {};
-const keyIds: Record<string, string> = {};
 
 beforeAll(async () => {
   provider = await startProvider({
@@ -53,75 +43,30 @@ beforeAll(async () => {
       return found.active && forGithub && found.sub ? { login: found.sub } : undefined;
     },
   });
-  directory = mkdtempSync(join(tmpdir(), "toolreg-github-consent-"));
   // Loopback is allowed for the test's own servers alone: in a deployment GitHub is a public host.
   toolkitHost = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });
-  transport = createEgressClient({ policy: { allowAddressClasses: ["loopback"] } });
   const tools = await githubToolkit.build({ baseUrl: github.url, webUrl: provider.issuer }, toolkitHost);
-  let publicUrl = "";
-  server = openRegistryServer({
-    registry: new ToolRegistry(tools),
-    storePath: join(directory, "toolreg.db"),
-    logger: silentLogger,
-    credentials: {
-      key: randomBytes(32),
-      publicUrl: () => publicUrl,
-      transport,
-      apps: { github: provider.client },
-    },
+  consent = await startConsentServer({
+    tools,
+    apps: { github: provider.client },
+    tenantId: TENANT,
+    principals: ["alice", "carol"],
   });
-  listening = await listen(server, { port: 0, host: "127.0.0.1" });
-  publicUrl = listening.url;
-  provider.start(`${listening.url}/oauth/callback`);
-  for (const principalId of ["alice", "carol"]) {
-    const created = server.auth.createKey({ tenantId: TENANT, principalId, label: "github consent" });
-    keys[principalId] = created.key;
-    keyIds[principalId] = created.record.id;
-  }
+  ({ server, url: origin } = consent);
+  provider.start(`${origin}/oauth/callback`);
 });
 
 afterAll(async () => {
-  await listening?.stop(1_000);
-  server?.close();
+  await consent?.close();
   await toolkitHost?.close();
-  await transport?.close();
   await github?.close();
   await provider?.close();
-  if (directory) rmSync(directory, { recursive: true, force: true });
   // Every answer the fake served passed GitHub's OpenAPI description.
   expect(github?.checkFailures ?? []).toEqual([]);
 });
 
-/** A call over the API, as an agent makes it; the run and tool-call ids fix its idempotency key. */
-async function invoke(
-  principal: string,
-  tool: string,
-  input: unknown,
-  ids: { run: string; call: string },
-): Promise<{ status: number; envelope: Envelope }> {
-  const response = await fetch(`${listening.url}/api/v1/tools/${tool}/invoke`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${keys[principal]}`,
-      "content-type": "application/json",
-      "x-toolreg-run-id": ids.run,
-      "x-toolreg-tool-call-id": ids.call,
-    },
-    body: JSON.stringify(input),
-  });
-  return { status: response.status, envelope: (await response.json()) as Envelope };
-}
-
-async function resume(
-  principal: string,
-  parkedCallId: string,
-): Promise<{ status: number; envelope: Envelope }> {
-  const response = await fetch(`${listening.url}/api/v1/consents/${parkedCallId}/resume`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${keys[principal]}` },
-  });
-  return { status: response.status, envelope: (await response.json()) as Envelope };
-}
+const invoke: ConsentServer["invoke"] = (...call) => consent.invoke(...call);
+const resume: ConsentServer["resume"] = (...call) => consent.resume(...call);
 
 interface Parked {
   parkedCallId: string;
@@ -142,7 +87,7 @@ function parkedOf(answer: { status: number; envelope: Envelope }): Parked {
  * which link the envelope gives them.
  */
 async function openConsent(parked: Parked, login: string): Promise<BrowserVisit> {
-  const browser = await signedIn(listening.url, server.auth.createLoginToken(keyIds[login] ?? ""));
+  const browser = await consent.browserOf(login);
   return completeConsent(parked.consentUrl, { login, password: `${login}-password` }, browser);
 }
 
@@ -170,7 +115,7 @@ describe("the GitHub toolkit's OAuth consent, at a provider serving GitHub's pat
       step.startsWith(`GET ${provider.issuer}/login/oauth/authorize?`),
     );
     expect(authorize).toBeDefined();
-    expect(page.url.startsWith(`${listening.url}/oauth/callback?`)).toBe(true);
+    expect(page.url.startsWith(`${origin}/oauth/callback?`)).toBe(true);
     expect(page.status).toBe(200);
     expect(page.text).toContain("Connected github");
     expect(page.text).toContain("github_get_issue ran.");

@@ -88,14 +88,9 @@ export function credentialsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void 
     const parsed = StoreCredentialBody.safeParse(body.value);
     if (!parsed.success) return problem(422, "invalid_body", z.prettifyError(parsed.error));
     const caller = c.get("caller");
-    const principalId = parsed.data.principalId === undefined ? caller.principalId : parsed.data.principalId;
-    if (principalId !== caller.principalId && !caller.operator) {
-      return problem(
-        403,
-        "not_authorized",
-        "only an operator stores the tenant's credentials or another principal's",
-      );
-    }
+    const whose = whoseCredential(caller, parsed.data.principalId, "stores");
+    if (!whose.ok) return whose.response;
+    const { principalId } = whose;
     const used = credentialUsedFor(visibleTools(caller), parsed.data.ref, parsed.data.provider);
     if (!used.ok) return problem(422, "unknown_credential", used.message);
     const stored = await store.put({
@@ -140,14 +135,9 @@ export function credentialsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void 
     const parsed = RevokeCredentialBody.safeParse(body.value);
     if (!parsed.success) return problem(422, "invalid_body", z.prettifyError(parsed.error));
     const caller = c.get("caller");
-    const principalId = parsed.data.principalId === undefined ? caller.principalId : parsed.data.principalId;
-    if (principalId !== caller.principalId && !caller.operator) {
-      return problem(
-        403,
-        "not_authorized",
-        "only an operator revokes the tenant's credentials or another principal's",
-      );
-    }
+    const whose = whoseCredential(caller, parsed.data.principalId, "revokes");
+    if (!whose.ok) return whose.response;
+    const { principalId } = whose;
     const key = { tenantId: caller.tenantId, principalId: principalId ?? undefined, ref: parsed.data.ref };
     const revoked = await store.revoke({
       ...key,
@@ -176,4 +166,25 @@ async function readSecretBody(c: Context<ServerEnv>, timeoutMs: number) {
   const { code } = (await body.response.json()) as Problem;
   const detail = "the body is not a JSON object; its text is not repeated here, since it holds a secret";
   return { ok: false as const, response: problem(400, code, detail) };
+}
+
+/**
+ * Whose credential a request means: the caller's own when it names none, `null` for the tenant's. Only an
+ * operator acts on the tenant's or another principal's.
+ */
+function whoseCredential(
+  caller: Caller,
+  requested: string | null | undefined,
+  verb: "stores" | "revokes",
+): { ok: true; principalId: string | null } | { ok: false; response: Response } {
+  const principalId = requested === undefined ? caller.principalId : requested;
+  if (principalId === caller.principalId || caller.operator) return { ok: true, principalId };
+  return {
+    ok: false,
+    response: problem(
+      403,
+      "not_authorized",
+      `only an operator ${verb} the tenant's credentials or another principal's`,
+    ),
+  };
 }
