@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { Redis } from "ioredis";
@@ -61,6 +62,15 @@ const call = (tenantId: string, overrides: Partial<CeilingRequest> = {}): Ceilin
   now: Date.now(),
   ...overrides,
 });
+
+/** Waits, up to 10 s, until `check` holds. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out waiting");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 /** A port on 127.0.0.1 where nothing listens. */
 async function closedPort(): Promise<number> {
@@ -145,6 +155,38 @@ describe.skipIf(!reachable)(`Redis ceilings at ${REDIS_URL}`, () => {
     } finally {
       await allowReads.close();
       await deny.close();
+    }
+  });
+
+  it("refuses changes from the moment Redis stops, and counts again once it is back", async () => {
+    const port = await closedPort();
+    const start = () =>
+      spawn(
+        "redis-server",
+        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        {
+          stdio: "ignore",
+        },
+      );
+    let server = start();
+    // A Redis of this test's own, which it can stop; its counts go with it.
+    const ceilings = await RedisCeilings.open({
+      url: `redis://127.0.0.1:${port}`,
+      rules: [{ per: "tenant", limit: 100, windowMs: MINUTE }],
+    });
+    try {
+      const write = () => ceilings.take(call("tenant-a"));
+      await until(async () => (await write()).allowed);
+      server.kill("SIGKILL");
+      await until(async () => "unavailable" in (await write()));
+      expect(await write()).toMatchObject({ allowed: false, retryAfterMs: 1_000 });
+      expect(await ceilings.take(call("tenant-a", { effect: "read" }))).toEqual({ allowed: true });
+      server = start();
+      // The client reconnects by itself: no restart of the instance.
+      await until(async () => (await write()).allowed);
+    } finally {
+      await ceilings.close();
+      server.kill("SIGKILL");
     }
   });
 
