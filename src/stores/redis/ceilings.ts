@@ -94,14 +94,12 @@ export class RedisCeilings implements Ceilings {
         .filter(({ outcome }) => !isStoreError(outcome))
         .map(({ counter, key }) => counter.limiter.reward(key, 1)),
     );
-    if (failed) {
-      return {
-        allowed: false,
-        retryAfterMs: UNAVAILABLE_RETRY_MS,
-        unavailable: "the ceilings store (Redis) is unreachable",
-      };
-    }
-    return { allowed: false, ...(refusal as { retryAfterMs: number; limit: string }) };
+    if (refusal && !failed) return { allowed: false, ...refusal };
+    return {
+      allowed: false,
+      retryAfterMs: UNAVAILABLE_RETRY_MS,
+      unavailable: "the ceilings store (Redis) is unreachable",
+    };
   }
 
   /** Closes the connection. */
