@@ -36,6 +36,7 @@ export type {
   ApprovalPolicy,
   Authorizer,
   CeilingDecision,
+  CeilingRequest,
   Ceilings,
   OutputGuardrail,
   PolicyDecision,
