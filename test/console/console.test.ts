@@ -4,20 +4,14 @@
  * in the audit trail. Also takes the inbox screenshots: into docs/ with UPDATE_SCREENSHOTS=1, so a test run
  * leaves the committed ones alone, and into a scratch folder otherwise.
  */
-import { existsSync, mkdtempSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { CHROMIUM, launchChromium, SKIP } from "./chromium.js";
 import { startConsoleFixture } from "./console-fixture.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-const ON_CI = process.env.CI === "true";
-const MISSING = !existsSync(CHROMIUM);
-// A laptop without Chromium skips this test; CI must run it, so there a missing browser fails it.
-const SKIP = MISSING && !ON_CI;
-if (SKIP) console.warn(`console test skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
@@ -36,24 +30,8 @@ describe(`the web console (needs ${CHROMIUM})`, () => {
     "finds a tool, shows a gated call live in the inbox, approves it and shows the resumed call in the audit trail",
     { timeout: 30_000 },
     async () => {
-      expect(MISSING, `${CHROMIUM} is missing: install the chromium package before the tests`).toBe(false);
       const f = await startConsoleFixture();
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        timeout: 15_000,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-          // Any host but the test server fails to resolve: the page cannot reach the network.
-          "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-        ],
-      });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage({ viewport: DESKTOP });
         page.setDefaultTimeout(10_000);

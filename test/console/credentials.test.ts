@@ -3,17 +3,10 @@
  * paste a token (which is in no page and no answer afterwards), see its row, revoke it, and begin an OAuth
  * connection that lands on the provider's authorization page by way of toolreg's start link.
  */
-import { existsSync } from "node:fs";
-import { chromium, type Response } from "playwright-core";
+import type { Response } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { CHROMIUM, launchChromium, SKIP } from "./chromium.js";
 import { NOTES_AUTHORIZE_URL, startConsoleFixture } from "./console-fixture.js";
-
-const CHROMIUM = "/usr/bin/chromium";
-const ON_CI = process.env.CI === "true";
-const MISSING = !existsSync(CHROMIUM);
-// A laptop without Chromium skips this test; CI must run it, so there a missing browser fails it.
-const SKIP = MISSING && !ON_CI;
-if (SKIP) console.warn(`credentials console test skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
 
 const TOKEN = "notes-pat-7Hq2Lw9Xe4";
 
@@ -22,24 +15,8 @@ describe(`the console's credentials page (needs ${CHROMIUM})`, () => {
     "stores a pasted token without ever showing it, revokes it, and starts an OAuth connection",
     { timeout: 30_000 },
     async () => {
-      expect(MISSING, `${CHROMIUM} is missing: install the chromium package before the tests`).toBe(false);
       const f = await startConsoleFixture({ credentials: true });
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        timeout: 15_000,
-        args: [
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-          // Any host but the test server fails to resolve; the provider's page is answered by the test below.
-          "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-        ],
-      });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
         page.setDefaultTimeout(10_000);
