@@ -24,6 +24,7 @@ import type { EmbeddingModel } from "./cli-embeddings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import type { ToolFlags } from "./cli-tools.js";
 import { ceilingsOf, type Settings } from "./config-file.js";
+import { openRedisCeilings } from "./redis-ceilings.js";
 
 export const DEFAULT_DB = ".toolreg/toolreg.db";
 
@@ -87,7 +88,9 @@ export async function openCliState(
       throw new UsageError(`${flag} "${value}" is not an identifier (letters, digits, . _ : @ / -)`);
     }
   }
-  const ceilings = ceilingsOf(settings);
+  // With a Redis configured, a command counts against the limits every instance shares, as serve does.
+  const shared = await openRedisCeilings(settings);
+  const ceilings = shared?.ceilings ?? (settings.redis ? undefined : ceilingsOf(settings));
   const path = statePath(options, io);
   mkdirSync(dirname(path), { recursive: true });
   const stores = openSqliteStores(path);
@@ -130,6 +133,7 @@ export async function openCliState(
         }
         await seam.close();
         stores.close();
+        await shared?.close();
       })();
       return closing;
     },

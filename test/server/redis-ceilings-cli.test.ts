@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLI } from "../cli/run-cli.js";
+import { CLI, runToolreg } from "../cli/run-cli.js";
 
 const REDIS_URL = process.env.TOOLREG_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 /** The operators' tenant, new each run: the counters the servers keep in Redis are this run's alone. */
@@ -99,6 +99,20 @@ describe.skipIf(!reachable)("toolreg serve --redis", () => {
     );
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
     expect(statuses.filter((status) => status === 429)).toHaveLength(20);
+  });
+
+  it("counts toolreg call against the same Redis as serve, from the config file: one process each, one limit", async () => {
+    writeFileSync(
+      join(cwd, "toolreg.config.json"),
+      JSON.stringify({ redis: REDIS_URL, rateLimits: ["tenant=1/min"] }),
+    );
+    const call = () =>
+      runToolreg(["--tenant", TENANT, "call", "calculate", "--input", '{"expression":"1+1"}'], cwd);
+    const first = await call();
+    expect(first.stdout).toContain('"ok": true');
+    // A second process: counted in process, it would be admitted again.
+    const second = await call();
+    expect(second.stdout).toContain("rate_limited");
   });
 
   it("lets reads through while its Redis is unreachable (onUnavailable allow-reads, the default)", async () => {
