@@ -4,11 +4,11 @@
  * through the seam. A tool the caller may not use is absent, and asked for by name it is refused by name.
  */
 import type { Hono } from "hono";
-import semver from "semver";
 import { z } from "zod";
 import { searchIndexFor } from "../../catalog/meta/search-cache.js";
 import { CATEGORIES } from "../../declaration/categories.js";
 import { EFFECTS } from "../../declaration/effect.js";
+import { parseRuntimeVersion, runsOnRuntime } from "../../declaration/runtime.js";
 import type { AnyTool } from "../../registry/registry.js";
 import type { ErrorCode } from "../../seam/envelope.js";
 import { nearestNames } from "../../seam/nearest-names.js";
@@ -23,7 +23,7 @@ export const DiscoveryQuery = z.object({
   runtime: z
     .string()
     .max(64)
-    .refine((value) => semver.valid(value) !== null, "must be a semver version such as 2.3.0")
+    .refine((value) => parseRuntimeVersion(value) !== null, "must be a semver version such as 2.3.0")
     .optional(),
   category: z.enum(CATEGORIES).optional(),
   effect: z.enum(EFFECTS).optional(),
@@ -65,7 +65,7 @@ export function toolsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     const matches = (tool: AnyTool) =>
       (!category || tool.category === category) &&
       (!effect || tool.effect === effect) &&
-      (!runtime || !tool.runtime || semver.satisfies(runtime, tool.runtime, { includePrerelease: true }));
+      (!runtime || runsOnRuntime(tool, runtime));
     let tools = visible(c.get("caller")).filter(matches);
     if (q) {
       const allowed = new Set(tools.map((tool) => tool.name));
