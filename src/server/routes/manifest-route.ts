@@ -1,7 +1,17 @@
-/** @module `GET /manifest.json`: the caller's manifest, cached per revision, with ETag and gzip. */
+/**
+ * @module `GET /manifest.json`: the caller's manifest, optionally for one host runtime, cached per revision,
+ * with ETag and gzip; and `GET /manifest.schema.json`, the JSON Schema its `$schema` names.
+ */
 import type { Hono, MiddlewareHandler } from "hono";
+import { z } from "zod";
+import { parseRuntimeVersion } from "../../declaration/runtime.js";
 import { viewContext, viewKey } from "../call-context.js";
-import { MANIFEST_SCHEMAS, type ManifestSchema } from "../manifest.js";
+import {
+  MANIFEST_SCHEMA_URL,
+  MANIFEST_SCHEMAS,
+  ManifestDocumentSchema,
+  type ManifestSchema,
+} from "../manifest.js";
 import { problem } from "../problem.js";
 import { SECURITY_HEADERS } from "../security-headers.js";
 import type { ServerDeps } from "../server-deps.js";
@@ -12,16 +22,38 @@ export function manifestRoute(
   deps: ServerDeps,
   authenticated: MiddlewareHandler<ServerEnv>,
 ): void {
+  // Not secret and the same for everyone, so served without a key: an editor or validator can fetch it.
+  const schemaBody = JSON.stringify(z.toJSONSchema(ManifestDocumentSchema));
+  app.get(
+    `/${MANIFEST_SCHEMA_URL}`,
+    () =>
+      new Response(schemaBody, {
+        headers: {
+          ...SECURITY_HEADERS,
+          "content-type": "application/schema+json",
+          "cache-control": "no-cache",
+        },
+      }),
+  );
+
   app.get("/manifest.json", authenticated, (c) => {
     const schema = c.req.query("schema") ?? "toolreg/3";
     if (!(MANIFEST_SCHEMAS as readonly string[]).includes(schema)) {
       return problem(400, "unknown_schema", `schema must be one of ${MANIFEST_SCHEMAS.join(", ")}`);
     }
+    const asked = c.req.query("runtime");
+    const runtime = asked === undefined ? undefined : parseRuntimeVersion(asked);
+    if (runtime === null) {
+      return problem(
+        400,
+        "invalid_query",
+        `runtime "${asked?.slice(0, 64)}" is not a semver version such as 2.3.0: name the host's runtime version`,
+      );
+    }
     const caller = c.get("caller");
     const manifest = deps.manifests.get(
-      schema as ManifestSchema,
+      { schema: schema as ManifestSchema, viewKey: viewKey(caller), runtime },
       deps.registry.revision,
-      viewKey(caller),
       () => deps.seam.visibleTools(viewContext(caller, deps.logger)),
     );
     const headers: Record<string, string> = {

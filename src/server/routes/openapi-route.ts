@@ -62,7 +62,14 @@ export function buildOpenApi(): unknown {
         get: {
           ...secured,
           summary: "the caller's manifest",
-          parameters: [{ name: "schema", in: "query", schema: { enum: ["toolreg/3", "toolreg/2"] } }],
+          parameters: [
+            { name: "schema", in: "query", schema: { enum: ["toolreg/3", "toolreg/2"] } },
+            {
+              name: "runtime",
+              in: "query",
+              schema: { type: "string", description: "the host's runtime version" },
+            },
+          ],
         },
       },
       "/api/v1/tools": {
