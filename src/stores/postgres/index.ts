@@ -1,0 +1,56 @@
+/** @module toolreg/stores/postgres — the store adapters on one PostgreSQL database that many instances share. */
+import pg from "pg";
+import type { Stores } from "../../ports/stores.js";
+import { createPostgresApprovalStore } from "./approvals.js";
+import { createPostgresAuditStore } from "./audit.js";
+import { createPostgresIdempotencyStore } from "./idempotency.js";
+import { migrate, quoteSchema } from "./migrations.js";
+
+export { POSTGRES_MIGRATIONS, type PostgresMigration } from "./migrations.js";
+
+export interface PostgresStoresOptions {
+  /** A `postgres://` URL. */
+  connectionString: string;
+  /** The schema the tables live in, created if missing; lower-case letters, digits and _. Default `toolreg`. */
+  schema?: string;
+  /** Connections the pool may open; default 10. */
+  maxConnections?: number;
+}
+
+/** The three stores on one pool, and the way to close it. */
+export interface PostgresStores extends Stores {
+  close(): Promise<void>;
+}
+
+const INT8 = 20;
+// Times are milliseconds in BIGINT columns, well inside a double's exact range; pg hands int8 back as text.
+const types: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8 ? Number : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig["getTypeParser"],
+};
+
+/** Connects, creates and migrates the schema if needed (once, however many instances open together), and returns the stores. */
+export async function openPostgresStores(options: PostgresStoresOptions): Promise<PostgresStores> {
+  const schema = options.schema ?? "toolreg";
+  const quoted = quoteSchema(schema);
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+    types,
+  });
+  // An idle connection the server dropped (a restart) is replaced on next use, and each query reports its
+  // own failure; unhandled, pg's error event would end the process.
+  pool.on("error", () => {});
+  try {
+    await migrate(pool, schema);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return {
+    approvals: createPostgresApprovalStore(pool, quoted),
+    idempotency: createPostgresIdempotencyStore(pool, quoted),
+    audit: createPostgresAuditStore(pool, quoted),
+    close: () => pool.end(),
+  };
+}

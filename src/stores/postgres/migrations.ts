@@ -1,0 +1,148 @@
+/**
+ * @module The PostgreSQL schema as an ordered list of migrations, tracked in `schema_migrations` and applied
+ * under a transaction-scoped advisory lock, so several instances starting together migrate once.
+ */
+import type pg from "pg";
+
+export interface PostgresMigration {
+  /** Migrations are numbered 1, 2, 3 …; each is recorded once in `schema_migrations`. */
+  version: number;
+  name: string;
+  /** The statements, with `{schema}` standing for the quoted schema name. */
+  sql: string;
+}
+
+/** Append only: an applied migration is never edited, a change is a new entry. */
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    version: 1,
+    name: "stores",
+    sql: `
+      CREATE TABLE {schema}.idempotency (
+        tenant_id    TEXT    NOT NULL,
+        key          TEXT    NOT NULL,
+        fingerprint  TEXT    NOT NULL,
+        tool_name    TEXT    NOT NULL,
+        status       TEXT    NOT NULL CHECK (status IN ('in_progress', 'completed', 'unknown')),
+        claim_id     TEXT    NOT NULL,
+        envelope     JSONB,
+        lease_until  BIGINT  NOT NULL,
+        created_at   BIGINT  NOT NULL,
+        updated_at   BIGINT  NOT NULL,
+        retain_until BIGINT  NOT NULL,
+        claimed_at   BIGINT  NOT NULL,
+        claimed_by   TEXT    NOT NULL,
+        holder       TEXT    NOT NULL,
+        heartbeat_at BIGINT  NOT NULL,
+        -- Whether the current claim took over a lapsed one: the claim statement returns it, since
+        -- RETURNING sees only the row as written, not the state it replaced.
+        took_over    BOOLEAN NOT NULL DEFAULT false,
+        PRIMARY KEY (tenant_id, key)
+      );
+      -- Claim, completion and heartbeat go through the primary key; purging looks for completed records.
+      CREATE INDEX idempotency_purgeable ON {schema}.idempotency (retain_until) WHERE status = 'completed';
+
+      CREATE TABLE {schema}.approvals (
+        tenant_id       TEXT    NOT NULL,
+        id              TEXT    NOT NULL,
+        seq             BIGINT  GENERATED ALWAYS AS IDENTITY,
+        tool_name       TEXT    NOT NULL,
+        tool_version    TEXT    NOT NULL,
+        effect          TEXT    NOT NULL,
+        definition_hash TEXT    NOT NULL,
+        input           JSONB,
+        description     TEXT    NOT NULL,
+        requested_by    TEXT    NOT NULL,
+        run_id          TEXT    NOT NULL,
+        tool_call_id    TEXT    NOT NULL,
+        idempotency_key TEXT    NOT NULL,
+        fingerprint     TEXT    NOT NULL,
+        status          TEXT    NOT NULL
+          CHECK (status IN ('pending', 'approved', 'denied', 'expired', 'executed', 'refused', 'interrupted')),
+        created_at      BIGINT  NOT NULL,
+        expires_at      BIGINT  NOT NULL,
+        decided_by      TEXT,
+        decided_at      BIGINT,
+        note            TEXT,
+        result          JSONB,
+        finished_at     BIGINT,
+        interruption    JSONB,
+        retried_by      TEXT,
+        retried_at      BIGINT,
+        PRIMARY KEY (tenant_id, id)
+      );
+      CREATE INDEX approvals_by_created ON {schema}.approvals (tenant_id, created_at);
+      CREATE INDEX approvals_by_status ON {schema}.approvals (tenant_id, status, created_at);
+      CREATE INDEX approvals_by_key ON {schema}.approvals (tenant_id, idempotency_key, created_at, seq);
+      CREATE INDEX approvals_by_expiry ON {schema}.approvals (expires_at) WHERE status = 'pending';
+      CREATE INDEX approvals_approved ON {schema}.approvals (decided_at) WHERE status = 'approved';
+
+      CREATE TABLE {schema}.audit (
+        tenant_id       TEXT    NOT NULL,
+        id              TEXT    NOT NULL,
+        -- Orders events recorded in the same millisecond the way they were recorded.
+        seq             BIGINT  GENERATED ALWAYS AS IDENTITY,
+        at              BIGINT  NOT NULL,
+        kind            TEXT    NOT NULL,
+        actor           TEXT    NOT NULL,
+        run_id          TEXT,
+        tool_call_id    TEXT,
+        tool            TEXT    NOT NULL,
+        tool_version    TEXT,
+        effect          TEXT,
+        outcome         TEXT    NOT NULL,
+        duration_ms     DOUBLE PRECISION,
+        approval_id     TEXT,
+        idempotency_key TEXT,
+        approval        TEXT,
+        message         TEXT
+      );
+      CREATE INDEX audit_by_time ON {schema}.audit (tenant_id, at, seq);
+    `,
+  },
+];
+
+/** `name` as a quoted identifier; only plain lower-case names are accepted, so nothing needs escaping. */
+export function quoteSchema(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
+    throw new Error(`schema name ${JSON.stringify(name)} must be lower-case letters, digits and _`);
+  }
+  return `"${name}"`;
+}
+
+/** Creates the schema if needed and applies the migrations it lacks, once however many instances race. */
+export async function migrate(pool: pg.Pool, schema: string): Promise<void> {
+  const quoted = quoteSchema(schema);
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    // Held to the end of the transaction: a second instance waits here, then finds every version applied.
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`toolreg migrations ${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${quoted}`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${quoted}.schema_migrations (
+         version    INTEGER     PRIMARY KEY,
+         name       TEXT        NOT NULL,
+         applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+       )`,
+    );
+    const applied = await client.query<{ version: number }>(
+      `SELECT version FROM ${quoted}.schema_migrations`,
+    );
+    const done = new Set(applied.rows.map((row) => row.version));
+    for (const migration of POSTGRES_MIGRATIONS) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql.replaceAll("{schema}", quoted));
+      await client.query(`INSERT INTO ${quoted}.schema_migrations (version, name) VALUES ($1, $2)`, [
+        migration.version,
+        migration.name,
+      ]);
+    }
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
