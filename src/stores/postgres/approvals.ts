@@ -4,79 +4,21 @@
  * decision to commit wins on every instance.
  */
 import type pg from "pg";
-import type { Effect } from "../../declaration/effect.js";
 import {
   decideTransition,
   finishTransition,
   pendingApproval,
   retryTransition,
 } from "../../ports/store-transitions.js";
-import type {
-  ApprovalRecord,
-  ApprovalStatus,
-  ApprovalStore,
-  Interruption,
-  NewApproval,
-} from "../../ports/stores.js";
-import type { Envelope } from "../../seam/envelope.js";
+import type { ApprovalRecord, ApprovalStore, NewApproval } from "../../ports/stores.js";
+import {
+  approvalRecordOf,
+  APPROVAL_COLUMNS as COLUMNS,
+  jsonValue,
+  type ApprovalRow as Row,
+} from "../sql/rows.js";
 
-interface Row {
-  tenant_id: string;
-  id: string;
-  tool_name: string;
-  tool_version: string;
-  effect: Effect;
-  definition_hash: string;
-  input: unknown;
-  description: string;
-  requested_by: string;
-  run_id: string;
-  tool_call_id: string;
-  idempotency_key: string;
-  fingerprint: string;
-  status: ApprovalStatus;
-  created_at: number;
-  expires_at: number;
-  decided_by: string | null;
-  decided_at: number | null;
-  note: string | null;
-  result: Envelope | null;
-  finished_at: number | null;
-  interruption: Interruption | null;
-  retried_by: string | null;
-  retried_at: number | null;
-}
-
-const COLUMNS = `tenant_id, id, tool_name, tool_version, effect, definition_hash, input, description,
-  requested_by, run_id, tool_call_id, idempotency_key, fingerprint, status, created_at, expires_at,
-  decided_by, decided_at, note, result, finished_at, interruption, retried_by, retried_at`;
-
-const toRecord = (row: Row): ApprovalRecord => ({
-  tenantId: row.tenant_id,
-  id: row.id,
-  toolName: row.tool_name,
-  toolVersion: row.tool_version,
-  effect: row.effect,
-  definitionHash: row.definition_hash,
-  input: row.input ?? undefined,
-  description: row.description,
-  requestedBy: row.requested_by,
-  runId: row.run_id,
-  toolCallId: row.tool_call_id,
-  idempotencyKey: row.idempotency_key,
-  fingerprint: row.fingerprint,
-  status: row.status,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  decidedBy: row.decided_by ?? undefined,
-  decidedAt: row.decided_at ?? undefined,
-  note: row.note ?? undefined,
-  result: row.result ?? undefined,
-  finishedAt: row.finished_at ?? undefined,
-  interruption: row.interruption ?? undefined,
-  retriedBy: row.retried_by ?? undefined,
-  retriedAt: row.retried_at ?? undefined,
-});
+const toRecord = (row: Row): ApprovalRecord => approvalRecordOf(row, jsonValue);
 
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 

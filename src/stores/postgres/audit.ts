@@ -3,49 +3,8 @@
  * is stored: a failed write rejects, so the seam keeps the event and offers it again.
  */
 import type pg from "pg";
-import type { Effect } from "../../declaration/effect.js";
-import type { AuditEvent, AuditKind, AuditStore } from "../../ports/stores.js";
-
-interface Row {
-  tenant_id: string;
-  id: string;
-  at: number;
-  kind: AuditKind;
-  actor: string;
-  run_id: string | null;
-  tool_call_id: string | null;
-  tool: string;
-  tool_version: string | null;
-  effect: Effect | null;
-  outcome: AuditEvent["outcome"];
-  duration_ms: number | null;
-  approval_id: string | null;
-  idempotency_key: string | null;
-  approval: string | null;
-  message: string | null;
-}
-
-const COLUMNS = `tenant_id, id, at, kind, actor, run_id, tool_call_id, tool, tool_version, effect, outcome,
-  duration_ms, approval_id, idempotency_key, approval, message`;
-
-const toEvent = (row: Row): AuditEvent => ({
-  tenantId: row.tenant_id,
-  id: row.id,
-  at: row.at,
-  kind: row.kind,
-  actor: row.actor,
-  runId: row.run_id ?? undefined,
-  toolCallId: row.tool_call_id ?? undefined,
-  tool: row.tool,
-  toolVersion: row.tool_version ?? undefined,
-  effect: row.effect ?? undefined,
-  outcome: row.outcome,
-  durationMs: row.duration_ms ?? undefined,
-  approvalId: row.approval_id ?? undefined,
-  idempotencyKey: row.idempotency_key ?? undefined,
-  approval: row.approval ?? undefined,
-  message: row.message ?? undefined,
-});
+import type { AuditStore } from "../../ports/stores.js";
+import { auditEventOf, AUDIT_COLUMNS as COLUMNS, type AuditRow as Row } from "../sql/rows.js";
 
 export function createPostgresAuditStore(pool: pg.Pool, schema: string): AuditStore {
   const table = `${schema}.audit`;
@@ -85,7 +44,7 @@ export function createPostgresAuditStore(pool: pg.Pool, schema: string): AuditSt
          ORDER BY at DESC, seq DESC LIMIT $6`,
         [tenantId, tool ?? null, since ?? null, before?.at ?? null, before?.id ?? null, limit ?? 100],
       );
-      return rows.map(toEvent);
+      return rows.map(auditEventOf);
     },
   };
 }

@@ -5,47 +5,15 @@
  */
 import type pg from "pg";
 import { claimTransition } from "../../ports/store-transitions.js";
-import type { IdempotencyRecord, IdempotencyStatus, IdempotencyStore } from "../../ports/stores.js";
-import type { Envelope } from "../../seam/envelope.js";
+import type { IdempotencyRecord, IdempotencyStore } from "../../ports/stores.js";
+import {
+  IDEMPOTENCY_COLUMNS as COLUMNS,
+  idempotencyRecordOf,
+  jsonValue,
+  type IdempotencyRow as Row,
+} from "../sql/rows.js";
 
-interface Row {
-  tenant_id: string;
-  key: string;
-  fingerprint: string;
-  tool_name: string;
-  status: IdempotencyStatus;
-  claim_id: string;
-  envelope: Envelope | null;
-  lease_until: number;
-  created_at: number;
-  updated_at: number;
-  retain_until: number;
-  claimed_at: number;
-  claimed_by: string;
-  holder: string;
-  heartbeat_at: number;
-}
-
-const COLUMNS = `tenant_id, key, fingerprint, tool_name, status, claim_id, envelope,
-  lease_until, created_at, updated_at, retain_until, claimed_at, claimed_by, holder, heartbeat_at`;
-
-const toRecord = (row: Row): IdempotencyRecord => ({
-  tenantId: row.tenant_id,
-  key: row.key,
-  fingerprint: row.fingerprint,
-  toolName: row.tool_name,
-  status: row.status,
-  claimId: row.claim_id,
-  envelope: row.envelope ?? undefined,
-  leaseUntil: row.lease_until,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  retainUntil: row.retain_until,
-  claimedAt: row.claimed_at,
-  claimedBy: row.claimed_by,
-  holder: row.holder,
-  heartbeatAt: row.heartbeat_at,
-});
+const toRecord = (row: Row): IdempotencyRecord => idempotencyRecordOf(row, jsonValue);
 
 /** A snapshot that disagrees with the locked row is retried; past this many, something is wrong. */
 const MAX_CLAIM_ATTEMPTS = 20;

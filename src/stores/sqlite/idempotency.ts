@@ -7,46 +7,14 @@ import type {
   IdempotencyStatus,
   IdempotencyStore,
 } from "../../ports/stores.js";
-import type { Envelope } from "../../seam/envelope.js";
+import {
+  IDEMPOTENCY_COLUMNS as COLUMNS,
+  idempotencyRecordOf,
+  jsonText,
+  type IdempotencyRow as Row,
+} from "../sql/rows.js";
 
-interface Row {
-  tenant_id: string;
-  key: string;
-  fingerprint: string;
-  tool_name: string;
-  status: IdempotencyStatus;
-  claim_id: string;
-  envelope: string | null;
-  lease_until: number;
-  created_at: number;
-  updated_at: number;
-  retain_until: number;
-  claimed_at: number;
-  claimed_by: string;
-  holder: string;
-  heartbeat_at: number;
-}
-
-const COLUMNS = `tenant_id, key, fingerprint, tool_name, status, claim_id, envelope,
-  lease_until, created_at, updated_at, retain_until, claimed_at, claimed_by, holder, heartbeat_at`;
-
-const toRecord = (row: Row): IdempotencyRecord => ({
-  tenantId: row.tenant_id,
-  key: row.key,
-  fingerprint: row.fingerprint,
-  toolName: row.tool_name,
-  status: row.status,
-  claimId: row.claim_id,
-  envelope: row.envelope === null ? undefined : (JSON.parse(row.envelope) as Envelope),
-  leaseUntil: row.lease_until,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  retainUntil: row.retain_until,
-  claimedAt: row.claimed_at,
-  claimedBy: row.claimed_by,
-  holder: row.holder,
-  heartbeatAt: row.heartbeat_at,
-});
+const toRecord = (row: Row): IdempotencyRecord => idempotencyRecordOf(row, jsonText);
 
 type Params = [
   string,
