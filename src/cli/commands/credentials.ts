@@ -22,7 +22,7 @@ import { CALLBACK_PATH, START_PATH } from "../../server/server-credentials.js";
 import { createSqliteConsentStore } from "../../stores/sqlite/consents.js";
 import { createSqliteCredentialStore } from "../../stores/sqlite/credentials.js";
 import { openDatabase } from "../../stores/sqlite/database.js";
-import { parseSecretKey } from "../../stores/sqlite/secret-box.js";
+import { parseSecretKey } from "../../stores/sql/secret-box.js";
 import { type CliIo, UsageError } from "../cli-io.js";
 import { type GlobalOptions, statePath } from "../cli-state.js";
 import { formatJson, formatTable } from "../format.js";

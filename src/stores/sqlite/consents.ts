@@ -15,8 +15,8 @@ import type {
 import { covers } from "../../ports/consent-store.js";
 import type { AssistantMode } from "../../seam/context.js";
 import type { Envelope } from "../../seam/envelope.js";
+import { consentBinding, sealingBox } from "../sql/sealing.js";
 import { checkSealingKey } from "./credentials.js";
-import { createSecretBox } from "./secret-box.js";
 
 interface RequestRow {
   tenant_id: string;
@@ -81,18 +81,11 @@ const toCall = (row: CallRow): ParkedCall => ({
 
 /** Opens the consent store on `db` under the same key as the credentials; throws without it or with another. */
 export function createSqliteConsentStore(db: Database.Database, key: Uint8Array | undefined): ConsentStore {
-  if (key === undefined) {
-    throw new TypeError(
-      "the consent store needs the operator's encryption key to open, as the credential store does",
-    );
-  }
-  const box = createSecretBox(key);
+  const box = sealingBox("consent", key);
   checkSealingKey(db, box, ["consent_requests"]);
-  const boundTo = (request: { tenantId: string; id: string }) =>
-    JSON.stringify(["consent", request.tenantId, request.id]);
   const toRequest = (row: RequestRow): ConsentRequest => {
     const { codeVerifier, authorizationUrl } = JSON.parse(
-      box.open(row.sealed, boundTo({ tenantId: row.tenant_id, id: row.id })),
+      box.open(row.sealed, consentBinding({ tenantId: row.tenant_id, id: row.id })),
     ) as { codeVerifier: string; authorizationUrl: string };
     return {
       tenantId: row.tenant_id,
@@ -180,7 +173,7 @@ export function createSqliteConsentStore(db: Database.Database, key: Uint8Array 
       key_id: box.keyId,
       sealed: box.seal(
         JSON.stringify({ codeVerifier: request.codeVerifier, authorizationUrl: request.authorizationUrl }),
-        boundTo(request),
+        consentBinding(request),
       ),
       redirect_uri: request.redirectUri,
       created_at: request.createdAt,

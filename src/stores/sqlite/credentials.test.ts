@@ -9,7 +9,7 @@ import { runCredentialStoreConformance } from "../../ports/credential-store.conf
 import type { NewCredential } from "../../ports/credential-store.js";
 import { createSqliteCredentialStore } from "./credentials.js";
 import { openDatabase } from "./database.js";
-import { parseSecretKey } from "./secret-box.js";
+import { parseSecretKey } from "../sql/secret-box.js";
 
 const directories: string[] = [];
 const databases: Database.Database[] = [];

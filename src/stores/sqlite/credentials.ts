@@ -11,7 +11,8 @@ import {
   type CredentialStore,
   checkNewCredential,
 } from "../../ports/credential-store.js";
-import { createSecretBox, type SecretBox, SecretBoxError } from "./secret-box.js";
+import { openCredential, otherKeyQuery, refuseOtherKey, sealCredential, sealingBox } from "../sql/sealing.js";
+import type { SecretBox } from "../sql/secret-box.js";
 
 interface Row {
   tenant_id: string;
@@ -51,23 +52,13 @@ const toMetadata = (row: Row): CredentialMetadata => ({
   revokedReason: row.revoked_reason ?? undefined,
 });
 
-/** The row a sealed value belongs to: what its authentication tag binds it to. */
-const boundTo = ({ tenantId, principalId, ref }: CredentialKey) =>
-  JSON.stringify(["credential", tenantId, principalId ?? "", ref]);
-
 /** Refuses a key other than the one the file's secrets are sealed under, naming both ids, never a key. */
 export function checkSealingKey(db: Database.Database, box: SecretBox, tables: readonly string[]): void {
   for (const table of tables) {
-    const other = db
-      .prepare<[string], { key_id: string }>(
-        `SELECT key_id FROM ${table} WHERE key_id IS NOT NULL AND key_id != ? LIMIT 1`,
-      )
-      .get(box.keyId);
-    if (other) {
-      throw new SecretBoxError(
-        `the credentials key given (id ${box.keyId}) is not the one this store's secrets are sealed under (id ${other.key_id}); start with that key`,
-      );
-    }
+    refuseOtherKey(
+      box,
+      db.prepare<[string], { key_id: string }>(otherKeyQuery(table, "?")).get(box.keyId)?.key_id,
+    );
   }
 }
 
@@ -76,12 +67,7 @@ export function createSqliteCredentialStore(
   db: Database.Database,
   key: Uint8Array | undefined,
 ): CredentialStore {
-  if (key === undefined) {
-    throw new TypeError(
-      "the credential store needs the operator's encryption key to open (toolreg serve --credentials-key-file, or TOOLREG_CREDENTIALS_KEY)",
-    );
-  }
-  const box = createSecretBox(key);
+  const box = sealingBox("credential", key);
   checkSealingKey(db, box, ["credentials"]);
   const get = db.prepare<[string, string, string], Row>(
     "SELECT * FROM credentials WHERE tenant_id = ? AND principal_id = ? AND ref = ?",
@@ -113,20 +99,12 @@ export function createSqliteCredentialStore(
        AND (@version IS NULL OR version = @version)`,
   );
 
-  const seal = (key: CredentialKey, secrets: CredentialSecrets) => ({
-    key_id: box.keyId,
-    sealed: box.seal(JSON.stringify(secrets), boundTo(key)),
-    has_refresh: secrets.refreshToken === undefined ? 0 : 1,
-  });
-  const unseal = (row: Row, key: CredentialKey): CredentialSecrets | undefined => {
-    if (row.sealed === null) return undefined;
-    if (row.key_id !== box.keyId) {
-      throw new SecretBoxError(
-        `the credential ${row.ref} is sealed under another key (id ${row.key_id}, not ${box.keyId})`,
-      );
-    }
-    return JSON.parse(box.open(row.sealed, boundTo(key))) as CredentialSecrets;
+  const seal = (key: CredentialKey, secrets: CredentialSecrets) => {
+    const { keyId, sealed, hasRefreshToken } = sealCredential(box, key, secrets);
+    return { key_id: keyId, sealed, has_refresh: hasRefreshToken ? 1 : 0 };
   };
+  const unseal = (row: Row, key: CredentialKey) =>
+    openCredential(box, { keyId: row.key_id, sealed: row.sealed }, key);
 
   return {
     async put(input) {

@@ -11,7 +11,7 @@ import { createSqliteIdempotencyStore } from "./idempotency.js";
 import { createSqlitePinStore } from "./mcp-pins.js";
 
 export { MIGRATIONS, type Migration, migrate } from "./migrations.js";
-export { parseSecretKey, SecretBoxError } from "./secret-box.js";
+export { parseSecretKey, SecretBoxError } from "../sql/secret-box.js";
 export {
   createSqliteApprovalStore,
   createSqliteAuditStore,
