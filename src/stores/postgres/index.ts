@@ -1,12 +1,17 @@
 /** @module toolreg/stores/postgres — the store adapters on one PostgreSQL database that many instances share. */
 import pg from "pg";
+import type { PinStore } from "../../ports/pin-store.js";
 import type { Stores } from "../../ports/stores.js";
 import { createPostgresApprovalStore } from "./approvals.js";
 import { createPostgresAuditStore } from "./audit.js";
 import { createPostgresIdempotencyStore } from "./idempotency.js";
+import { createPostgresPinStore } from "./mcp-pins.js";
 import { migrate, quoteSchema } from "./migrations.js";
 
+export { createPostgresConsentStore } from "./consents.js";
+export { createPostgresCredentialStore } from "./credentials.js";
 export { POSTGRES_MIGRATIONS, type PostgresMigration } from "./migrations.js";
+export { createPostgresPinStore };
 
 export interface PostgresStoresOptions {
   /** A `postgres://` URL. */
@@ -17,8 +22,16 @@ export interface PostgresStoresOptions {
   maxConnections?: number;
 }
 
-/** The three stores on one pool, and the way to close it. */
+/**
+ * The three stores and the pins of imported MCP tools on one pool, the pool and schema under them (for the
+ * stores opened with more than a pool: credentials and consents under the operator's key, artifacts), and the
+ * way to close it.
+ */
 export interface PostgresStores extends Stores {
+  pins: PinStore;
+  pool: pg.Pool;
+  /** The schema as a quoted identifier, as the `createPostgres…Store(pool, schema)` functions take it. */
+  schema: string;
   close(): Promise<void>;
 }
 
@@ -48,9 +61,12 @@ export async function openPostgresStores(options: PostgresStoresOptions): Promis
     throw error;
   }
   return {
+    pool,
+    schema: quoted,
     approvals: createPostgresApprovalStore(pool, quoted),
     idempotency: createPostgresIdempotencyStore(pool, quoted),
     audit: createPostgresAuditStore(pool, quoted),
+    pins: createPostgresPinStore(pool, quoted),
     close: () => pool.end(),
   };
 }

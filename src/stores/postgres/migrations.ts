@@ -100,6 +100,118 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX audit_by_time ON {schema}.audit (tenant_id, at, seq);
     `,
   },
+  {
+    version: 2,
+    name: "credentials, consents, pins, artifacts",
+    sql: `
+      -- Names a listing orders by are compared byte by byte (COLLATE "C"), as SQLite and the memory stores
+      -- order them, whatever the database's locale.
+      CREATE TABLE {schema}.credentials (
+        tenant_id      TEXT    NOT NULL,
+        -- '' for the tenant's own credential: a principal id is never empty.
+        principal_id   TEXT    COLLATE "C" NOT NULL,
+        ref            TEXT    COLLATE "C" NOT NULL,
+        kind           TEXT    NOT NULL CHECK (kind IN ('token', 'oauth')),
+        provider       TEXT    NOT NULL,
+        scopes         JSONB   NOT NULL,
+        account        TEXT,
+        expires_at     BIGINT,
+        has_refresh    BOOLEAN NOT NULL,
+        -- The id of the key the secrets are sealed under (never the key), and the sealed secrets; both NULL
+        -- once revoked.
+        key_id         TEXT,
+        sealed         TEXT,
+        version        BIGINT  NOT NULL,
+        connected_by   TEXT    NOT NULL,
+        created_at     BIGINT  NOT NULL,
+        updated_at     BIGINT  NOT NULL,
+        revoked_at     BIGINT,
+        revoked_reason TEXT,
+        -- In listing order: get, a tenant's listing and a listing by ref all read this one index.
+        PRIMARY KEY (tenant_id, ref, principal_id)
+      );
+
+      CREATE TABLE {schema}.consent_requests (
+        tenant_id      TEXT    NOT NULL,
+        id             TEXT    NOT NULL,
+        principal_id   TEXT    NOT NULL,
+        credential_ref TEXT    NOT NULL,
+        provider       TEXT    NOT NULL,
+        scopes         JSONB   NOT NULL,
+        -- The callback knows only the state: its hash is unique across tenants.
+        state_hash     TEXT    NOT NULL UNIQUE,
+        -- The PKCE verifier and the authorization URL (which carries the state), sealed like credentials.
+        key_id         TEXT    NOT NULL,
+        sealed         TEXT    NOT NULL,
+        redirect_uri   TEXT    NOT NULL,
+        status         TEXT    NOT NULL CHECK (status IN ('pending', 'used')),
+        created_at     BIGINT  NOT NULL,
+        expires_at     BIGINT  NOT NULL,
+        used_at        BIGINT,
+        PRIMARY KEY (tenant_id, id)
+      );
+      -- A call needing consent finds the pending one it can share; housekeeping finds the expired and used.
+      CREATE INDEX consent_requests_pending ON {schema}.consent_requests
+        (tenant_id, principal_id, credential_ref, created_at) WHERE status = 'pending';
+      CREATE INDEX consent_requests_by_expiry ON {schema}.consent_requests (expires_at);
+      CREATE INDEX consent_requests_used ON {schema}.consent_requests (used_at) WHERE status = 'used';
+
+      CREATE TABLE {schema}.parked_calls (
+        tenant_id       TEXT    NOT NULL,
+        id              TEXT    NOT NULL,
+        consent_id      TEXT    NOT NULL,
+        requested_by    TEXT    NOT NULL,
+        credential_ref  TEXT    NOT NULL,
+        tool_name       TEXT    NOT NULL,
+        definition_hash TEXT    NOT NULL,
+        input           JSONB,
+        run_id          TEXT    NOT NULL,
+        tool_call_id    TEXT    NOT NULL,
+        idempotency_key TEXT    NOT NULL,
+        fingerprint     TEXT    NOT NULL,
+        caller_scopes   JSONB   NOT NULL,
+        mode            TEXT    NOT NULL,
+        status          TEXT    NOT NULL CHECK (status IN ('waiting', 'resumed', 'expired')),
+        created_at      BIGINT  NOT NULL,
+        expires_at      BIGINT  NOT NULL,
+        result          JSONB,
+        resumed_at      BIGINT,
+        PRIMARY KEY (tenant_id, id)
+      );
+      -- Parking finds the call already parked under a key; a consent finds the calls waiting on it;
+      -- housekeeping finds the waiting calls past their time.
+      CREATE INDEX parked_calls_by_key ON {schema}.parked_calls (tenant_id, idempotency_key, created_at);
+      CREATE INDEX parked_calls_waiting ON {schema}.parked_calls
+        (tenant_id, requested_by, credential_ref, created_at, id) WHERE status = 'waiting';
+      CREATE INDEX parked_calls_by_expiry ON {schema}.parked_calls (expires_at) WHERE status = 'waiting';
+
+      -- The deployment's catalogue, which every tenant shares: keyed by server and tool, not by tenant.
+      -- Definitions are json, not jsonb, so they come back as the upstream sent them, key order and all.
+      CREATE TABLE {schema}.mcp_pins (
+        server             TEXT    COLLATE "C" NOT NULL,
+        tool               TEXT    COLLATE "C" NOT NULL,
+        hash               TEXT    NOT NULL,
+        definition         JSON    NOT NULL,
+        accepted_at        BIGINT  NOT NULL,
+        accepted_by        TEXT    NOT NULL,
+        offered_hash       TEXT,
+        offered_definition JSON,
+        offered_at         BIGINT,
+        PRIMARY KEY (server, tool)
+      );
+
+      -- Content-addressed per tenant: the id is the sha256 of the bytes, kept once per name.
+      CREATE TABLE {schema}.artifacts (
+        tenant_id  TEXT   NOT NULL,
+        id         TEXT   NOT NULL,
+        name       TEXT   NOT NULL,
+        media_type TEXT   NOT NULL,
+        size       BIGINT NOT NULL,
+        bytes      BYTEA  NOT NULL,
+        PRIMARY KEY (tenant_id, id, name)
+      );
+    `,
+  },
 ];
 
 /** `name` as a quoted identifier; only plain lower-case names are accepted, so nothing needs escaping. */

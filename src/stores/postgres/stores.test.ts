@@ -1,45 +1,23 @@
 /** @module The PostgreSQL adapters against the store conformance suite, plus what only a shared server can get wrong. */
-import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { runStoreConformance } from "../../../test/conformance/stores.js";
+import {
+  POSTGRES_URL as CONNECTION,
+  dropSchema,
+  freshSchema,
+  scratchSchema,
+} from "../../../test/support/postgres-schema.js";
 import { postgresAvailable } from "../../../test/support/sql.js";
 import type { ClaimInput } from "../../ports/stores.js";
 import { openPostgresStores, POSTGRES_MIGRATIONS, type PostgresStores } from "./index.js";
 
-const CONNECTION = process.env.TOOLREG_TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const reachable = await postgresAvailable("store adapters");
-
-/** A schema no other run uses, so runs on one server never collide. */
-const freshSchema = () => `toolreg_test_${randomBytes(6).toString("hex")}`;
-
-async function dropSchema(schema: string): Promise<void> {
-  const client = new pg.Client({ connectionString: CONNECTION });
-  await client.connect();
-  try {
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-  } finally {
-    await client.end();
-  }
-}
 
 describe.runIf(reachable)("postgres stores", () => {
   runStoreConformance("postgres", async () => {
-    const schema = freshSchema();
-    let current = await openPostgresStores({ connectionString: CONNECTION, schema });
-    return {
-      stores: current,
-      // A new pool on the same schema is the nearest a test gets to a process dying between two calls.
-      reopen: async () => {
-        await current.close();
-        current = await openPostgresStores({ connectionString: CONNECTION, schema });
-        return current;
-      },
-      cleanup: async () => {
-        await current.close();
-        await dropSchema(schema);
-      },
-    };
+    const scratch = await scratchSchema();
+    return { stores: scratch.stores, reopen: scratch.reopen, cleanup: scratch.cleanup };
   });
 
   const opened: PostgresStores[] = [];
