@@ -1,0 +1,21 @@
+/**
+ * @module How an artifact is addressed, whatever keeps its bytes: its id is the sha256 of the bytes, its name
+ * a plain file name, so every adapter refuses and finds alike.
+ */
+import { createHash } from "node:crypto";
+import type { Artifact, ArtifactInput } from "./artifact-store.js";
+
+const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+
+const isFileName = (name: string) => FILE_NAME.test(name) && !name.includes("..");
+
+/** The artifact `input` is stored as; throws when its name is not a plain file name. */
+export function addressArtifact({ name, mediaType, bytes }: ArtifactInput): Artifact {
+  if (!isFileName(name)) throw new Error(`"${name}" is not a plain file name`);
+  const id = createHash("sha256").update(bytes).digest("hex");
+  return { id, name, mediaType, size: bytes.byteLength, uri: `artifact://${id}/${name}` };
+}
+
+/** Whether `id` and `name` could address an artifact: anything else names none, and is never looked up. */
+export const isArtifactAddress = (id: string, name: string): boolean => SHA256.test(id) && isFileName(name);
