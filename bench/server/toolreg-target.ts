@@ -44,11 +44,15 @@ runTarget<unknown, ToolregReady>(async () => {
   ]);
   server = openRegistryServer({
     registry,
-    storePath: join(directory, "toolreg.db"),
+    store: join(directory, "toolreg.db"),
     logger: silentLogger,
     outputs,
   });
-  const { key } = server.auth.createKey({ tenantId: "bench", principalId: "bench-agent", mode: "active" });
+  const { key } = await server.auth.createKey({
+    tenantId: "bench",
+    principalId: "bench-agent",
+    mode: "active",
+  });
   const listening = await listen(server, { port: 0 });
   return {
     ready: { url: listening.url, key, tools: registry.list().length },

@@ -5,11 +5,12 @@ import type { Command } from "commander";
 import { pino } from "pino";
 import { createEgressClient } from "../egress/egress-client.js";
 import { syncRegistry } from "../mcp/import/sync-registry.js";
+import type { AuthStore } from "../ports/auth-store.js";
 import { ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
-import { openSqliteAuthStore } from "../server/auth/index.js";
 import { DEFAULT_PORT } from "../server/listen.js";
 import { openRegistryServer } from "../server/registry-server.js";
+import { openSqliteAuthStore } from "../stores/sqlite/index.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { envCredentials } from "./cli-mcp-imports.js";
 import { cliOutputStore, type GlobalOptions, statePath } from "./cli-state.js";
@@ -102,7 +103,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
           : undefined;
         const server = openRegistryServer({
           registry,
-          storePath,
+          store: storePath,
           logger,
           ...(credentialsKey && oauthEgress
             ? {
@@ -145,14 +146,14 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
     });
 
   const keys = program.command("keys").description("API keys of the registry server (stored hashed)");
-  const withAuth = (body: (auth: ReturnType<typeof openSqliteAuthStore>) => number) => {
+  const withAuth = async (body: (auth: AuthStore) => Promise<number>) => {
     const path = statePath(host.globals(), io);
     mkdirSync(dirname(path), { recursive: true });
     const auth = openSqliteAuthStore(path);
     try {
-      host.setExitCode(body(auth));
+      host.setExitCode(await body(auth));
     } finally {
-      auth.close();
+      await auth.close();
     }
   };
   keys

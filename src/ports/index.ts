@@ -1,11 +1,13 @@
 /**
  * @module toolreg/stores — the store ports, for whoever writes a store adapter: approvals, idempotency records,
- * audit, credentials, consents and MCP pins. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
+ * audit, API keys and sessions, credentials, consents and MCP pins. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
  */
+export type * from "./auth-store.js";
 export type * from "./consent-store.js";
 export { PARKED_CALL_STATUSES } from "./consent-store.js";
 export type * from "./credential-store.js";
 export { CREDENTIAL_KINDS } from "./credential-store.js";
+export type * from "./deployment-stores.js";
 export type * from "./pin-store.js";
 export type * from "./stores.js";
 export { APPROVAL_STATUSES, evidenceOf } from "./stores.js";

@@ -6,9 +6,10 @@
 import { timingSafeEqual } from "node:crypto";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
-import { type AuthStore, parseBearer } from "./auth/index.js";
+import type { AuthStore } from "../ports/auth-store.js";
 import type { AuthFailures } from "./auth-failures.js";
 import { VerifiedKeys } from "./key-cache.js";
+import { parseBearer } from "./parse-bearer.js";
 import { problem } from "./problem.js";
 import type { ServerEnv } from "./server-env.js";
 
@@ -32,7 +33,7 @@ export function authenticate(
     if (refusal) return refusal;
     const bearer = parseBearer(c.req.header("authorization"));
     if (bearer !== undefined) {
-      const caller = keys.verify(bearer);
+      const caller = await keys.verify(bearer);
       if (!caller) {
         failures?.failed(address);
         return unauthorized("the API key is unknown or revoked");
@@ -42,7 +43,7 @@ export function authenticate(
       return next();
     }
     const sessionId = getCookie(c, SESSION_COOKIE);
-    const session = sessionId ? auth.session(sessionId) : undefined;
+    const session = sessionId ? await auth.session(sessionId) : undefined;
     if (!session) {
       // Only a cookie that names no live session is a failure; no credential at all guessed nothing.
       if (sessionId) failures?.failed(address);

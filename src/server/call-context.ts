@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
+import type { Caller } from "../ports/auth-store.js";
 import {
   type CredentialResolver,
   createExecutionContext,
@@ -12,7 +13,6 @@ import {
   IDENTIFIER,
   type Logger,
 } from "../seam/context.js";
-import type { Caller } from "./auth/index.js";
 import { problem } from "./problem.js";
 
 export const RUN_HEADER = "x-toolreg-run-id";

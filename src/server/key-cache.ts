@@ -1,10 +1,10 @@
 /**
- * @module Verified API keys, remembered for a second. Checking a key in SQLite costs a quarter of a manifest
+ * @module Verified API keys, remembered for a second. Checking a key in the store costs a quarter of a manifest
  * request (bench/server.ts); a second's memory makes it nearly free. The price: a key revoked by another
  * process (`toolreg keys revoke`) keeps working for up to that second. Only successes are remembered,
  * so an unknown key is always checked.
  */
-import type { AuthStore, Caller } from "./auth/index.js";
+import type { AuthStore, Caller } from "../ports/auth-store.js";
 
 export const KEY_CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 10_000;
@@ -21,11 +21,11 @@ export class VerifiedKeys {
     this.#now = options.clock ?? Date.now;
   }
 
-  verify(key: string): Caller | undefined {
+  async verify(key: string): Promise<Caller | undefined> {
     const now = this.#now();
     const cached = this.#entries.get(key);
     if (cached && cached.until > now) return cached.caller;
-    const caller = this.#auth.verifyKey(key);
+    const caller = await this.#auth.verifyKey(key);
     if (!caller) {
       this.#entries.delete(key);
       return undefined;

@@ -71,7 +71,7 @@ export function listen(
               await closed;
               clearTimeout(late);
               await server.seam.close();
-              server.close();
+              await server.close();
               return { drained: requestsDrained && calls.drained, interrupted: calls.interrupted };
             })();
             return stopping;

@@ -1,17 +1,18 @@
 /**
- * @module A registry server over one SQLite file: the seam's stores and the auth store share it, the audit
- * trail feeds the event stream, and registry revisions reach it too.
+ * @module A registry server over one deployment's stores (a SQLite file, or PostgreSQL that instances share):
+ * the seam's stores and the auth store, the audit trail feeding the event stream, registry revisions too.
  */
 import type { Hono } from "hono";
 import type { ApprovalPolicy, Authorizer, Ceilings, Toolsets } from "../policy/ports.js";
+import type { AuthStore } from "../ports/auth-store.js";
+import type { DeploymentStores } from "../ports/deployment-stores.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import type { AuditFailureMode } from "../seam/audit-guard.js";
 import type { Logger } from "../seam/context.js";
 import type { OutputStore } from "../seam/output-store.js";
 import { Seam } from "../seam/seam.js";
-import { openSqliteStores } from "../stores/sqlite/index.js";
+import { openSqliteDeployment } from "../stores/sqlite/index.js";
 import { createServerApp } from "./app.js";
-import { type AuthStore, openSqliteAuthStore } from "./auth/index.js";
 import { type AuthFailureSettings, AuthFailures } from "./auth-failures.js";
 import { EventHub, publishingAudit } from "./event-hub.js";
 import { InflightCalls } from "./inflight-calls.js";
@@ -23,8 +24,11 @@ import type { ServerEnv } from "./server-env.js";
 
 export interface RegistryServerOptions {
   registry: ToolRegistry;
-  /** The SQLite file holding approvals, idempotency records, the audit trail and API keys. */
-  storePath: string;
+  /**
+   * Approvals, idempotency records, the audit trail, API keys, pins and credentials: the path of a SQLite
+   * file, or stores already opened (`openPostgresDeployment`). The server closes them.
+   */
+  store: string | DeploymentStores;
   logger: Logger;
   outputs?: OutputStore;
   authorizer?: Authorizer;
@@ -54,23 +58,24 @@ export interface RegistryServer {
   auth: AuthStore;
   deps: ServerDeps;
   /** Closes the stores; call after the listener has drained. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export function openRegistryServer(options: RegistryServerOptions): RegistryServer {
-  const stores = openSqliteStores(options.storePath);
-  const auth = openSqliteAuthStore(options.storePath);
+  const stores =
+    typeof options.store === "string"
+      ? openSqliteDeployment(options.store, { credentialsKey: options.credentials?.key })
+      : options.store;
+  const { auth } = stores;
   const hub = new EventHub();
   let credentials: ReturnType<typeof openServerCredentials> | undefined;
-  try {
-    credentials = options.credentials
-      ? openServerCredentials(stores.database, options.registry.view(), options.credentials)
-      : undefined;
-  } catch (error) {
-    // A missing or wrong key stops the start with nothing left open.
-    auth.close();
-    stores.close();
-    throw error;
+  if (options.credentials) {
+    if (!stores.sealed) {
+      // Stores handed over are the server's to close, even when it cannot start.
+      stores.close().catch(() => {});
+      throw new Error("registry server: credentials need stores opened with the credentials key");
+    }
+    credentials = openServerCredentials(stores.sealed, options.registry.view(), options.credentials);
   }
   const seam = new Seam({
     registry: options.registry.view(),
@@ -117,11 +122,10 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     seam,
     auth,
     deps,
-    close() {
+    async close() {
       clearInterval(sweeper);
       stopListening();
-      auth.close();
-      stores.close();
+      await stores.close();
     },
   };
 }

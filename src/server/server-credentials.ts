@@ -1,11 +1,11 @@
 /**
- * @module The server's stored credentials and consent, on its SQLite file under the operator's key: the
+ * @module The server's stored credentials and consent, sealed in its stores under the operator's key: the
  * credential and consent stores, the resolver chain its calls carry (the host's links first, such as the
  * CLI's `env:NAME`, then the store), and what the seam's consent step needs: the start link a user opens at
  * `<publicUrl>/oauth/start/<consentId>`, and the callback at `<publicUrl>/oauth/callback`.
  */
-import type Database from "better-sqlite3";
 import type { CredentialStore } from "../ports/credential-store.js";
+import type { SealedStores } from "../ports/deployment-stores.js";
 import type { RegistryView } from "../registry/registry.js";
 import { type ConsentBinding, createConsentBinding } from "../seam/consent/consent-binding.js";
 import type { ConsentOptions } from "../seam/consent/consent-options.js";
@@ -15,8 +15,6 @@ import { OAuthClients } from "../seam/consent/oauth-clients.js";
 import { createStoreCredentialResolver } from "../seam/consent/store-credential-resolver.js";
 import type { OAuthApp, OAuthTransport } from "../seam/consent/token-endpoint.js";
 import type { CredentialResolver } from "../seam/context.js";
-import { createSqliteConsentStore } from "../stores/sqlite/consents.js";
-import { createSqliteCredentialStore } from "../stores/sqlite/credentials.js";
 
 /** Where the provider sends a user back after consent. */
 export const CALLBACK_PATH = "/oauth/callback";
@@ -47,12 +45,11 @@ export interface ServerCredentials {
 }
 
 export function openServerCredentials(
-  database: Database.Database,
+  sealed: SealedStores,
   registry: RegistryView,
   options: ServerCredentialsOptions,
 ): ServerCredentials {
-  const store = createSqliteCredentialStore(database, options.key);
-  const requests = createSqliteConsentStore(database, options.key);
+  const { credentials: store, consents: requests } = sealed;
   const clients = new OAuthClients({
     providers: oauthProvidersOf(registry.list()),
     ...(options.apps ? { apps: options.apps } : {}),

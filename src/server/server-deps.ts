@@ -1,12 +1,12 @@
 /** @module What the routes share: the registry, the seam, the stores, the auth store and the event hub. */
 
+import type { AuthStore } from "../ports/auth-store.js";
 import type { CredentialStore } from "../ports/credential-store.js";
 import type { Stores } from "../ports/stores.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import type { ConsentBinding } from "../seam/consent/consent-binding.js";
 import type { CredentialResolver, Logger } from "../seam/context.js";
 import type { Seam } from "../seam/seam.js";
-import type { AuthStore } from "./auth/index.js";
 import type { EventHub } from "./event-hub.js";
 import type { InflightCalls } from "./inflight-calls.js";
 import type { ManifestCache } from "./manifest.js";

@@ -1,5 +1,5 @@
 /** @module What the server's middleware puts on a request's context for the routes. */
-import type { Caller } from "./auth/index.js";
+import type { Caller } from "../ports/auth-store.js";
 
 export interface ServerEnv {
   Variables: {

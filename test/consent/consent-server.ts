@@ -53,21 +53,23 @@ export async function startConsentServer(options: {
   let publicUrl = "";
   const server = openRegistryServer({
     registry: new ToolRegistry(options.tools),
-    storePath: join(directory, "toolreg.db"),
+    store: join(directory, "toolreg.db"),
     logger: silentLogger,
     credentials: { key: randomBytes(32), publicUrl: () => publicUrl, transport, apps: options.apps },
   });
   const listening: Listening = await listen(server, { port: 0, host: "127.0.0.1" });
   publicUrl = listening.url;
   const keys = new Map(
-    options.principals.map((principalId) => {
-      const created = server.auth.createKey({
-        tenantId: options.tenantId,
-        principalId,
-        label: "consent test",
-      });
-      return [principalId, created] as const;
-    }),
+    await Promise.all(
+      options.principals.map(async (principalId) => {
+        const created = await server.auth.createKey({
+          tenantId: options.tenantId,
+          principalId,
+          label: "consent test",
+        });
+        return [principalId, created] as const;
+      }),
+    ),
   );
   const keyOf = (principal: string) => keys.get(principal)?.key ?? "";
   const answer = async (response: Response): Promise<Answer> => ({
@@ -98,11 +100,11 @@ export async function startConsentServer(options: {
       });
       return answer(response);
     },
-    browserOf: (principal) =>
-      signedIn(listening.url, server.auth.createLoginToken(keys.get(principal)?.record.id ?? "")),
+    browserOf: async (principal) =>
+      signedIn(listening.url, await server.auth.createLoginToken(keys.get(principal)?.record.id ?? "")),
     async close() {
       await listening.stop(1_000);
-      server.close();
+      await server.close();
       await transport.close();
       rmSync(directory, { recursive: true, force: true });
     },

@@ -93,7 +93,7 @@ export async function startConsoleFixture(options: { credentials?: boolean } = {
   let publicUrl = "";
   const server = openRegistryServer({
     registry: new ToolRegistry([calculateTool, sendEmail, createTask, lookupContact, ...notes]),
-    storePath: join(dir, "toolreg.db"),
+    store: join(dir, "toolreg.db"),
     logger: silentLogger,
     ...(options.credentials
       ? {
@@ -106,8 +106,8 @@ export async function startConsoleFixture(options: { credentials?: boolean } = {
         }
       : {}),
   });
-  const operator = server.auth.createKey({ tenantId: "acme", principalId: "alice", operator: true });
-  const agentKey = server.auth.createKey({ tenantId: "acme", principalId: "support-agent" }).key;
+  const operator = await server.auth.createKey({ tenantId: "acme", principalId: "alice", operator: true });
+  const agentKey = (await server.auth.createKey({ tenantId: "acme", principalId: "support-agent" })).key;
   const listening: Listening = await listen(server, { port: 0 });
   publicUrl = listening.url;
   const invokeAsAgent = (tool: string, input: unknown) =>
@@ -118,7 +118,7 @@ export async function startConsoleFixture(options: { credentials?: boolean } = {
     });
   return {
     url: listening.url,
-    loginUrl: `${listening.url}/login?token=${server.auth.createLoginToken(operator.record.id)}`,
+    loginUrl: `${listening.url}/login?token=${await server.auth.createLoginToken(operator.record.id)}`,
     agentKey,
     sendEmail,
     invokeAsAgent,

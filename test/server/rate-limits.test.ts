@@ -34,12 +34,12 @@ async function start(options: {
   const dir = mkdtempSync(join(tmpdir(), "toolreg-limits-"));
   const server = openRegistryServer({
     registry: new ToolRegistry([calculateTool]),
-    storePath: join(dir, "toolreg.db"),
+    store: join(dir, "toolreg.db"),
     logger: silentLogger,
     ...options,
   });
-  const key = server.auth.createKey({ tenantId: "acme", principalId: "agent-1", operator: true }).key;
-  const otherKey = server.auth.createKey({ tenantId: "acme", principalId: "agent-2" }).key;
+  const key = (await server.auth.createKey({ tenantId: "acme", principalId: "agent-1", operator: true })).key;
+  const otherKey = (await server.auth.createKey({ tenantId: "acme", principalId: "agent-2" })).key;
   let verified = 0;
   const verifyKey = server.auth.verifyKey.bind(server.auth);
   server.auth.verifyKey = (presented) => {
@@ -124,8 +124,8 @@ describe("failed authentication on the registry server", () => {
     const clock = throttled(6);
     const s = await start({ authFailures: clock.settings });
     const wrong = { authorization: `Bearer ${WRONG_KEY}` };
-    const revoked = s.server.auth.createKey({ tenantId: "acme", principalId: "agent-3" });
-    s.server.auth.revokeKey(revoked.record.id);
+    const revoked = await s.server.auth.createKey({ tenantId: "acme", principalId: "agent-3" });
+    await s.server.auth.revokeKey(revoked.record.id);
     const initialize = JSON.stringify({
       jsonrpc: "2.0",
       id: 1,

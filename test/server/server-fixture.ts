@@ -80,7 +80,7 @@ export async function startFixture(
   const registry = new ToolRegistry([calculateTool, sendEmail, slow, slowWrite, ledger]);
   const server = openRegistryServer({
     registry,
-    storePath,
+    store: storePath,
     logger: silentLogger,
     // Tenant a has no finance tools at all: read_ledger is tenant b's.
     toolsets: {
@@ -94,13 +94,13 @@ export async function startFixture(
     ...(options.approvalTtlMs ? { approvalTtlMs: options.approvalTtlMs } : {}),
     ...(options.allowSelfApproval ? { allowSelfApproval: true } : {}),
   });
-  const key = (tenantId: string, principalId: string, operator = false) =>
-    server.auth.createKey({ tenantId, principalId, operator }).key;
+  const key = async (tenantId: string, principalId: string, operator = false) =>
+    (await server.auth.createKey({ tenantId, principalId, operator })).key;
   const keys = {
-    aliceOperator: key("tenant-a", "alice", true),
-    agentA: key("tenant-a", "agent-a"),
-    agentB: key("tenant-b", "agent-b"),
-    bobOperator: key("tenant-b", "bob", true),
+    aliceOperator: await key("tenant-a", "alice", true),
+    agentA: await key("tenant-a", "agent-a"),
+    agentB: await key("tenant-b", "agent-b"),
+    bobOperator: await key("tenant-b", "bob", true),
   };
   const listening = await listen(server, { port: 0 });
   return {

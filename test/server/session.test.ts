@@ -8,8 +8,8 @@ afterEach(() => f.close());
 describe("the console session", () => {
   it("turns a one-time login token into an HttpOnly, SameSite=Strict session whose changes need the CSRF token", async () => {
     f = await startFixture();
-    const operator = f.server.auth.listKeys({ tenantId: "tenant-a" }).find((key) => key.operator);
-    const token = f.server.auth.createLoginToken(operator?.id as string);
+    const operator = (await f.server.auth.listKeys({ tenantId: "tenant-a" })).find((key) => key.operator);
+    const token = await f.server.auth.createLoginToken(operator?.id as string);
     const login = await fetch(`${f.url}/login?token=${token}`, { redirect: "manual" });
     expect(login.status).toBe(303);
     expect(login.headers.get("location")).toBe("/");
@@ -64,10 +64,10 @@ describe("the console session", () => {
     });
     const id = ((await parked.json()) as { error: { details: { approvalId: string } } }).error.details
       .approvalId;
-    const agentKey = f.server.auth
-      .listKeys({ tenantId: "tenant-a" })
-      .find((key) => key.principalId === "agent-a");
-    f.server.auth.revokeKey(agentKey?.id as string);
+    const agentKey = (await f.server.auth.listKeys({ tenantId: "tenant-a" })).find(
+      (key) => key.principalId === "agent-a",
+    );
+    await f.server.auth.revokeKey(agentKey?.id as string);
     const decided = await f.call(`/api/v1/approvals/${id}/approve`, {
       ...jsonBody({}),
       key: f.keys.aliceOperator,

@@ -1,6 +1,7 @@
 /** @module `toolreg keys create|list|revoke|login`: API keys of the registry server, kept hashed in its store. */
+
+import type { AuthStore } from "../../ports/auth-store.js";
 import { ASSISTANT_MODES, type AssistantMode } from "../../seam/context.js";
-import type { AuthStore } from "../../server/auth/index.js";
 import { type CliIo, UsageError } from "../cli-io.js";
 import { formatJson, formatTable } from "../format.js";
 
@@ -13,7 +14,11 @@ export interface CreateKeyOptions {
   label?: string;
 }
 
-export function createKeyCommand(auth: AuthStore, options: CreateKeyOptions, io: CliIo): number {
+export async function createKeyCommand(
+  auth: AuthStore,
+  options: CreateKeyOptions,
+  io: CliIo,
+): Promise<number> {
   const mode = (options.keyMode ?? "active") as AssistantMode;
   if (!ASSISTANT_MODES.includes(mode))
     throw new UsageError(`--key-mode must be one of ${ASSISTANT_MODES.join(", ")}`);
@@ -21,9 +26,9 @@ export function createKeyCommand(auth: AuthStore, options: CreateKeyOptions, io:
     .split(",")
     .map((scope) => scope.trim())
     .filter(Boolean);
-  let created: ReturnType<AuthStore["createKey"]>;
+  let created: Awaited<ReturnType<AuthStore["createKey"]>>;
   try {
-    created = auth.createKey({
+    created = await auth.createKey({
       tenantId: options.tenant,
       principalId: options.principal,
       scopes,
@@ -41,12 +46,12 @@ export function createKeyCommand(auth: AuthStore, options: CreateKeyOptions, io:
   return 0;
 }
 
-export function listKeysCommand(
+export async function listKeysCommand(
   auth: AuthStore,
   options: { tenant?: string; json?: boolean },
   io: CliIo,
-): number {
-  const keys = auth.listKeys(options.tenant ? { tenantId: options.tenant } : {});
+): Promise<number> {
+  const keys = await auth.listKeys(options.tenant ? { tenantId: options.tenant } : {});
   if (options.json) {
     io.stdout(formatJson(keys));
     return 0;
@@ -68,8 +73,8 @@ export function listKeysCommand(
   return 0;
 }
 
-export function revokeKeyCommand(auth: AuthStore, id: string, io: CliIo): number {
-  if (!auth.revokeKey(id)) {
+export async function revokeKeyCommand(auth: AuthStore, id: string, io: CliIo): Promise<number> {
+  if (!(await auth.revokeKey(id))) {
     io.stderr(`error: no live key ${id}\n`);
     return 1;
   }
@@ -78,15 +83,19 @@ export function revokeKeyCommand(auth: AuthStore, id: string, io: CliIo): number
 }
 
 /** A fresh one-time console link for the tenant's newest live operator key. */
-export function loginCommand(auth: AuthStore, tenant: string, origin: string, io: CliIo): number {
-  const key = auth
-    .listKeys({ tenantId: tenant })
+export async function loginCommand(
+  auth: AuthStore,
+  tenant: string,
+  origin: string,
+  io: CliIo,
+): Promise<number> {
+  const key = (await auth.listKeys({ tenantId: tenant }))
     .filter((candidate) => candidate.operator && candidate.revokedAt === undefined)
     .sort((a, b) => b.createdAt - a.createdAt)[0];
   if (!key) {
     io.stderr(`error: tenant ${tenant} has no live operator key; create one with keys create --operator\n`);
     return 1;
   }
-  io.stdout(`${origin.replace(/\/$/, "")}/login?token=${auth.createLoginToken(key.id)}\n`);
+  io.stdout(`${origin.replace(/\/$/, "")}/login?token=${await auth.createLoginToken(key.id)}\n`);
   return 0;
 }

@@ -4,8 +4,8 @@
  * console link carrying a one-time login token; SIGTERM or SIGINT stops it gracefully, a second one at once.
  */
 import { dirname, join } from "node:path";
+import type { AuthStore } from "../../ports/auth-store.js";
 import type { Logger } from "../../seam/context.js";
-import type { AuthStore } from "../../server/auth/index.js";
 import { listen } from "../../server/listen.js";
 import type { RegistryServer } from "../../server/registry-server.js";
 import type { CliIo } from "../cli-io.js";
@@ -41,7 +41,7 @@ export async function serveCommand(
     ...(options.host ? { host: options.host } : {}),
   });
   io.stdout(`toolreg registry on ${listening.url} (${server.deps.registry.list().length} tools)\n`);
-  const login = firstStartLogin(server.auth, operator);
+  const login = await firstStartLogin(server.auth, operator);
   if (login) {
     io.stdout(
       `operator API key for ${operator.tenantId}/${operator.principalId} (shown once): ${login.key}\n`,
@@ -66,11 +66,15 @@ export async function serveCommand(
 }
 
 /** An operator key and a login token, when the store has no key at all. */
-function firstStartLogin(
+async function firstStartLogin(
   auth: AuthStore,
   operator: { tenantId: string; principalId: string },
-): { key: string; token: string } | undefined {
-  if (auth.hasKeys()) return undefined;
-  const { key, record } = auth.createKey({ ...operator, operator: true, label: "created on first start" });
-  return { key, token: auth.createLoginToken(record.id) };
+): Promise<{ key: string; token: string } | undefined> {
+  if (await auth.hasKeys()) return undefined;
+  const { key, record } = await auth.createKey({
+    ...operator,
+    operator: true,
+    label: "created on first start",
+  });
+  return { key, token: await auth.createLoginToken(record.id) };
 }

@@ -88,12 +88,12 @@ describe("mcpServer over Streamable HTTP", () => {
     const imported = await importOverHttp(true);
     const server = openRegistryServer({
       registry: new ToolRegistry(imported.tools()),
-      storePath: join(folder, "server.db"),
+      store: join(folder, "server.db"),
       logger: silentLogger,
     });
     const listening = await listen(server, { port: 0 });
     try {
-      const { key } = server.auth.createKey({ tenantId: "t", principalId: "agent" });
+      const { key } = await server.auth.createKey({ tenantId: "t", principalId: "agent" });
       const response = await fetch(`${listening.url}/api/v1/tools/remote_whoami/invoke`, {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },

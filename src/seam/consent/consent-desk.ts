@@ -52,7 +52,7 @@ export type ConnectStart =
 export type GrantOf = (
   tenantId: string,
   principalId: string,
-) => { scopes: readonly string[]; mode: AssistantMode } | undefined;
+) => Promise<{ scopes: readonly string[]; mode: AssistantMode } | undefined>;
 
 /** The callback's query: a code, or the provider's error (RFC 6749 §4.1.2.1). */
 export interface ConsentCallback {
@@ -230,7 +230,7 @@ export class ConsentDesk {
         // Without a way to know the user's grant now, the one they called with.
         envelope: await this.resume(
           call,
-          grantOf ? (grantOf(call.tenantId, call.requestedBy) ?? disabled) : undefined,
+          grantOf ? ((await grantOf(call.tenantId, call.requestedBy)) ?? disabled) : undefined,
         ),
       })),
     );

@@ -7,11 +7,12 @@
  */
 import type { Hono } from "hono";
 import { z } from "zod";
+import type { Caller } from "../../ports/auth-store.js";
 import { APPROVAL_STATUSES, type ApprovalRecord } from "../../ports/stores.js";
 import { createExecutionContext, type ExecutionContext } from "../../seam/context.js";
 import type { Envelope } from "../../seam/envelope.js";
 import type { DecisionResult } from "../../seam/seam.js";
-import type { Caller } from "../auth/index.js";
+import { newestLiveKey } from "../newest-live-key.js";
 import { problem } from "../problem.js";
 import { readJsonBody } from "../read-json-body.js";
 import type { ServerDeps } from "../server-deps.js";
@@ -87,7 +88,7 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
         by: caller.principalId,
         ...(parsed.data.note === undefined ? {} : { note: parsed.data.note }),
       };
-      const requester = requesterContext(deps, record);
+      const requester = await requesterContext(deps, record);
       let decided: DecisionResult;
       let result: Envelope | undefined;
       if (decision === "retry") {
@@ -121,12 +122,8 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
  * The requester's context now: their newest live key's scopes and mode. Without one the context is
  * disabled, so the seam refuses the resume and records why.
  */
-function requesterContext(deps: ServerDeps, record: ApprovalRecord): ExecutionContext {
-  const keys = deps.auth
-    .listKeys({ tenantId: record.tenantId })
-    .filter((key) => key.principalId === record.requestedBy && key.revokedAt === undefined)
-    .sort((a, b) => b.createdAt - a.createdAt);
-  const key = keys[0];
+async function requesterContext(deps: ServerDeps, record: ApprovalRecord): Promise<ExecutionContext> {
+  const key = await newestLiveKey(deps.auth, record.tenantId, record.requestedBy);
   return createExecutionContext({
     tenantId: record.tenantId,
     principalId: record.requestedBy,

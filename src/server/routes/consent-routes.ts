@@ -14,6 +14,7 @@ import type { Envelope } from "../../seam/envelope.js";
 import type { ConsentCompletion, GrantOf } from "../../seam/seam.js";
 import { SESSION_COOKIE } from "../authenticate.js";
 import { callContext } from "../call-context.js";
+import { newestLiveKey } from "../newest-live-key.js";
 import { SECURITY_HEADERS } from "../security-headers.js";
 import { CALLBACK_PATH, START_PATH } from "../server-credentials.js";
 import type { ServerDeps } from "../server-deps.js";
@@ -31,7 +32,7 @@ export function consentBrowserRoutes(app: Hono<ServerEnv>, deps: ServerDeps): vo
   if (!binding) return;
   const start = async (c: Context<ServerEnv>) => {
     const sessionId = getCookie(c, SESSION_COOKIE);
-    const session = sessionId ? deps.auth.session(sessionId) : undefined;
+    const session = sessionId ? await deps.auth.session(sessionId) : undefined;
     const path = `${START_PATH}/${encodeURIComponent(c.req.param("consentId") ?? "")}`;
     if (!session && c.req.method === "GET") {
       return page(
@@ -125,11 +126,8 @@ function statusOf(envelope: Envelope): number {
 
 /** A user's grant now: their newest live key's scopes and mode; none without one, so the call is refused. */
 function grantOf(deps: ServerDeps): GrantOf {
-  return (tenantId, principalId) => {
-    const key = deps.auth
-      .listKeys({ tenantId })
-      .filter((candidate) => candidate.principalId === principalId && candidate.revokedAt === undefined)
-      .sort((a, b) => b.createdAt - a.createdAt)[0];
+  return async (tenantId, principalId) => {
+    const key = await newestLiveKey(deps.auth, tenantId, principalId);
     return key ? { scopes: key.scopes, mode: key.mode } : undefined;
   };
 }

@@ -83,7 +83,7 @@ beforeAll(async () => {
   let publicUrl = "";
   server = openRegistryServer({
     registry: new ToolRegistry(tools),
-    storePath: join(directory, "toolreg.db"),
+    store: join(directory, "toolreg.db"),
     logger: silentLogger,
     credentials: {
       key: randomBytes(32),
@@ -99,24 +99,24 @@ beforeAll(async () => {
     ["bob", false],
     ["olga", true],
   ] as const) {
-    const created = server.auth.createKey({ tenantId: "acme", principalId, operator });
+    const created = await server.auth.createKey({ tenantId: "acme", principalId, operator });
     keys[principalId] = created.key;
-    loginTokens[principalId] = server.auth.createLoginToken(created.record.id);
+    loginTokens[principalId] = await server.auth.createLoginToken(created.record.id);
   }
   bare = openRegistryServer({
     registry: new ToolRegistry(tools),
-    storePath: join(directory, "bare.db"),
+    store: join(directory, "bare.db"),
     logger: silentLogger,
   });
   bareListening = await listen(bare, { port: 0, host: "127.0.0.1" });
-  bareKey = bare.auth.createKey({ tenantId: "acme", principalId: "alice", operator: true }).key;
+  bareKey = (await bare.auth.createKey({ tenantId: "acme", principalId: "alice", operator: true })).key;
 });
 
 afterAll(async () => {
   await listening?.stop(1_000);
   await bareListening?.stop(1_000);
-  server?.close();
-  bare?.close();
+  await server?.close();
+  await bare?.close();
   await toolkitHost?.close();
   await transport?.close();
   if (directory) rmSync(directory, { recursive: true, force: true });

@@ -6,9 +6,9 @@
  */
 import type { Context, Hono } from "hono";
 import { z } from "zod";
+import type { Caller } from "../../ports/auth-store.js";
 import { type CredentialMetadata, pastedSecretProblem } from "../../ports/credential-store.js";
 import { credentialsUsedBy, credentialUsedFor } from "../../seam/consent/credential-need.js";
-import type { Caller } from "../auth/index.js";
 import { viewContext } from "../call-context.js";
 import { type Problem, problem } from "../problem.js";
 import { readJsonBody } from "../read-json-body.js";

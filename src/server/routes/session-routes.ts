@@ -12,12 +12,13 @@ import type { ServerEnv } from "../server-env.js";
 
 /** Open to everyone: the token is the credential, and a wrong one counts as a failed authentication. */
 export function loginRoute(app: Hono<ServerEnv>, deps: ServerDeps, failures?: AuthFailures): void {
-  app.get("/login", (c) => {
+  app.get("/login", async (c) => {
     const address = failures ? failures.addressOf(c) : "";
     const refusal = failures?.refusal(address);
     if (refusal) return refusal;
     const token = c.req.query("token") ?? "";
-    const session = token.length > 0 && token.length <= 200 ? deps.auth.redeemLoginToken(token) : undefined;
+    const session =
+      token.length > 0 && token.length <= 200 ? await deps.auth.redeemLoginToken(token) : undefined;
     if (!session) {
       // Only a token that was given is a guess; a bare /login guessed nothing.
       if (token.length > 0) failures?.failed(address);
@@ -40,7 +41,7 @@ export function loginRoute(app: Hono<ServerEnv>, deps: ServerDeps, failures?: Au
 
 /** Behind authentication. */
 export function sessionRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
-  app.get("/api/v1/session", (c) => {
+  app.get("/api/v1/session", async (c) => {
     const caller = c.get("caller");
     const body: Record<string, unknown> = {
       tenantId: caller.tenantId,
@@ -51,14 +52,14 @@ export function sessionRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     };
     if (c.get("viaSession")) {
       const sessionId = getCookie(c, SESSION_COOKIE);
-      body.csrfToken = sessionId ? deps.auth.session(sessionId)?.csrfToken : undefined;
+      body.csrfToken = sessionId ? (await deps.auth.session(sessionId))?.csrfToken : undefined;
     }
     return c.json(body);
   });
 
-  app.post("/api/v1/logout", (c) => {
+  app.post("/api/v1/logout", async (c) => {
     const sessionId = getCookie(c, SESSION_COOKIE);
-    if (sessionId) deps.auth.endSession(sessionId);
+    if (sessionId) await deps.auth.endSession(sessionId);
     deleteCookie(c, SESSION_COOKIE, { path: "/" });
     return c.body(null, 204);
   });

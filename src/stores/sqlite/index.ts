@@ -1,17 +1,20 @@
 /** @module toolreg/stores/sqlite — the store adapters on one SQLite file that several processes may share. */
 import type Database from "better-sqlite3";
+import type { AuthStoreOptions } from "../../ports/auth-store.js";
+import type { DeploymentStores } from "../../ports/deployment-stores.js";
 import type { PinStore } from "../../ports/pin-store.js";
 import type { Stores } from "../../ports/stores.js";
 import { createSqliteApprovalStore } from "./approvals.js";
 import { createSqliteAuditStore, type SqliteAuditOptions, type SqliteAuditStore } from "./audit.js";
+import { openSqliteAuthStore } from "./auth.js";
 import { createSqliteConsentStore } from "./consents.js";
 import { createSqliteCredentialStore } from "./credentials.js";
 import { type OpenDatabaseOptions, openDatabase } from "./database.js";
 import { createSqliteIdempotencyStore } from "./idempotency.js";
 import { createSqlitePinStore } from "./mcp-pins.js";
 
-export { MIGRATIONS, type Migration, migrate } from "./migrations.js";
 export { parseSecretKey, SecretBoxError } from "../sql/secret-box.js";
+export { MIGRATIONS, type Migration, migrate } from "./migrations.js";
 export {
   createSqliteApprovalStore,
   createSqliteAuditStore,
@@ -21,6 +24,7 @@ export {
   createSqlitePinStore,
   type OpenDatabaseOptions,
   openDatabase,
+  openSqliteAuthStore,
   type SqliteAuditOptions,
   type SqliteAuditStore,
 };
@@ -52,4 +56,34 @@ export function openSqliteStores(path: string, options: SqliteStoresOptions = {}
       database.close();
     },
   };
+}
+
+export interface SqliteDeploymentOptions extends SqliteStoresOptions {
+  auth?: AuthStoreOptions;
+  /** The operator's key credentials and consents are sealed under; without it there are none. */
+  credentialsKey?: Uint8Array;
+}
+
+/** Every store a registry server needs on the file at `path`, which the processes of one host may share. */
+export function openSqliteDeployment(path: string, options: SqliteDeploymentOptions = {}): DeploymentStores {
+  const stores = openSqliteStores(path, options);
+  const closing: (() => unknown)[] = [() => stores.close()];
+  const closeAll = async () => {
+    for (const close of closing.splice(0).reverse()) await close();
+  };
+  try {
+    const auth = openSqliteAuthStore(path, options.auth);
+    closing.push(() => auth.close());
+    const key = options.credentialsKey;
+    const sealed = key && {
+      credentials: createSqliteCredentialStore(stores.database, key),
+      consents: createSqliteConsentStore(stores.database, key),
+    };
+    const { approvals, idempotency, audit, pins } = stores;
+    return { approvals, idempotency, audit, pins, auth, sealed, close: closeAll };
+  } catch (error) {
+    // A key other than the one the secrets are sealed under, say: nothing stays open.
+    closeAll().catch(() => {});
+    throw error;
+  }
 }

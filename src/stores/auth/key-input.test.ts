@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { CreateKeyInput } from "../../ports/auth-store.js";
 import { checkKeyInput } from "./key-input.js";
-import type { CreateKeyInput } from "./types.js";
 
 const valid: CreateKeyInput = { tenantId: "acme", principalId: "agent:support-bot" };
 

@@ -1,6 +1,7 @@
 /** @module How an `auth_keys` row reads back as a record or a caller. */
+
+import type { ApiKeyRecord, Caller } from "../../ports/auth-store.js";
 import type { AssistantMode } from "../../seam/context.js";
-import type { ApiKeyRecord, Caller } from "./types.js";
 
 export interface KeyRow {
   id: string;

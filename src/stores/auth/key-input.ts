@@ -1,6 +1,7 @@
 /** @module Checks what a new API key is created with; keys come from the CLI and the console, so input is untrusted. */
+
+import type { CreateKeyInput } from "../../ports/auth-store.js";
 import { type AssistantMode, IDENTIFIER } from "../../seam/context.js";
-import type { CreateKeyInput } from "./types.js";
 
 const SCOPE = /^[a-z0-9:._-]{1,64}$/i;
 const MODES: readonly AssistantMode[] = ["active", "gated", "disabled"];

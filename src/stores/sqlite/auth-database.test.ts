@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { MIGRATIONS, openSqliteStores } from "../../stores/sqlite/index.js";
 import { openAuthDatabase } from "./auth-database.js";
+import { MIGRATIONS, openSqliteStores } from "./index.js";
 
 const directories: string[] = [];
 afterEach(() => {

@@ -1,25 +1,17 @@
 /** @module SQLite authentication store: API keys, one-time login tokens and console sessions in one shared file. */
 import { timingSafeEqual } from "node:crypto";
-import { formatApiKey, newApiKeyParts, parseApiKey } from "./api-key.js";
+import type { AuthStore, AuthStoreOptions } from "../../ports/auth-store.js";
+import { formatApiKey, newApiKeyParts, parseApiKey } from "../auth/api-key.js";
+import { checkTtl, LOGIN_TOKEN_TTL_MS, sessionTtlOf } from "../auth/auth-ttl.js";
+import { checkKeyInput } from "../auth/key-input.js";
+import { KEY_COLUMNS, type KeyRow, toCaller, toKeyRecord } from "../auth/key-row.js";
+import { hashSecret, isSecretShaped, randomSecret } from "../auth/secret.js";
 import { openAuthDatabase } from "./auth-database.js";
-import { checkKeyInput } from "./key-input.js";
-import { KEY_COLUMNS, type KeyRow, toCaller, toKeyRecord } from "./key-row.js";
-import { hashSecret, isSecretShaped, randomSecret } from "./secret.js";
-import type { AuthStore, SqliteAuthStoreOptions } from "./types.js";
-
-const LOGIN_TOKEN_TTL_MS = 15 * 60 * 1000;
-const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
-
-function checkTtl(field: string, ttlMs: number): number {
-  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)
-    throw new RangeError(`auth store: ${field} must be a positive whole number of milliseconds`);
-  return ttlMs;
-}
 
 /** Opens (creating the `auth_` tables if needed) the SQLite file at `path` as an authentication store. */
-export function openSqliteAuthStore(path: string, options: SqliteAuthStoreOptions = {}): AuthStore {
+export function openSqliteAuthStore(path: string, options: AuthStoreOptions = {}): AuthStore {
   const clock = options.clock ?? Date.now;
-  const sessionTtlMs = checkTtl("sessionTtlMs", options.sessionTtlMs ?? SESSION_TTL_MS);
+  const sessionTtlMs = sessionTtlOf(options);
   const db = openAuthDatabase(path);
 
   const insertKey = db.prepare(
@@ -95,8 +87,9 @@ export function openSqliteAuthStore(path: string, options: SqliteAuthStoreOption
     return { sessionId, csrfToken, caller: toCaller(liveKey.get(keyId)!) };
   });
 
+  // better-sqlite3 answers synchronously; the port is asynchronous so that a shared server can stand behind it.
   return {
-    createKey(input) {
+    async createKey(input) {
       const checked = checkKeyInput(input);
       const parts = newApiKeyParts();
       const createdAt = clock();
@@ -115,7 +108,7 @@ export function openSqliteAuthStore(path: string, options: SqliteAuthStoreOption
       };
     },
 
-    verifyKey(key) {
+    async verifyKey(key) {
       const parts = parseApiKey(key);
       if (!parts) return undefined;
       const row = liveKey.get(parts.id);
@@ -123,30 +116,32 @@ export function openSqliteAuthStore(path: string, options: SqliteAuthStoreOption
       return timingSafeEqual(row.secret_hash, hashSecret(parts.secret)) ? toCaller(row) : undefined;
     },
 
-    listKeys(filter = {}) {
+    async listKeys(filter = {}) {
       const rows = filter.tenantId === undefined ? allKeys.all() : tenantKeys.all(filter.tenantId);
       return rows.map(toKeyRecord);
     },
 
-    revokeKey: (id) => revoke.immediate(id),
+    revokeKey: async (id) => revoke.immediate(id),
 
-    hasKeys: () => anyKey.get() === 1,
+    hasKeys: async () => anyKey.get() === 1,
 
-    createLoginToken: (keyId, ttlMs = LOGIN_TOKEN_TTL_MS) =>
+    createLoginToken: async (keyId, ttlMs = LOGIN_TOKEN_TTL_MS) =>
       issueToken.immediate(keyId, checkTtl("ttlMs", ttlMs)),
 
-    redeemLoginToken: (token) => (isSecretShaped(token) ? redeem.immediate(token) : undefined),
+    redeemLoginToken: async (token) => (isSecretShaped(token) ? redeem.immediate(token) : undefined),
 
-    session(sessionId) {
+    async session(sessionId) {
       if (!isSecretShaped(sessionId)) return undefined;
       const row = liveSession.get(hashSecret(sessionId), clock());
       return row && { caller: toCaller(row), csrfToken: row.csrf_token };
     },
 
-    endSession(sessionId) {
+    async endSession(sessionId) {
       if (isSecretShaped(sessionId)) deleteSession.run(hashSecret(sessionId));
     },
 
-    close: () => db.close(),
+    close: async () => {
+      db.close();
+    },
   };
 }

@@ -30,15 +30,19 @@ const RACER = `
     // A thread that failed never arrives; time out rather than hang the test.
     if (Atomics.wait(gate, 1, round, 10000) === "timed-out") throw new Error("the other racer never arrived");
   };
-  const store = openSqliteAuthStore(path);
-  try {
-    parentPort.postMessage(tokens.map((token) => {
-      meet();
-      return store.redeemLoginToken(token)?.sessionId ?? null;
-    }));
-  } finally {
-    store.close();
-  }
+  (async () => {
+    const store = openSqliteAuthStore(path);
+    try {
+      const sessionIds = [];
+      for (const token of tokens) {
+        meet();
+        sessionIds.push((await store.redeemLoginToken(token))?.sessionId ?? null);
+      }
+      parentPort.postMessage(sessionIds);
+    } finally {
+      await store.close();
+    }
+  })(); // a rejection ends the thread with an error event, which fails the test
 `;
 
 const directories: string[] = [];
@@ -72,15 +76,15 @@ it("lets exactly one of two racing connections redeem each login token", async (
   const path = join(directory, "server.db");
   const store = openSqliteAuthStore(path);
   try {
-    const { record } = store.createKey({ tenantId: "acme", principalId: "ops", operator: true });
-    const tokens = Array.from({ length: 200 }, () => store.createLoginToken(record.id));
+    const { record } = await store.createKey({ tenantId: "acme", principalId: "ops", operator: true });
+    const tokens = await Promise.all(Array.from({ length: 200 }, () => store.createLoginToken(record.id)));
     const [first, second] = await race(path, tokens, 2);
     for (const [index, token] of tokens.entries()) {
       const winners = [first![index], second![index]].filter((sessionId) => sessionId !== null);
       expect(winners, token).toHaveLength(1);
-      expect(store.session(winners[0]!)?.caller.keyId, token).toBe(record.id);
+      expect((await store.session(winners[0]!))?.caller.keyId, token).toBe(record.id);
     }
   } finally {
-    store.close();
+    await store.close();
   }
 });

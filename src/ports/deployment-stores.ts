@@ -1,0 +1,25 @@
+/**
+ * @module Every store a registry server needs, on one backend: what `toolreg serve --store` opens, a SQLite
+ * file for one host or a PostgreSQL database that many instances share.
+ */
+import type { AuthStore } from "./auth-store.js";
+import type { ConsentStore } from "./consent-store.js";
+import type { CredentialStore } from "./credential-store.js";
+import type { PinStore } from "./pin-store.js";
+import type { Stores } from "./stores.js";
+
+export interface SealedStores {
+  credentials: CredentialStore;
+  consents: ConsentStore;
+}
+
+export interface DeploymentStores extends Stores {
+  auth: AuthStore;
+  pins: PinStore;
+  /**
+   * The credential and consent stores, when the stores were opened with the operator's 32-byte key, which
+   * their secrets are sealed under (opening with another key than the one they were sealed under fails).
+   */
+  sealed: SealedStores | undefined;
+  close(): Promise<void>;
+}
