@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatApiKey, newApiKeyParts, parseApiKey } from "./api-key.js";
+import { formatApiKey, isKeyId, newApiKeyParts, parseApiKey } from "./api-key.js";
 
 describe("api key", () => {
   it("parses what it formats", () => {
@@ -32,5 +32,11 @@ describe("api key", () => {
       42,
     ])
       expect(parseApiKey(key), String(key)).toBeUndefined();
+  });
+
+  it("knows a key id from anything else", () => {
+    expect(isKeyId(newApiKeyParts().id)).toBe(true);
+    for (const value of ["", "0".repeat(19), "0".repeat(21), "A".repeat(20), `${"0".repeat(19)}\0`, 42, null])
+      expect(isKeyId(value), String(value)).toBe(false);
   });
 });

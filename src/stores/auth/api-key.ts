@@ -3,7 +3,9 @@ import { randomBytes } from "node:crypto";
 import { randomSecret } from "./secret.js";
 
 /** Hex keeps the id free of `_`, so the first `_` after it always ends it; 80 random bits cannot collide in practice. */
-const KEY_SHAPE = /^trk_([0-9a-f]{20})_([A-Za-z0-9_-]{43})$/;
+const KEY_ID = "[0-9a-f]{20}";
+const KEY_SHAPE = new RegExp(`^trk_(${KEY_ID})_([A-Za-z0-9_-]{43})$`);
+const KEY_ID_SHAPE = new RegExp(`^${KEY_ID}$`);
 
 export interface ApiKeyParts {
   id: string;
@@ -24,4 +26,9 @@ export function parseApiKey(key: unknown): ApiKeyParts | undefined {
   if (typeof key !== "string") return undefined;
   const match = KEY_SHAPE.exec(key);
   return match ? { id: match[1]!, secret: match[2]! } : undefined;
+}
+
+/** Whether a presented key id could be one `newApiKeyParts` made; anything else names no key. */
+export function isKeyId(value: unknown): value is string {
+  return typeof value === "string" && KEY_ID_SHAPE.test(value);
 }

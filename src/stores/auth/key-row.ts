@@ -1,17 +1,18 @@
-/** @module How an `auth_keys` row reads back as a record or a caller. */
-
+/** @module How an `auth_keys` row reads back as a record or a caller, from SQLite or PostgreSQL alike. */
 import type { ApiKeyRecord, Caller } from "../../ports/auth-store.js";
 import type { AssistantMode } from "../../seam/context.js";
 
+/** The columns as either backend returns them; the two differ only in how scopes and operator come back. */
 export interface KeyRow {
   id: string;
   secret_hash: Buffer;
   tenant_id: string;
   principal_id: string;
-  /** A JSON array of strings. */
-  scopes: string;
+  /** A JSON array of strings: text from SQLite, already parsed from PostgreSQL's jsonb. */
+  scopes: string | string[];
   mode: AssistantMode;
-  operator: 0 | 1;
+  /** SQLite has no boolean: 0 or 1 there, a boolean in PostgreSQL. */
+  operator: boolean | 0 | 1;
   label: string | null;
   created_at: number;
   revoked_at: number | null;
@@ -20,14 +21,19 @@ export interface KeyRow {
 export const KEY_COLUMNS =
   "id, secret_hash, tenant_id, principal_id, scopes, mode, operator, label, created_at, revoked_at";
 
+const scopesOf = (row: KeyRow): string[] =>
+  typeof row.scopes === "string" ? (JSON.parse(row.scopes) as string[]) : [...row.scopes];
+
+const isOperator = (row: KeyRow): boolean => row.operator === true || row.operator === 1;
+
 export function toKeyRecord(row: KeyRow): ApiKeyRecord {
   return {
     id: row.id,
     tenantId: row.tenant_id,
     principalId: row.principal_id,
-    scopes: JSON.parse(row.scopes) as string[],
+    scopes: scopesOf(row),
     mode: row.mode,
-    operator: row.operator === 1,
+    operator: isOperator(row),
     label: row.label ?? undefined,
     createdAt: row.created_at,
     revokedAt: row.revoked_at ?? undefined,
@@ -40,8 +46,8 @@ export function toCaller(row: KeyRow): Caller {
     keyId: row.id,
     tenantId: row.tenant_id,
     principalId: row.principal_id,
-    scopes: Object.freeze(JSON.parse(row.scopes) as string[]),
+    scopes: Object.freeze(scopesOf(row)),
     mode: row.mode,
-    operator: row.operator === 1,
+    operator: isOperator(row),
   });
 }

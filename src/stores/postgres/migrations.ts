@@ -212,6 +212,47 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: "auth",
+    sql: `
+      -- API keys, login tokens and console sessions, shared by every instance. Secrets are kept as their
+      -- 32-byte SHA-256; the CSRF token is kept plain because it opens nothing without the session id.
+      CREATE TABLE {schema}.auth_keys (
+        id           TEXT    NOT NULL PRIMARY KEY,
+        secret_hash  BYTEA   NOT NULL CHECK (length(secret_hash) = 32),
+        tenant_id    TEXT    NOT NULL,
+        principal_id TEXT    NOT NULL,
+        scopes       JSONB   NOT NULL,
+        mode         TEXT    NOT NULL CHECK (mode IN ('active', 'gated', 'disabled')),
+        operator     BOOLEAN NOT NULL,
+        label        TEXT,
+        created_at   BIGINT  NOT NULL,
+        revoked_at   BIGINT
+      );
+      -- A tenant's keys in listing order.
+      CREATE INDEX auth_keys_by_tenant ON {schema}.auth_keys (tenant_id, created_at, id);
+
+      CREATE TABLE {schema}.auth_login_tokens (
+        token_hash BYTEA  NOT NULL PRIMARY KEY CHECK (length(token_hash) = 32),
+        key_id     TEXT   NOT NULL REFERENCES {schema}.auth_keys (id),
+        expires_at BIGINT NOT NULL,
+        used_at    BIGINT
+      );
+      -- Revoking a key deletes its tokens and sessions.
+      CREATE INDEX auth_login_tokens_by_key ON {schema}.auth_login_tokens (key_id);
+
+      CREATE TABLE {schema}.auth_sessions (
+        session_hash BYTEA  NOT NULL PRIMARY KEY CHECK (length(session_hash) = 32),
+        key_id       TEXT   NOT NULL REFERENCES {schema}.auth_keys (id),
+        csrf_token   TEXT   NOT NULL,
+        expires_at   BIGINT NOT NULL
+      );
+      CREATE INDEX auth_sessions_by_key ON {schema}.auth_sessions (key_id);
+      -- Every login purges the expired sessions, which pile up for a day where tokens last minutes.
+      CREATE INDEX auth_sessions_by_expiry ON {schema}.auth_sessions (expires_at);
+    `,
+  },
 ];
 
 /** `name` as a quoted identifier; only plain lower-case names are accepted, so nothing needs escaping. */

@@ -1,0 +1,165 @@
+/**
+ * @module PostgreSQL authentication store: API keys, one-time login tokens and console sessions that every
+ * instance sharing the database sees at once. Only hashes of secrets are stored, as in the SQLite store.
+ */
+import { timingSafeEqual } from "node:crypto";
+import type pg from "pg";
+import type { AuthStore, AuthStoreOptions } from "../../ports/auth-store.js";
+import { IDENTIFIER } from "../../seam/context.js";
+import { formatApiKey, isKeyId, newApiKeyParts, parseApiKey } from "../auth/api-key.js";
+import { checkTtl, LOGIN_TOKEN_TTL_MS, sessionTtlOf } from "../auth/auth-ttl.js";
+import { checkKeyInput } from "../auth/key-input.js";
+import { KEY_COLUMNS, type KeyRow, toCaller, toKeyRecord } from "../auth/key-row.js";
+import { hashSecret, isSecretShaped, randomSecret } from "../auth/secret.js";
+import { inTransaction } from "./transaction.js";
+
+/**
+ * The auth store on the `auth_` tables in the quoted `schema` (migrated). The pool stays the caller's: closing
+ * the store does not end it.
+ *
+ * Locking, so that revocation ends everything on every instance: redeeming a token and making one take a
+ * share lock on the key row, and revoking takes the row's update lock before deleting the key's tokens and
+ * sessions, so each waits for the other and sees what it committed.
+ */
+export function createPostgresAuthStore(pool: pg.Pool, schema: string, options: AuthStoreOptions): AuthStore {
+  const clock = options.clock ?? Date.now;
+  const sessionTtlMs = sessionTtlOf(options);
+  const keys = `${schema}.auth_keys`;
+  const tokens = `${schema}.auth_login_tokens`;
+  const sessions = `${schema}.auth_sessions`;
+
+  const liveKey = async (id: string) => {
+    const { rows } = await pool.query<KeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM ${keys} WHERE id = $1 AND revoked_at IS NULL`,
+      [id],
+    );
+    return rows[0];
+  };
+  // SKIP LOCKED: a purge never waits on a row another transaction holds (that one is deleting it, or the
+  // next purge will), so it cannot take part in a deadlock. Its own statement, so it holds nothing after.
+  const purge = (table: string, hashColumn: string, expired: string, now: number) =>
+    pool.query(
+      `DELETE FROM ${table} WHERE ${hashColumn} IN
+         (SELECT ${hashColumn} FROM ${table} WHERE ${expired} FOR UPDATE SKIP LOCKED)`,
+      [now],
+    );
+  const noLiveKey = (keyId: unknown) =>
+    new Error(`auth store: no live API key ${JSON.stringify(keyId)} to log in with`);
+
+  return {
+    async createKey(input) {
+      const checked = checkKeyInput(input);
+      const parts = newApiKeyParts();
+      const createdAt = clock();
+      await pool.query(
+        `INSERT INTO ${keys} (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL)`,
+        [
+          parts.id,
+          hashSecret(parts.secret),
+          checked.tenantId,
+          checked.principalId,
+          JSON.stringify(checked.scopes),
+          checked.mode,
+          checked.operator,
+          checked.label ?? null,
+          createdAt,
+        ],
+      );
+      return {
+        key: formatApiKey(parts),
+        record: { id: parts.id, ...checked, createdAt, revokedAt: undefined },
+      };
+    },
+    async verifyKey(key) {
+      const parts = parseApiKey(key);
+      if (!parts) return undefined;
+      const row = await liveKey(parts.id);
+      if (!row) return undefined;
+      return timingSafeEqual(row.secret_hash, hashSecret(parts.secret)) ? toCaller(row) : undefined;
+    },
+    async listKeys(filter = {}) {
+      const { tenantId } = filter;
+      if (tenantId !== undefined && (typeof tenantId !== "string" || !IDENTIFIER.test(tenantId))) return [];
+      const { rows } = await pool.query<KeyRow>(
+        `SELECT ${KEY_COLUMNS} FROM ${keys} WHERE $1::text IS NULL OR tenant_id = $1 ORDER BY created_at, id`,
+        [tenantId ?? null],
+      );
+      return rows.map(toKeyRecord);
+    },
+    async revokeKey(id) {
+      if (!isKeyId(id)) return false;
+      return inTransaction(pool, async (client) => {
+        const marked = await client.query(
+          `UPDATE ${keys} SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`,
+          [clock(), id],
+        );
+        if (marked.rowCount === 0) return false;
+        // Statements after the key's lock was taken: they see the tokens and sessions of any redeem or
+        // token that held the key before, and no later one can be made.
+        await client.query(`DELETE FROM ${sessions} WHERE key_id = $1`, [id]);
+        await client.query(`DELETE FROM ${tokens} WHERE key_id = $1`, [id]);
+        return true;
+      });
+    },
+    async hasKeys() {
+      const { rows } = await pool.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${keys}) AS any`);
+      return rows[0]?.any === true;
+    },
+    async createLoginToken(keyId, ttlMs = LOGIN_TOKEN_TTL_MS) {
+      checkTtl("ttlMs", ttlMs);
+      if (!isKeyId(keyId)) throw noLiveKey(keyId);
+      const now = clock();
+      await purge(tokens, "token_hash", "used_at IS NOT NULL OR expires_at <= $1", now);
+      const token = randomSecret();
+      // Through the live key, share-locked, so a token is never made for an unknown key or one being revoked.
+      const inserted = await pool.query(
+        `INSERT INTO ${tokens} (token_hash, key_id, expires_at)
+         SELECT $1, id, $2 FROM ${keys} WHERE id = $3 AND revoked_at IS NULL FOR SHARE`,
+        [hashSecret(token), now + ttlMs, keyId],
+      );
+      if (inserted.rowCount === 0) throw noLiveKey(keyId);
+      return token;
+    },
+    async redeemLoginToken(token) {
+      if (!isSecretShaped(token)) return undefined;
+      const now = clock();
+      const sessionId = randomSecret();
+      const csrfToken = randomSecret();
+      // One statement, so one transaction: the UPDATE decides the redeem (of racing instances only one finds
+      // `used_at IS NULL`), and the session is inserted with it or not at all.
+      const { rows } = await pool.query<KeyRow>(
+        `WITH used AS (
+           UPDATE ${tokens} t SET used_at = $1
+           WHERE t.token_hash = $2 AND t.used_at IS NULL AND t.expires_at > $1
+             AND EXISTS (SELECT 1 FROM ${keys} k WHERE k.id = t.key_id AND k.revoked_at IS NULL FOR SHARE)
+           RETURNING t.key_id
+         ), opened AS (
+           INSERT INTO ${sessions} (session_hash, key_id, csrf_token, expires_at)
+           SELECT $3, key_id, $4, $5 FROM used
+         )
+         SELECT ${KEY_COLUMNS} FROM ${keys} JOIN used ON id = used.key_id`,
+        [now, hashSecret(token), hashSecret(sessionId), csrfToken, now + sessionTtlMs],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      await purge(sessions, "session_hash", "expires_at <= $1", now);
+      return { sessionId, csrfToken, caller: toCaller(row) };
+    },
+    async session(sessionId) {
+      if (!isSecretShaped(sessionId)) return undefined;
+      const { rows } = await pool.query<KeyRow & { csrf_token: string }>(
+        `SELECT ${KEY_COLUMNS}, s.csrf_token
+         FROM ${sessions} s JOIN ${keys} k ON k.id = s.key_id
+         WHERE s.session_hash = $1 AND s.expires_at > $2 AND k.revoked_at IS NULL`,
+        [hashSecret(sessionId), clock()],
+      );
+      const row = rows[0];
+      return row && { caller: toCaller(row), csrfToken: row.csrf_token };
+    },
+    async endSession(sessionId) {
+      if (isSecretShaped(sessionId))
+        await pool.query(`DELETE FROM ${sessions} WHERE session_hash = $1`, [hashSecret(sessionId)]);
+    },
+    async close() {},
+  };
+}
