@@ -1,17 +1,25 @@
 /** @module toolreg/stores/postgres — the store adapters on one PostgreSQL database that many instances share. */
 import pg from "pg";
+import type { AuthStoreOptions } from "../../ports/auth-store.js";
+import type { DeploymentStores } from "../../ports/deployment-stores.js";
 import type { PinStore } from "../../ports/pin-store.js";
 import type { Stores } from "../../ports/stores.js";
 import { createPostgresApprovalStore } from "./approvals.js";
 import { createPostgresAuditStore } from "./audit.js";
+import { createPostgresAuthStore } from "./auth.js";
+import { createPostgresConsentStore } from "./consents.js";
+import { createPostgresCredentialStore } from "./credentials.js";
 import { createPostgresIdempotencyStore } from "./idempotency.js";
 import { createPostgresPinStore } from "./mcp-pins.js";
 import { migrate, quoteSchema } from "./migrations.js";
 
-export { createPostgresConsentStore } from "./consents.js";
-export { createPostgresCredentialStore } from "./credentials.js";
 export { POSTGRES_MIGRATIONS, type PostgresMigration } from "./migrations.js";
-export { createPostgresPinStore };
+export {
+  createPostgresAuthStore,
+  createPostgresConsentStore,
+  createPostgresCredentialStore,
+  createPostgresPinStore,
+};
 
 export interface PostgresStoresOptions {
   /** A `postgres://` URL. */
@@ -69,4 +77,46 @@ export async function openPostgresStores(options: PostgresStoresOptions): Promis
     pins: createPostgresPinStore(pool, quoted),
     close: () => pool.end(),
   };
+}
+
+export interface PostgresDeploymentOptions extends PostgresStoresOptions {
+  auth?: AuthStoreOptions;
+  /** The operator's key credentials and consents are sealed under; without it there are none. */
+  credentialsKey?: Uint8Array;
+}
+
+export interface PostgresDeployment extends DeploymentStores {
+  pool: pg.Pool;
+  /** The schema as a quoted identifier, as the `createPostgres…Store(pool, schema)` functions take it. */
+  schema: string;
+}
+
+/**
+ * Every store a registry server needs on one PostgreSQL database that many instances share. Rejects, with
+ * no connection left open, when a store refuses to open (a key other than the one the secrets are sealed under,
+ * say); closing it ends the pool, and closing it again does nothing.
+ */
+export async function openPostgresDeployment(
+  options: PostgresDeploymentOptions,
+): Promise<PostgresDeployment> {
+  const stores = await openPostgresStores(options);
+  const { pool, schema, approvals, idempotency, audit, pins } = stores;
+  try {
+    const auth = createPostgresAuthStore(pool, schema, options.auth ?? {});
+    const key = options.credentialsKey;
+    const sealed = key && {
+      credentials: await createPostgresCredentialStore(pool, schema, key),
+      consents: await createPostgresConsentStore(pool, schema, key),
+    };
+    let closed: Promise<void> | undefined;
+    const close = () => {
+      closed ??= pool.end();
+      return closed;
+    };
+    return { pool, schema, approvals, idempotency, audit, pins, auth, sealed, close };
+  } catch (error) {
+    // The refusal is what the caller needs to see, not a failure to close after it.
+    await stores.close().catch(() => {});
+    throw error;
+  }
 }
