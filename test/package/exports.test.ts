@@ -54,6 +54,7 @@ describe("the published package", () => {
       "./stores",
       "./stores/memory",
       "./stores/sqlite",
+      "./stores/postgres",
       "./test",
       "./adapters/ai-sdk",
       "./adapters/openai-agents",
@@ -111,6 +112,9 @@ describe("the published package", () => {
       ]),
     );
     expect(loaded["./stores/sqlite"]).toContain("openSqliteStores");
+    expect(loaded["./stores/postgres"]).toEqual(
+      expect.arrayContaining(["openPostgresStores", "openPostgresDeployment", "createPostgresAuthStore"]),
+    );
     expect(loaded["./egress"]).toContain("createEgressClient");
     expect(loaded["./catalog"]).toEqual(
       expect.arrayContaining([
