@@ -1,16 +1,14 @@
 /**
  * @module The MCP servers `--mcp-config` names, imported for one command: their pins are kept in the
- * CLI's state file (so `toolreg mcp accept` reaches them), drift and withheld tools are said on stderr,
+ * CLI's stores (so `toolreg mcp accept` reaches them), drift and withheld tools are said on stderr,
  * and credentials are `env:NAME` references to the CLI's environment.
  */
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { McpImport, McpImportEvent } from "../mcp/import/mcp-server.js";
 import { mcpServer } from "../mcp/import/mcp-server.js";
+import type { PinStore } from "../ports/pin-store.js";
 import type { AnyTool } from "../registry/registry.js";
 import type { CredentialResolver } from "../seam/context.js";
-import { openDatabase } from "../stores/sqlite/database.js";
-import { createSqlitePinStore } from "../stores/sqlite/mcp-pins.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { loadMcpConfig } from "./mcp-config.js";
 
@@ -34,17 +32,13 @@ export function envCredentials(env: CliIo["env"]): CredentialResolver {
 
 export async function importMcpServers(
   configPath: string,
-  stateFile: string,
+  pins: PinStore,
   io: CliIo,
 ): Promise<ImportedServers> {
   const configs = loadMcpConfig(resolve(io.cwd, configPath));
-  mkdirSync(dirname(stateFile), { recursive: true });
-  const database = openDatabase(stateFile);
-  const pins = createSqlitePinStore(database);
   const imports: McpImport[] = [];
   const close = async () => {
     await Promise.allSettled(imports.map((imported) => imported.close()));
-    database.close();
   };
   try {
     for (const config of configs) {

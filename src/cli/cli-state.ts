@@ -1,14 +1,10 @@
 /**
- * @module The CLI's host: the default registry, a seam over the embedded SQLite file, and the contexts it
- * builds for the terminal operator. The state lives in the file, so a call parked by one command can be
- * approved by the next.
+ * @module The CLI's host: the default registry, a seam over the command's stores (the embedded SQLite file,
+ * or PostgreSQL), and the contexts it builds for the terminal operator. The state lives in the stores, so a
+ * call parked by one command can be approved by the next.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
 import { pino } from "pino";
-import { createArtifactOutputStore } from "../artifacts/artifact-output-store.js";
-import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import type { AnyTool } from "../registry/registry.js";
 import { ToolRegistry } from "../registry/registry.js";
 import {
@@ -17,19 +13,17 @@ import {
   type ExecutionContext,
   IDENTIFIER,
 } from "../seam/context.js";
-import type { OutputStore } from "../seam/output-store.js";
 import { Seam } from "../seam/seam.js";
-import { openSqliteStores, type SqliteStores } from "../stores/sqlite/index.js";
 import type { EmbeddingModel } from "./cli-embeddings.js";
-import { type CliIo, UsageError } from "./cli-io.js";
+import { UsageError } from "./cli-io.js";
+import type { CliStores } from "./cli-stores.js";
 import type { ToolFlags } from "./cli-tools.js";
 import { ceilingsOf, type Settings } from "./config-file.js";
 import { openRedisCeilings } from "./redis-ceilings.js";
 
-export const DEFAULT_DB = ".toolreg/toolreg.db";
-
 export interface GlobalOptions extends ToolFlags {
   db?: string;
+  nats?: string;
   config?: string;
   rateLimit: string[];
   onAuditFailure?: "refuse" | "alert";
@@ -47,7 +41,7 @@ export interface CliState {
   seam: Seam;
   /** The registry behind the seam: a long-running command installs what imported servers add. */
   registry: ToolRegistry;
-  stores: SqliteStores;
+  stores: CliStores;
   /** A context for a fresh call by `principal` (the operator unless given). */
   context(init?: {
     principal?: string;
@@ -56,20 +50,10 @@ export interface CliState {
     signal?: AbortSignal;
   }): ExecutionContext;
   /**
-   * Stops the seam (waiting up to `drainMs`, the settings' drain unless given, or until `force` aborts)
-   * and closes the stores; once, however often it is called.
+   * Stops the seam (waiting up to `drainMs`, the settings' drain unless given, or until `force` aborts);
+   * once, however often it is called. The stores are the command's to close.
    */
   close(drainMs?: number, force?: AbortSignal): Promise<void>;
-}
-
-/** The embedded state file: --db, else $TOOLREG_DB, else .toolreg/toolreg.db under the working directory. */
-export function statePath(options: Pick<GlobalOptions, "db">, io: CliIo): string {
-  return resolve(io.cwd, options.db || io.env.TOOLREG_DB || DEFAULT_DB);
-}
-
-/** Outputs over their cap are kept beside the state file, so `read_tool_output` works from the next command. */
-export function cliOutputStore(options: Pick<GlobalOptions, "db">, io: CliIo): OutputStore {
-  return createArtifactOutputStore(createFileArtifactStore(join(dirname(statePath(options, io)), "outputs")));
 }
 
 /** `settings`: what the command loaded before serving its tools, so the config file is read once. */
@@ -77,8 +61,7 @@ export async function openCliState(
   tools: readonly AnyTool[],
   settings: Settings,
   options: GlobalOptions,
-  io: CliIo,
-  outputs: OutputStore,
+  stores: CliStores,
 ): Promise<CliState> {
   for (const [flag, value] of [
     ["--tenant", options.tenant],
@@ -91,15 +74,12 @@ export async function openCliState(
   // With a Redis configured, a command counts against the limits every instance shares, as serve does.
   const shared = await openRedisCeilings(settings);
   const ceilings = shared?.ceilings ?? (settings.redis ? undefined : ceilingsOf(settings));
-  const path = statePath(options, io);
-  mkdirSync(dirname(path), { recursive: true });
-  const stores = openSqliteStores(path);
   const registry = new ToolRegistry(tools);
   const logger = pino({ level: options.logLevel }, pino.destination(2));
   const seam = new Seam({
     registry: registry.view(),
     stores,
-    outputs,
+    outputs: stores.outputs,
     logger,
     onAuditFailure: settings.onAuditFailure,
     ...(ceilings ? { ceilings } : {}),
@@ -132,7 +112,6 @@ export async function openCliState(
           logger.warn({ interrupted }, "calls still running at the stop were recorded interrupted");
         }
         await seam.close();
-        stores.close();
         await shared?.close();
       })();
       return closing;

@@ -94,6 +94,22 @@ describe("the config file", () => {
     expect(() => loadSettings({}, io)).toThrow(/redis/);
   });
 
+  it("names the bus the instances share in the file or --nats, the flag's URL replacing the file's", () => {
+    write("toolreg.config.json", { nats: { url: "nats://10.0.0.5:4222", subjectPrefix: "acme.prod" } });
+    expect(loadSettings({}, io).nats).toEqual({ url: "nats://10.0.0.5:4222", subjectPrefix: "acme.prod" });
+    expect(loadSettings({ nats: "nats://127.0.0.1:4223" }, io).nats).toEqual({
+      url: "nats://127.0.0.1:4223",
+      subjectPrefix: "acme.prod",
+    });
+    write("toolreg.config.json", { nats: "nats://a:4222,nats://b:4222" });
+    expect(loadSettings({}, io).nats).toEqual({ url: "nats://a:4222,nats://b:4222" });
+    expect(() => loadSettings({ nats: "127.0.0.1:4222" }, io)).toThrow(
+      '--nats "127.0.0.1:4222": give a URL, e.g. nats://127.0.0.1:4222',
+    );
+    write("toolreg.config.json", { nats: { url: "nats://127.0.0.1:4222", subjectPrefix: "a b" } });
+    expect(() => loadSettings({}, io)).toThrow(/nats/);
+  });
+
   it("lets serve's flags replace the file's failed-authentication settings", () => {
     write("toolreg.config.json", { authFailures: { rate: "5/min" }, trustProxy: 1 });
     expect(loadSettings({ authFailures: "off", trustProxy: "0" }, io)).toMatchObject({
@@ -150,7 +166,7 @@ describe("the config file", () => {
   it("refuses a key it does not know, saying which keys it holds", () => {
     write("toolreg.config.json", { rateLimits: [], plugins: ["crm"] });
     expect(() => loadSettings({}, io)).toThrow(
-      'toolreg.config.json: unknown key "plugins" (a config file holds $schema, toolkits, toolsets, rateLimits, redis, authFailures, trustProxy, onAuditFailure, drainMs)',
+      'toolreg.config.json: unknown key "plugins" (a config file holds $schema, toolkits, toolsets, rateLimits, redis, nats, authFailures, trustProxy, onAuditFailure, drainMs)',
     );
     write("toolreg.config.json", { rateLimits: [{ per: "tool", rate: "1/min", tools: ["a"] }] });
     expect(() => loadSettings({}, io)).toThrow('toolreg.config.json: rateLimits[0]: unknown key "tools"');

@@ -52,6 +52,11 @@ const RedisUrlSchema = z
   .max(2_000)
   .regex(/^rediss?:\/\/\S+$/, "a redis:// or rediss:// URL");
 
+const NatsUrlSchema = z
+  .string()
+  .max(2_000)
+  .regex(/^(nats|tls):\/\/\S+$/, "a nats:// URL (several separated by commas)");
+
 export const ConfigFileSchema = z
   .strictObject({
     $schema: z.string().optional().meta({ description: "where an editor finds this schema" }),
@@ -88,6 +93,26 @@ export const ConfigFileSchema = z
       .meta({
         description:
           "keep the rateLimits' counts in Redis (redis://host:port), shared by every instance that names the same Redis; without it each process counts its own calls",
+      }),
+    nats: z
+      .union([
+        NatsUrlSchema,
+        z.strictObject({
+          url: NatsUrlSchema,
+          subjectPrefix: z
+            .string()
+            .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/)
+            .optional()
+            .meta({
+              description:
+                "every subject starts with it (default toolreg); deployments sharing a NATS keep apart by it",
+            }),
+        }),
+      ])
+      .optional()
+      .meta({
+        description:
+          "the bus the instances share (nats://host:4222): approvals and key revocations reach every instance, catalogue revisions are announced as tool.update, and tool.query is answered",
       }),
     authFailures: z
       .union([z.literal(false), z.strictObject({ rate: RateSchema })])
@@ -130,6 +155,8 @@ export interface Settings {
   rateLimits: RateLimitRule[];
   /** Where the rate limits are counted when shared by several instances; undefined counts in the process. */
   redis: { url: string; onUnavailable?: CeilingsUnavailableMode } | undefined;
+  /** The event bus the instances share; undefined: each instance hears only itself. */
+  nats: { url: string; subjectPrefix?: string } | undefined;
   authFailures: Rate | false;
   /** Proxies trusted to append to X-Forwarded-For; 0 reads the socket. */
   trustProxy: number;
@@ -142,6 +169,8 @@ export interface SettingsFlags {
   rateLimit?: readonly string[] | undefined;
   /** `serve --redis`: a Redis URL; replaces the file's, keeping its onUnavailable. */
   redis?: string | undefined;
+  /** `--nats`: a NATS URL; replaces the file's, keeping its subject prefix. */
+  nats?: string | undefined;
   /** `serve --auth-failures`: a rate, or `off`; replaces the file's. */
   authFailures?: string | undefined;
   /** `serve --trust-proxy`: a count of proxies; replaces the file's. */
@@ -166,6 +195,7 @@ export function loadSettings(flags: SettingsFlags, io: CliIo): Settings {
     toolsets: toolsetsOf(file.toolsets),
     rateLimits,
     redis: redisFrom(flags.redis, file),
+    nats: natsFrom(flags.nats, file),
     authFailures: authFailuresFrom(flags.authFailures, file),
     trustProxy: trustProxyFrom(flags.trustProxy, file),
     onAuditFailure: (flags.onAuditFailure as AuditFailureMode | undefined) ?? file.onAuditFailure ?? "refuse",
@@ -247,6 +277,15 @@ function redisFrom(flag: string | undefined, file: ConfigFile): Settings["redis"
   if (flag === undefined) return fromFile;
   if (!RedisUrlSchema.safeParse(flag).success) {
     throw new UsageError(`--redis ${JSON.stringify(flag)}: give a URL, e.g. redis://127.0.0.1:6379`);
+  }
+  return { ...fromFile, url: flag };
+}
+
+function natsFrom(flag: string | undefined, file: ConfigFile): Settings["nats"] {
+  const fromFile = typeof file.nats === "string" ? { url: file.nats } : file.nats;
+  if (flag === undefined) return fromFile;
+  if (!NatsUrlSchema.safeParse(flag).success) {
+    throw new UsageError(`--nats ${JSON.stringify(flag)}: give a URL, e.g. nats://127.0.0.1:4222`);
   }
   return { ...fromFile, url: flag };
 }

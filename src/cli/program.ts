@@ -11,12 +11,11 @@ import type { PinStore } from "../ports/pin-store.js";
 import { APPROVAL_STATUSES } from "../ports/stores.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
-import { openDatabase } from "../stores/sqlite/database.js";
-import { createSqlitePinStore } from "../stores/sqlite/mcp-pins.js";
 import { EMBEDDING_MODELS, loadCliEmbeddings } from "./cli-embeddings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { importMcpServers } from "./cli-mcp-imports.js";
-import { type CliState, cliOutputStore, type GlobalOptions, openCliState, statePath } from "./cli-state.js";
+import { type CliState, type GlobalOptions, openCliState } from "./cli-state.js";
+import { type LazyCliStores, lazyCliStores, stateLocation } from "./cli-stores.js";
 import { type MetaHost, type ServedTools, serveTools } from "./cli-tools.js";
 import { answerCommand } from "./commands/answer.js";
 import { decideApproval, listApprovals } from "./commands/approvals.js";
@@ -38,13 +37,18 @@ import { wiringFlags } from "./wiring-flags.js";
 /** Runs the CLI on `argv` (without node and script); resolves to the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let exitCode = 0;
-  const program = buildProgram(io, (code) => {
+  // The command's stores: opened by the first part that needs them, closed once the command is done.
+  let program: Command | undefined;
+  const stores = lazyCliStores(() => stateLocation(program?.opts<GlobalOptions>() ?? {}, io));
+  program = buildProgram(io, stores, (code) => {
     exitCode = code;
   });
   try {
     await program.parseAsync([...argv], { from: "user" });
+    await stores.close();
     return exitCode;
   } catch (error) {
+    await stores.close().catch(() => {});
     if (error instanceof CommanderError) {
       // Help and version exit 0; every other commander error is a usage error it has already printed.
       return error.exitCode === 0 ? 0 : 2;
@@ -58,12 +62,19 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
+function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: number) => void): Command {
   const program = new Command("toolreg")
     .description(
       "The governed catalogue of tools an AI agent may call, and the one seam every call goes through.",
     )
-    .option("--db <path>", "the embedded SQLite state file (default .toolreg/toolreg.db, or $TOOLREG_DB)")
+    .option(
+      "--db <path-or-url>",
+      "the state: a SQLite file (default .toolreg/toolreg.db, or $TOOLREG_DB), or a postgres:// URL that many instances share",
+    )
+    .option(
+      "--nats <url>",
+      "the bus the instances share (nats://127.0.0.1:4222): serve tells the others of approvals and answers tool.query; keys revoke tells every instance",
+    )
     .option("--registry <path>", "an ES module exporting `catalogue` to serve instead of the built-in one")
     .option(
       "--mcp-config <file>",
@@ -150,7 +161,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
         if (!openSeam) throw new Error("no seam is open for this command");
         return openSeam;
       },
-      outputs: cliOutputStore(globals(), io),
+      outputs: stores.outputs(),
       ...(loaded ? { embeddings: loaded } : {}),
     };
   };
@@ -159,7 +170,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     const config = globals().mcpConfig;
     if (!config) return base;
     try {
-      const imported = await importMcpServers(config, statePath(globals(), io), io);
+      const imported = await importMcpServers(config, (await stores.open()).pins, io);
       return {
         tools: [...base.tools, ...imported.tools],
         imports: imported.imports,
@@ -191,13 +202,14 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   addServerCommands(program, {
     io,
     globals,
+    stores,
     served,
     linkSeam: (seam) => {
       openSeam = seam;
     },
     setExitCode,
   });
-  addCredentialCommands(program, { io, globals, served, setExitCode });
+  addCredentialCommands(program, { io, globals, stores, served, setExitCode });
   const withTools = async (
     body: (tools: readonly AnyTool[], imports: readonly McpImport[]) => Promise<number> | number,
     settings?: Settings,
@@ -215,7 +227,7 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     // Before anything is opened: a mistake in the settings leaves nothing to close.
     const settings = loadSettings(globals(), io);
     await withTools(async (tools, imports) => {
-      const state = await openCliState(tools, settings, globals(), io, cliOutputStore(globals(), io));
+      const state = await openCliState(tools, settings, globals(), await stores.open());
       openSeam = state.seam;
       try {
         return await body(state, imports);
@@ -226,14 +238,9 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     }, settings);
   };
 
-  /** The pins in the state file, without connecting to any server. */
+  /** The pins in the stores, without connecting to any server. */
   const withPins = async (body: (pins: PinStore) => Promise<number>): Promise<void> => {
-    const database = openDatabase(statePath(globals(), io));
-    try {
-      setExitCode(await body(createSqlitePinStore(database)));
-    } finally {
-      database.close();
-    }
+    setExitCode(await body((await stores.open()).pins));
   };
 
   program

@@ -1,6 +1,5 @@
 /** @module The registry server's commands: `serve`, and `keys create|list|revoke|login` over its store. */
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { join } from "node:path";
 import type { Command } from "commander";
 import { pino } from "pino";
 import { createEgressClient } from "../egress/egress-client.js";
@@ -8,24 +7,28 @@ import { syncRegistry } from "../mcp/import/sync-registry.js";
 import type { AuthStore } from "../ports/auth-store.js";
 import { ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
+import { tellRevoked } from "../server/instance-events.js";
 import { DEFAULT_PORT } from "../server/listen.js";
 import { openRegistryServer } from "../server/registry-server.js";
-import { openSqliteAuthStore } from "../stores/sqlite/index.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { envCredentials } from "./cli-mcp-imports.js";
-import { cliOutputStore, type GlobalOptions, statePath } from "./cli-state.js";
+import type { GlobalOptions } from "./cli-state.js";
+import { type LazyCliStores, localStateDir, stateLocation } from "./cli-stores.js";
 import type { ServedTools } from "./cli-tools.js";
 import { CREDENTIALS_KEY_ENV, oauthAppsFromEnv, readCredentialsKey } from "./commands/credentials.js";
 import { createKeyCommand, listKeysCommand, loginCommand, revokeKeyCommand } from "./commands/keys.js";
-import { demoDatabasePath, serveCommand } from "./commands/serve.js";
+import { serveCommand } from "./commands/serve.js";
 import { ceilingsOf, loadSettings, type Settings } from "./config-file.js";
 import { egressAllowing } from "./egress-allow.js";
+import { openNatsBus } from "./nats-bus.js";
 import { openRedisCeilings } from "./redis-ceilings.js";
 import { listenForStop } from "./stop-signals.js";
 
 export interface ServerCommandHost {
   io: CliIo;
   globals(): GlobalOptions;
+  /** The command's stores, opened on first need. */
+  stores: LazyCliStores;
   /** The served tools, with extra flags (the demo toolkit's dataset). */
   served(settings: Settings, extra: { demoDb?: string }): Promise<ServedTools>;
   /** Links the meta-tools to the seam they call back into. */
@@ -51,7 +54,10 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
     .description("run the registry server and its web console on the embedded SQLite store")
     .option("--port <port>", `port to listen on (default ${DEFAULT_PORT})`)
     .option("--host <host>", "address to listen on", "127.0.0.1")
-    .option("--store <path>", "the SQLite store (default: --db, or .toolreg/toolreg.db)")
+    .option(
+      "--store <path-or-url>",
+      "the stores: a SQLite file (default: --db, or .toolreg/toolreg.db), or a postgres:// URL every instance shares",
+    )
     .option(
       "--redis <url>",
       "keep the rate limits' counts in this Redis (redis://127.0.0.1:6379), shared by every instance",
@@ -77,17 +83,22 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       const settings = loadSettings({ ...host.globals(), ...options }, io);
       const credentialsKey = readCredentialsKey(options.credentialsKeyFile, io);
       const localCeilings = settings.redis ? undefined : ceilingsOf(settings);
-      if (options.store) program.setOptionValue("db", resolve(io.cwd, options.store));
-      const storePath = statePath(host.globals(), io);
-      mkdirSync(dirname(storePath), { recursive: true });
+      if (options.store) program.setOptionValue("db", options.store);
+      const location = stateLocation(host.globals(), io);
       const logger = pino({ level: host.globals().logLevel }, pino.destination(2));
-      const { tools, imports, close } = await host.served(settings, { demoDb: demoDatabasePath(storePath) });
+      // First, so the credential and consent stores are opened under the key (a wrong one stops the start).
+      const stores = await host.stores.open({ credentialsKey });
+      // The demo toolkit's dataset is a file of this host's, beside the SQLite store or under .toolreg/.
+      const demoDb = join(localStateDir(location, io), "demo.db");
+      const { tools, imports, close } = await host.served(settings, { demoDb });
       let unsubscribe: (() => void)[] = [];
       let oauthEgress: ReturnType<typeof createEgressClient> | undefined;
       let sharedCeilings: Awaited<ReturnType<typeof openRedisCeilings>>;
+      let bus: Awaited<ReturnType<typeof openNatsBus>>;
       // Whatever fails from here on (a duplicate tool name, a wrong credentials key) closes what was opened.
       try {
         sharedCeilings = await openRedisCeilings(settings);
+        bus = await openNatsBus(settings, logger);
         const ceilings = sharedCeilings?.ceilings ?? localCeilings;
         const registry = new ToolRegistry(tools);
         // Imported servers' changes reach the registry, hence the console, tool.update and MCP clients.
@@ -103,7 +114,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
           : undefined;
         const server = openRegistryServer({
           registry,
-          store: storePath,
+          store: stores,
           logger,
           ...(credentialsKey && oauthEgress
             ? {
@@ -119,8 +130,9 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
               }
             : {}),
           onAuditFailure: settings.onAuditFailure,
-          outputs: cliOutputStore(host.globals(), io),
+          outputs: stores.outputs,
           ...(ceilings ? { ceilings } : {}),
+          ...(bus ? { bus } : {}),
           ...(settings.toolsets ? { toolsets: settings.toolsets } : {}),
           ...(settings.authFailures
             ? { authFailures: { ...settings.authFailures, trustProxy: settings.trustProxy } }
@@ -141,20 +153,30 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
         for (const stop of unsubscribe) stop();
         await oauthEgress?.close();
         await sharedCeilings?.close();
+        await bus?.close();
         await close();
       }
     });
 
   const keys = program.command("keys").description("API keys of the registry server (stored hashed)");
-  const withAuth = async (body: (auth: AuthStore) => Promise<number>) => {
-    const path = statePath(host.globals(), io);
-    mkdirSync(dirname(path), { recursive: true });
-    const auth = openSqliteAuthStore(path);
+  /** With a bus, every instance drops the key from its cache now rather than within its second. */
+  const tellInstances = async (keyId: string) => {
+    const settings = loadSettings(host.globals(), io);
+    if (!settings.nats) return;
+    const logger = pino({ level: host.globals().logLevel }, pino.destination(2));
     try {
-      host.setExitCode(await body(auth));
-    } finally {
-      await auth.close();
+      const bus = await openNatsBus(settings, logger);
+      if (!bus) return;
+      tellRevoked(bus, keyId);
+      await bus.close();
+    } catch (error) {
+      io.stderr(
+        `warning: ${(error as Error).message}; running instances stop honouring the key within a second anyway\n`,
+      );
     }
+  };
+  const withAuth = async (body: (auth: AuthStore) => Promise<number>) => {
+    host.setExitCode(await body((await host.stores.open()).auth));
   };
   keys
     .command("create")
@@ -199,7 +221,13 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
   keys
     .command("revoke")
     .argument("<id>", "the key id (the part after trk_ and before the next _)")
-    .action((id: string) => withAuth((auth) => revokeKeyCommand(auth, id, io)));
+    .action((id: string) =>
+      withAuth(async (auth) => {
+        const code = await revokeKeyCommand(auth, id, io);
+        if (code === 0) await tellInstances(id);
+        return code;
+      }),
+    );
   keys
     .command("login")
     .description("print a one-time console link for the tenant's newest operator key")

@@ -8,6 +8,7 @@ export { PARKED_CALL_STATUSES } from "./consent-store.js";
 export type * from "./credential-store.js";
 export { CREDENTIAL_KINDS } from "./credential-store.js";
 export type * from "./deployment-stores.js";
+export type * from "./event-bus.js";
 export type * from "./pin-store.js";
 export type * from "./stores.js";
 export { APPROVAL_STATUSES, evidenceOf } from "./stores.js";

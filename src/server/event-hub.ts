@@ -65,13 +65,13 @@ export class EventHub {
   }
 }
 
-/** The audit store, publishing the approval events it records. */
-export function publishingAudit(audit: AuditStore, hub: EventHub): AuditStore {
+/** The audit store, publishing the approval events it records (to this instance's hub, and the bus's). */
+export function publishingAudit(audit: AuditStore, publish: (event: ApprovalEvent) => void): AuditStore {
   return {
     record(event) {
       const recorded = audit.record(event);
       const published = approvalEventOf(event);
-      if (published) hub.publish(published);
+      if (published) publish(published);
       return recorded;
     },
     list: (input) => audit.list(input),

@@ -1,8 +1,8 @@
 /**
  * @module Verified API keys, remembered for a second. Checking a key in the store costs a quarter of a manifest
  * request (bench/server.ts); a second's memory makes it nearly free. The price: a key revoked by another
- * process (`toolreg keys revoke`) keeps working for up to that second. Only successes are remembered,
- * so an unknown key is always checked.
+ * process (`toolreg keys revoke`) keeps working for up to that second, unless the instances share an event
+ * bus, which says so at once (`forget`). Only successes are remembered, so an unknown key is always checked.
  */
 import type { AuthStore, Caller } from "../ports/auth-store.js";
 
@@ -34,5 +34,10 @@ export class VerifiedKeys {
     if (this.#entries.size >= MAX_ENTRIES) this.#entries.clear();
     this.#entries.set(key, { caller, until: now + this.#ttlMs });
     return caller;
+  }
+
+  /** Drops a revoked key at once, told by the instance where it was revoked. */
+  forget(keyId: string): void {
+    for (const [key, entry] of this.#entries) if (entry.caller.keyId === keyId) this.#entries.delete(key);
   }
 }

@@ -6,6 +6,7 @@ import type { Hono } from "hono";
 import type { ApprovalPolicy, Authorizer, Ceilings, Toolsets } from "../policy/ports.js";
 import type { AuthStore } from "../ports/auth-store.js";
 import type { DeploymentStores } from "../ports/deployment-stores.js";
+import type { EventBus } from "../ports/event-bus.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import type { AuditFailureMode } from "../seam/audit-guard.js";
 import type { Logger } from "../seam/context.js";
@@ -14,8 +15,11 @@ import { Seam } from "../seam/seam.js";
 import { openSqliteDeployment } from "../stores/sqlite/index.js";
 import { createServerApp } from "./app.js";
 import { type AuthFailureSettings, AuthFailures } from "./auth-failures.js";
+import { serveBusDiscovery } from "./bus-discovery.js";
 import { EventHub, publishingAudit } from "./event-hub.js";
 import { InflightCalls } from "./inflight-calls.js";
+import { hearInstances, tellApproval, tellToolUpdate } from "./instance-events.js";
+import { VerifiedKeys } from "./key-cache.js";
 import { ManifestCache } from "./manifest.js";
 import { BODY_TIMEOUT_MS } from "./read-json-body.js";
 import { openServerCredentials, type ServerCredentialsOptions } from "./server-credentials.js";
@@ -50,6 +54,11 @@ export interface RegistryServerOptions {
   onAuditFailure?: AuditFailureMode;
   /** Stored credentials and the users' consent, sealed under the operator's key; none unless given. */
   credentials?: ServerCredentialsOptions;
+  /**
+   * The bus the deployment's instances share (NATS): approvals and key revocations reach every instance,
+   * revisions are announced as `tool.update`, and `tool.query` is answered. The caller closes it.
+   */
+  bus?: EventBus;
 }
 
 export interface RegistryServer {
@@ -67,6 +76,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
       ? openSqliteDeployment(options.store, { credentialsKey: options.credentials?.key })
       : options.store;
   const { auth } = stores;
+  const { bus } = options;
   const hub = new EventHub();
   let credentials: ReturnType<typeof openServerCredentials> | undefined;
   if (options.credentials) {
@@ -81,7 +91,13 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     registry: options.registry.view(),
     logger: options.logger,
     ...(options.onAuditFailure ? { onAuditFailure: options.onAuditFailure } : {}),
-    stores: { ...stores, audit: publishingAudit(stores.audit, hub) },
+    stores: {
+      ...stores,
+      audit: publishingAudit(stores.audit, (event) => {
+        hub.publish(event);
+        if (bus) tellApproval(bus, event);
+      }),
+    },
     ...(options.outputs ? { outputs: options.outputs } : {}),
     ...(options.authorizer ? { authorizer: options.authorizer } : {}),
     ...(options.toolsets ? { toolsets: options.toolsets } : {}),
@@ -90,12 +106,17 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     ...(options.ceilings ? { ceilings: options.ceilings } : {}),
     ...(credentials ? { consent: credentials.consent } : {}),
   });
-  const stopListening = options.registry.onUpdate((event) => hub.publish(event));
+  const stopListening = options.registry.onUpdate((event) => {
+    hub.publish(event);
+    if (bus) tellToolUpdate(bus, event);
+  });
+  const keys = new VerifiedKeys(auth);
   const deps: ServerDeps = {
     registry: options.registry,
     seam,
     stores,
     auth,
+    keys,
     hub,
     manifests: new ManifestCache(),
     inflight: new InflightCalls(),
@@ -106,6 +127,8 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     credentialStore: credentials?.store,
     consentBinding: credentials?.binding,
   };
+  const stopHearing = bus ? hearInstances(bus, hub, keys, options.logger) : undefined;
+  const stopAnswering = bus ? serveBusDiscovery(bus, deps) : undefined;
   const app = createServerApp(deps, {
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
     ...(options.authFailures ? { authFailures: new AuthFailures(options.authFailures) } : {}),
@@ -125,6 +148,8 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     async close() {
       clearInterval(sweeper);
       stopListening();
+      stopHearing?.();
+      stopAnswering?.();
       await stores.close();
     },
   };

@@ -9,6 +9,7 @@ import type { CredentialResolver, Logger } from "../seam/context.js";
 import type { Seam } from "../seam/seam.js";
 import type { EventHub } from "./event-hub.js";
 import type { InflightCalls } from "./inflight-calls.js";
+import type { VerifiedKeys } from "./key-cache.js";
 import type { ManifestCache } from "./manifest.js";
 
 export interface ServerDeps {
@@ -16,6 +17,8 @@ export interface ServerDeps {
   seam: Seam;
   stores: Stores;
   auth: AuthStore;
+  /** Verified API keys, remembered briefly; a revocation heard on the bus drops one at once. */
+  keys: VerifiedKeys;
   hub: EventHub;
   manifests: ManifestCache;
   inflight: InflightCalls;

@@ -1,17 +1,18 @@
 /**
- * @module `toolreg credentials connect|list|revoke`: the credentials in the state file, sealed under the
+ * @module `toolreg credentials connect|list|revoke`: the credentials in the stores, sealed under the
  * operator's key (`--credentials-key-file`, or the key itself in `$TOOLREG_CREDENTIALS_KEY`). `connect`
  * reads a token on stdin (never an argument, which would stay in the shell's history) or, with `--oauth`,
  * prints the link a user opens to connect through `toolreg serve`'s callback. A secret is never printed.
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import {
   type CredentialMetadata,
   type CredentialStore,
   pastedSecretProblem,
 } from "../../ports/credential-store.js";
+import type { SealedStores } from "../../ports/deployment-stores.js";
 import type { AnyTool } from "../../registry/registry.js";
 import { beginConsent } from "../../seam/consent/begin-consent.js";
 import { credentialUsedFor, oauthProvidersOf } from "../../seam/consent/credential-need.js";
@@ -19,12 +20,10 @@ import { OAuthClients } from "../../seam/consent/oauth-clients.js";
 import type { OAuthApp } from "../../seam/consent/token-endpoint.js";
 import { DEFAULT_PORT } from "../../server/listen.js";
 import { CALLBACK_PATH, START_PATH } from "../../server/server-credentials.js";
-import { createSqliteConsentStore } from "../../stores/sqlite/consents.js";
-import { createSqliteCredentialStore } from "../../stores/sqlite/credentials.js";
-import { openDatabase } from "../../stores/sqlite/database.js";
-import { parseSecretKey } from "../../stores/sql/secret-box.js";
+import { parseSecretKey, SecretBoxError } from "../../stores/sql/secret-box.js";
 import { type CliIo, UsageError } from "../cli-io.js";
-import { type GlobalOptions, statePath } from "../cli-state.js";
+import type { GlobalOptions } from "../cli-state.js";
+import type { LazyCliStores } from "../cli-stores.js";
 import { formatJson, formatTable } from "../format.js";
 
 /** The environment variable that holds the key itself, when no key file is named. */
@@ -70,6 +69,8 @@ export function oauthAppsFromEnv(env: CliIo["env"]): Record<string, OAuthApp> {
 export interface CredentialCommandHost {
   io: CliIo;
   globals(): GlobalOptions;
+  /** The command's stores, opened on first need. */
+  stores: LazyCliStores;
   /** The served tools: which toolkit uses a credential ref, and its OAuth endpoints. */
   served(): Promise<{ tools: readonly AnyTool[]; close(): Promise<void> }>;
   setExitCode(code: number): void;
@@ -96,14 +97,10 @@ export function addCredentialCommands(program: Command, host: CredentialCommandH
     "--credentials-key-file <path>",
     `the operator's key (default $${CREDENTIALS_KEY_ENV})`,
   ] as const;
-  /** Opens the credential store (and, when asked, the consent store) on the state file for one command. */
+  /** Opens the credential and consent stores, sealed under the operator's key, for one command. */
   const withStore = async (
     keyFile: string | undefined,
-    body: (
-      store: CredentialStore,
-      database: ReturnType<typeof openDatabase>,
-      key: Uint8Array,
-    ) => Promise<number>,
+    body: (store: CredentialStore, sealed: SealedStores) => Promise<number>,
   ) => {
     const key = readCredentialsKey(keyFile, io);
     if (!key) {
@@ -111,20 +108,16 @@ export function addCredentialCommands(program: Command, host: CredentialCommandH
         `the credentials are sealed: give the operator's key with --credentials-key-file or $${CREDENTIALS_KEY_ENV}`,
       );
     }
-    const path = statePath(host.globals(), io);
-    mkdirSync(dirname(path), { recursive: true });
-    const database = openDatabase(path);
+    let sealed: SealedStores | undefined;
     try {
-      let store: CredentialStore;
-      try {
-        store = createSqliteCredentialStore(database, key);
-      } catch (error) {
-        throw new UsageError((error as Error).message);
-      }
-      host.setExitCode(await body(store, database, key));
-    } finally {
-      database.close();
+      sealed = (await host.stores.open({ credentialsKey: key })).sealed;
+    } catch (error) {
+      // A key other than the one the credentials are sealed under is the operator's mistake to correct.
+      if (error instanceof SecretBoxError) throw new UsageError(error.message);
+      throw error;
     }
+    if (!sealed) throw new Error("the stores were opened before the credentials key was read");
+    host.setExitCode(await body(sealed.credentials, sealed));
   };
 
   credentials
@@ -144,7 +137,7 @@ export function addCredentialCommands(program: Command, host: CredentialCommandH
     .option("--url <origin>", "with --oauth: where toolreg serve listens", `http://127.0.0.1:${DEFAULT_PORT}`)
     .option(...keyOption)
     .action((ref: string, options: ConnectOptions) =>
-      withStore(options.credentialsKeyFile, async (store, database, key) => {
+      withStore(options.credentialsKeyFile, async (store, sealed) => {
         const { tools, close } = await host.served();
         try {
           const provider = providerOf(ref, tools, options.provider);
@@ -164,7 +157,7 @@ export function addCredentialCommands(program: Command, host: CredentialCommandH
             );
           }
           const request = await beginConsent({
-            requests: createSqliteConsentStore(database, key),
+            requests: sealed.consents,
             client,
             tenantId: host.globals().tenant,
             principalId,

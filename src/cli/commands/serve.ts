@@ -3,7 +3,6 @@
  * demo toolkit and the meta-tools. On first start with no key it creates an operator key and prints a
  * console link carrying a one-time login token; SIGTERM or SIGINT stops it gracefully, a second one at once.
  */
-import { dirname, join } from "node:path";
 import type { AuthStore } from "../../ports/auth-store.js";
 import type { Logger } from "../../seam/context.js";
 import { listen } from "../../server/listen.js";
@@ -17,11 +16,6 @@ export interface ServeOptions {
   host?: string;
   /** How long a stop waits for running calls. */
   drainMs?: number;
-}
-
-/** Where the demo toolkit keeps its dataset: beside the state file. */
-export function demoDatabasePath(storePath: string): string {
-  return join(dirname(storePath), "demo.db");
 }
 
 export async function serveCommand(

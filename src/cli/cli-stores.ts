@@ -1,0 +1,110 @@
+/**
+ * @module Where the CLI's state lives and how it is opened: a SQLite file for one host (--db, $TOOLREG_DB,
+ * .toolreg/toolreg.db), or a postgres:// URL that many instances share. Every command opens the same stores.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { createArtifactOutputStore } from "../artifacts/artifact-output-store.js";
+import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
+import { createPostgresArtifactStore } from "../artifacts/postgres-artifact-store.js";
+import type { DeploymentStores } from "../ports/deployment-stores.js";
+import type { OutputStore } from "../seam/output-store.js";
+import { openPostgresDeployment } from "../stores/postgres/index.js";
+import { openSqliteDeployment } from "../stores/sqlite/index.js";
+import { type CliIo, UsageError } from "./cli-io.js";
+
+export const DEFAULT_DB = ".toolreg/toolreg.db";
+
+export type StateLocation =
+  | { kind: "sqlite"; path: string }
+  | { kind: "postgres"; url: string; schema: string | undefined };
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+
+/** --db (or serve's --store), else $TOOLREG_DB, else the embedded file under the working directory. */
+export function stateLocation(options: { db?: string | undefined }, io: CliIo): StateLocation {
+  const given = options.db || io.env.TOOLREG_DB || DEFAULT_DB;
+  if (POSTGRES_URL.test(given)) {
+    let url: URL;
+    try {
+      url = new URL(given);
+    } catch {
+      throw new UsageError("the store's postgres:// URL does not parse; e.g. postgres://user@host:5432/db");
+    }
+    // ?schema= is toolreg's, not the driver's: the tables' schema (default toolreg), so deployments can share a database.
+    const schema = url.searchParams.get("schema") ?? undefined;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+      throw new UsageError(`the store's schema "${schema}" must be lower-case letters, digits and _`);
+    }
+    url.searchParams.delete("schema");
+    return { kind: "postgres", url: url.toString(), schema };
+  }
+  return { kind: "sqlite", path: resolve(io.cwd, given) };
+}
+
+/** A directory of the host's own for files beside the state: the SQLite file's, or .toolreg/ for PostgreSQL. */
+export function localStateDir(location: StateLocation, io: CliIo): string {
+  return location.kind === "sqlite" ? dirname(location.path) : resolve(io.cwd, dirname(DEFAULT_DB));
+}
+
+export interface CliStores extends DeploymentStores {
+  /** Where outputs over their cap are kept, so `read_tool_output` finds them from the next command or instance. */
+  outputs: OutputStore;
+}
+
+/** Opens every store at `location`; with `credentialsKey`, the sealed credential and consent stores too. */
+export async function openCliStores(
+  location: StateLocation,
+  options: { credentialsKey?: Uint8Array | undefined } = {},
+): Promise<CliStores> {
+  const credentialsKey = options.credentialsKey ? { credentialsKey: options.credentialsKey } : {};
+  if (location.kind === "postgres") {
+    const stores = await openPostgresDeployment({
+      connectionString: location.url,
+      ...(location.schema ? { schema: location.schema } : {}),
+      ...credentialsKey,
+    });
+    const artifacts = createPostgresArtifactStore(stores.pool, stores.schema);
+    return { ...stores, outputs: createArtifactOutputStore(artifacts), close: once(() => stores.close()) };
+  }
+  mkdirSync(dirname(location.path), { recursive: true });
+  const stores = openSqliteDeployment(location.path, credentialsKey);
+  const outputs = createArtifactOutputStore(createFileArtifactStore(join(dirname(location.path), "outputs")));
+  return { ...stores, outputs, close: once(() => stores.close()) };
+}
+
+/** The server closes the stores it was given, and the command closes them after it: the second is a no-op. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= close();
+    return closing;
+  };
+}
+
+/**
+ * A command's stores, opened on first need and closed once the command ends. The first caller's key
+ * decides whether the credential and consent stores are sealed open: serve and `credentials` ask first.
+ */
+export function lazyCliStores(location: () => StateLocation) {
+  let opened: Promise<CliStores> | undefined;
+  const open = (options: { credentialsKey?: Uint8Array | undefined } = {}) => {
+    opened ??= openCliStores(location(), options);
+    return opened;
+  };
+  return {
+    open,
+    /** An output store that opens the stores when an output is first kept or read. */
+    outputs: (): OutputStore => ({
+      put: async (output) => (await open()).outputs.put(output),
+      get: async (request) => (await open()).outputs.get(request),
+    }),
+    close: async () => {
+      const stores = await opened?.catch(() => undefined);
+      opened = undefined;
+      await stores?.close();
+    },
+  };
+}
+
+export type LazyCliStores = ReturnType<typeof lazyCliStores>;
