@@ -28,7 +28,11 @@ export function createServerApp(
 ): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   // One tracker for every authenticated entry (the manifest, /api, /mcp, the console login).
-  const authenticated = authenticate(deps.auth, { keys: deps.keys, failures: options.authFailures });
+  const authenticated = authenticate(deps.auth, {
+    keys: deps.keys,
+    failures: options.authFailures,
+    logger: deps.logger,
+  });
   // The busiest route goes first, ahead of the middleware chain, with its own authentication and headers:
   // the rest of the chain costs more than serving its cached bytes.
   manifestRoute(app, deps, authenticated);

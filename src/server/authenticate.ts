@@ -7,6 +7,7 @@ import { timingSafeEqual } from "node:crypto";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import type { AuthStore } from "../ports/auth-store.js";
+import type { Logger } from "../seam/context.js";
 import type { AuthFailures } from "./auth-failures.js";
 import { VerifiedKeys } from "./key-cache.js";
 import { parseBearer } from "./parse-bearer.js";
@@ -23,9 +24,25 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function authenticate(
   auth: AuthStore,
-  options: { keys?: VerifiedKeys; failures?: AuthFailures | undefined } = {},
+  options: { keys?: VerifiedKeys; failures?: AuthFailures | undefined; logger?: Logger } = {},
 ) {
-  const { keys = new VerifiedKeys(auth), failures } = options;
+  const { keys = new VerifiedKeys(auth), failures, logger } = options;
+  const unlessStoreDown = async <T>(lookup: Promise<T>): Promise<T | Response> => {
+    try {
+      return await lookup;
+    } catch (error) {
+      // Not the caller's fault, nor a reason to refuse their key: they are told to retry, and nothing
+      // counts against their address.
+      logger?.warn({ err: error }, "the auth store could not be asked");
+      return problem(
+        503,
+        "store_unavailable",
+        "the server cannot reach its store to check the credential; retry shortly",
+        {},
+        { "retry-after": "1" },
+      );
+    }
+  };
   return createMiddleware<ServerEnv>(async (c, next) => {
     // Before any credential is looked at: a throttled guesser learns nothing and costs no lookup.
     const address = failures ? failures.addressOf(c) : "";
@@ -33,7 +50,8 @@ export function authenticate(
     if (refusal) return refusal;
     const bearer = parseBearer(c.req.header("authorization"));
     if (bearer !== undefined) {
-      const caller = await keys.verify(bearer);
+      const caller = await unlessStoreDown(keys.verify(bearer));
+      if (caller instanceof Response) return caller;
       if (!caller) {
         failures?.failed(address);
         return unauthorized("the API key is unknown or revoked");
@@ -43,7 +61,8 @@ export function authenticate(
       return next();
     }
     const sessionId = getCookie(c, SESSION_COOKIE);
-    const session = sessionId ? await auth.session(sessionId) : undefined;
+    const session = sessionId ? await unlessStoreDown(auth.session(sessionId)) : undefined;
+    if (session instanceof Response) return session;
     if (!session) {
       // Only a cookie that names no live session is a failure; no credential at all guessed nothing.
       if (sessionId) failures?.failed(address);

@@ -19,7 +19,7 @@ import { SECURITY_HEADERS } from "../security-headers.js";
 import { CALLBACK_PATH, START_PATH } from "../server-credentials.js";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
-import { STATUS_OF } from "./tools-routes.js";
+import { statusOf } from "./tools-routes.js";
 
 /**
  * The start link and the callback, outside `/api`: a person's browser carries the console's session cookie
@@ -118,10 +118,6 @@ export function consentRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     );
     return c.json(envelope, statusOf(envelope) as 200);
   });
-}
-
-function statusOf(envelope: Envelope): number {
-  return envelope.ok ? 200 : STATUS_OF[envelope.error.code];
 }
 
 /** A user's grant now: their newest live key's scopes and mode; none without one, so the call is refused. */

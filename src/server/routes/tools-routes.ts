@@ -10,7 +10,7 @@ import { CATEGORIES } from "../../declaration/categories.js";
 import { EFFECTS } from "../../declaration/effect.js";
 import { parseRuntimeVersion, runsOnRuntime } from "../../declaration/runtime.js";
 import type { AnyTool } from "../../registry/registry.js";
-import type { ErrorCode } from "../../seam/envelope.js";
+import type { Envelope, ErrorCode } from "../../seam/envelope.js";
 import { nearestNames } from "../../seam/nearest-names.js";
 import { callContext, viewContext } from "../call-context.js";
 import { manifestEntry } from "../manifest.js";
@@ -53,6 +53,16 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   output_invalid: 502,
   internal: 500,
 };
+
+/**
+ * The HTTP status of an envelope. A retryable `internal` failure (the store or the audit trail cannot be
+ * written for now, and nothing ran) is the service being unavailable, not broken: 503, with Retry-After.
+ */
+export function statusOf(envelope: Envelope): number {
+  if (envelope.ok) return 200;
+  if (envelope.error.code === "internal" && envelope.error.retryable) return 503;
+  return STATUS_OF[envelope.error.code];
+}
 
 export function toolsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
   const visible = (caller: Parameters<typeof viewContext>[0]) =>
@@ -101,7 +111,7 @@ export function toolsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     const envelope = await deps.inflight.track(() =>
       deps.seam.call(prepared.context, c.req.param("name"), body.value ?? {}),
     );
-    const status = envelope.ok ? 200 : STATUS_OF[envelope.error.code];
+    const status = statusOf(envelope);
     const headers: Record<string, string> = { "x-toolreg-tool-call-id": prepared.context.toolCallId };
     if (!envelope.ok && envelope.error.retryAfterMs !== undefined) {
       headers["retry-after"] = String(Math.ceil(envelope.error.retryAfterMs / 1000));
