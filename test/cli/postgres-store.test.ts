@@ -1,0 +1,134 @@
+/**
+ * `toolreg` on a postgres:// store: keys made and revoked by one process are honoured and refused by a
+ * server in another, calls keep their trail in the schema, and a bad schema or NATS URL stops it early.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { dropSchema, freshSchema, POSTGRES_URL } from "../support/postgres-schema.js";
+import { postgresAvailable } from "../support/sql.js";
+import { CLI, runToolreg } from "./run-cli.js";
+
+const reachable = await postgresAvailable("CLI store tests");
+
+const schema = freshSchema();
+const store = `${POSTGRES_URL}?schema=${schema}`;
+let cwd: string;
+let server: ChildProcess | undefined;
+
+beforeAll(() => {
+  cwd = mkdtempSync(join(tmpdir(), "toolreg-pg-cli-"));
+});
+afterEach(async () => {
+  await stopServer();
+});
+afterAll(async () => {
+  rmSync(cwd, { recursive: true, force: true });
+  if (reachable) await dropSchema(schema);
+});
+
+const toolreg = (...args: string[]) => runToolreg(["--db", store, ...args], cwd);
+
+/** `toolreg serve` on the store until it says where it listens. */
+function serve(...args: string[]): Promise<string> {
+  let stdout = "";
+  const child = spawn(process.execPath, [CLI, "serve", "--store", store, "--port", "0", ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  server = child;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve printed only: ${stdout}`)), 15_000);
+    child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stdout}`)));
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const url = /toolreg registry on (http:\/\/\S+)/.exec(stdout)?.[1];
+      if (url && /console: .*\n/.test(stdout)) {
+        clearTimeout(timer);
+        resolve(url);
+      }
+    });
+  });
+}
+
+/** SIGTERM, as an orchestrator stops it, and the exit it ends with. */
+async function stopServer(): Promise<void> {
+  const child = server;
+  server = undefined;
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  child.kill("SIGTERM");
+  expect(await exited).toBe(0);
+}
+
+const manifestStatus = async (url: string, key: string) =>
+  (await fetch(`${url}/manifest.json`, { headers: { authorization: `Bearer ${key}` } })).status;
+
+describe.runIf(reachable)("toolreg on a PostgreSQL store", () => {
+  it("serves the keys another process makes, and refuses one another process revokes within its second", async () => {
+    const created = await toolreg("keys", "create", "--tenant", "acme", "--principal", "bot");
+    expect(created.code).toBe(0);
+    const key = created.stdout.trim();
+    const listed = await toolreg("keys", "list", "--json");
+    expect(listed.code).toBe(0);
+    const keys = JSON.parse(listed.stdout) as { id: string; tenantId: string; principalId: string }[];
+    const record = keys.find((entry) => entry.tenantId === "acme" && entry.principalId === "bot");
+    expect(record).toBeDefined();
+    expect(key).toContain(record?.id);
+
+    const url = await serve();
+    const manifest = await fetch(`${url}/manifest.json`, { headers: { authorization: `Bearer ${key}` } });
+    expect(manifest.status).toBe(200);
+    const { tools } = (await manifest.json()) as { tools: { name: string }[] };
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["calculate", "find_tools"]));
+
+    const revoked = await toolreg("keys", "revoke", record?.id as string);
+    expect(revoked.code).toBe(0);
+    // The server remembers a verified key for at most a second; the revocation is in the shared store.
+    await expect.poll(() => manifestStatus(url, key), { timeout: 1_100, interval: 50 }).toBe(401);
+  });
+
+  it("calls a tool with its trail kept in the schema", async () => {
+    const called = await toolreg("call", "calculate", "--input", JSON.stringify({ expression: "6*7" }));
+    expect(called.code).toBe(0);
+    expect(JSON.parse(called.stdout)).toMatchObject({ ok: true, data: { number: 42 } });
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      const trail = await client.query(`SELECT tool FROM "${schema}".audit WHERE tool = 'calculate'`);
+      expect(trail.rowCount).toBeGreaterThan(0);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("refuses a schema name that is not lower-case letters, digits and _, naming it", async () => {
+    const result = await runToolreg(["--db", `${POSTGRES_URL}?schema=Bad-Name`, "keys", "list"], cwd);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('"Bad-Name"');
+  });
+
+  it("refuses a --nats that is not a URL before opening anything", async () => {
+    const result = await runToolreg(
+      ["serve", "--store", store, "--port", "0", "--nats", "127.0.0.1:4222"],
+      cwd,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("--nats");
+    expect(result.stdout).not.toContain("toolreg registry on");
+  });
+
+  it("does not start when NATS does not answer, and leaves nothing listening", async () => {
+    const result = await runToolreg(
+      ["serve", "--store", store, "--port", "0", "--nats", "nats://127.0.0.1:1"],
+      cwd,
+    );
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("NATS at nats://127.0.0.1:1 did not answer");
+    // The process has ended (runToolreg waits for it) without ever listening.
+    expect(result.stdout).not.toContain("toolreg registry on");
+  });
+});
