@@ -10,7 +10,6 @@
 import type { Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { ConsentBinding } from "../../seam/consent/consent-binding.js";
-import type { Envelope } from "../../seam/envelope.js";
 import type { ConsentCompletion, GrantOf } from "../../seam/seam.js";
 import { SESSION_COOKIE } from "../authenticate.js";
 import { callContext } from "../call-context.js";
