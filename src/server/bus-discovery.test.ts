@@ -121,7 +121,10 @@ describe.runIf(reachable)("tool.query on the bus", () => {
       const reply = await raw.request(`${prefix}.tool.query`, new TextEncoder().encode("{not json"), {
         timeout: 2_000,
       });
-      expect(JSON.parse(new TextDecoder().decode(reply.data))).toMatchObject({ ok: false });
+      expect(JSON.parse(new TextDecoder().decode(reply.data))).toMatchObject({
+        ok: false,
+        error: { code: "invalid_query" },
+      });
     } finally {
       await raw.close();
     }

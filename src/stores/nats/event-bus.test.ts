@@ -121,7 +121,7 @@ describe.runIf(reachable)("NatsEventBus", () => {
     await flush(server);
     expect(await client.request("tool.query", {}, 2_000)).toEqual({
       ok: false,
-      error: "the request failed on the instance that took it",
+      error: { code: "internal", message: "the request failed on the instance that took it; retry" },
     });
   });
 

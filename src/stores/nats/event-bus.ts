@@ -118,10 +118,11 @@ export class NatsEventBus implements EventBus {
     const request = decode(message);
     let body: unknown;
     try {
-      body = request === undefined ? { ok: false, error: "the request was not JSON" } : await answer(request);
+      body =
+        request === undefined ? refusal("invalid_query", "the request was not JSON") : await answer(request);
     } catch (error) {
       this.#logger.warn({ err: error, topic }, "a request on NATS failed");
-      body = { ok: false, error: "the request failed on the instance that took it" };
+      body = refusal("internal", "the request failed on the instance that took it; retry");
     }
     try {
       message.respond(encode(body));
@@ -152,6 +153,12 @@ export class NatsEventBus implements EventBus {
     }
   }
 }
+
+/** The same shape every answer on the bus takes when it is not an answer: a code a host can act on. */
+const refusal = (code: "invalid_query" | "internal", message: string) => ({
+  ok: false,
+  error: { code, message },
+});
 
 function encode(value: unknown): Uint8Array {
   const bytes = new TextEncoder().encode(JSON.stringify(value ?? null));
