@@ -2,7 +2,9 @@
  * @module A registry server over one deployment's stores (a SQLite file, or PostgreSQL that instances share):
  * the seam's stores and the auth store, the audit trail feeding the event stream, registry revisions too.
  */
+import { hostname } from "node:os";
 import type { Hono } from "hono";
+import { instanceToken } from "../mcp/serve/mcp-http-sessions.js";
 import type { ApprovalPolicy, Authorizer, Ceilings, Toolsets } from "../policy/ports.js";
 import type { AuthStore } from "../ports/auth-store.js";
 import type { DeploymentStores } from "../ports/deployment-stores.js";
@@ -59,6 +61,11 @@ export interface RegistryServerOptions {
    * revisions are announced as `tool.update`, and `tool.query` is answered. The caller closes it.
    */
   bus?: EventBus;
+  /**
+   * Names this process: in the claims of the calls it runs, and hashed (`instance`) in the MCP session ids
+   * it gives. `host:pid` unless given.
+   */
+  holder?: string;
 }
 
 export interface RegistryServer {
@@ -66,6 +73,8 @@ export interface RegistryServer {
   seam: Seam;
   auth: AuthStore;
   deps: ServerDeps;
+  /** The token this instance's MCP session ids begin with, for a load balancer to route by. */
+  instance: string;
   /** Closes the stores; call after the listener has drained. */
   close(): Promise<void>;
 }
@@ -78,6 +87,8 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
   const { auth } = stores;
   const { bus } = options;
   const hub = new EventHub();
+  // Named here rather than left to the seam's default, so the MCP session ids can carry its hash.
+  const holder = options.holder ?? `${hostname()}:${process.pid}`;
   let credentials: ReturnType<typeof openServerCredentials> | undefined;
   if (options.credentials) {
     if (!stores.sealed) {
@@ -90,6 +101,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
   const seam = new Seam({
     registry: options.registry.view(),
     logger: options.logger,
+    holder,
     ...(options.onAuditFailure ? { onAuditFailure: options.onAuditFailure } : {}),
     stores: {
       ...stores,
@@ -120,6 +132,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     hub,
     manifests: new ManifestCache(),
     inflight: new InflightCalls(),
+    instance: instanceToken(holder),
     logger: options.logger,
     allowSelfApproval: options.allowSelfApproval ?? false,
     bodyTimeoutMs: options.bodyTimeoutMs ?? BODY_TIMEOUT_MS,
@@ -145,6 +158,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     seam,
     auth,
     deps,
+    instance: deps.instance,
     async close() {
       clearInterval(sweeper);
       stopListening();

@@ -22,6 +22,8 @@ export interface ServerDeps {
   hub: EventHub;
   manifests: ManifestCache;
   inflight: InflightCalls;
+  /** This instance's token (a hash of its holder): the prefix of its MCP session ids. */
+  instance: string;
   logger: Logger;
   /** Whether a principal may decide an approval it requested itself; off unless the deployment says so. */
   allowSelfApproval: boolean;

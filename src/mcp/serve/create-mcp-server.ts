@@ -10,9 +10,11 @@ import {
   type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
   ListToolsRequestSchema,
   type LoggingLevel,
   LoggingLevelSchema,
+  McpError,
   type ServerNotification,
   type ServerRequest,
   SetLevelRequestSchema,
@@ -31,7 +33,13 @@ export interface McpRequestInfo {
   /** Fresh per request: MCP requests carry no id the seam could key a call on across sessions. */
   toolCallId: string;
   signal: AbortSignal;
+  /** The client's key for a `tools/call` (`_meta["toolreg/idempotencyKey"]`), so a retry does not run it twice. */
+  idempotencyKey?: string;
 }
+
+/** Where a client names a call's idempotency key: MCP has no header for it, and `_meta` travels on any transport. */
+export const IDEMPOTENCY_KEY_META = "toolreg/idempotencyKey";
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
 export interface McpServerOptions {
   seam: Seam;
@@ -76,7 +84,21 @@ export function createMcpServer(options: McpServerOptions): Server {
     toolListPage(options.seam.visibleTools(contextFor(extra.signal)), request.params?.cursor, pageSize),
   );
   const callTool = async (request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> => {
-    const context = contextFor(extra.signal);
+    const idempotencyKey = request.params._meta?.[IDEMPOTENCY_KEY_META];
+    if (
+      idempotencyKey !== undefined &&
+      (typeof idempotencyKey !== "string" || !IDEMPOTENCY_KEY.test(idempotencyKey))
+    ) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${IDEMPOTENCY_KEY_META} must be 1–200 visible ASCII characters`,
+      );
+    }
+    const context = options.context({
+      toolCallId: randomUUID(),
+      signal: extra.signal,
+      ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    });
     const { name, arguments: input = {} } = request.params;
     // Made only if the tool asks for the client, and then once for the call and its approval.
     let channel: McpClientChannel | undefined;

@@ -7,7 +7,7 @@ import { createTestHarness } from "../../test/test-harness.js";
 import { calculateTool } from "../../tools/general/index.js";
 import { mcpClientOf } from "./client-channel.js";
 import { createMcpServer } from "./create-mcp-server.js";
-import { McpHttpSessions, SESSION_HEADER } from "./mcp-http-sessions.js";
+import { instanceToken, McpHttpSessions, SESSION_HEADER } from "./mcp-http-sessions.js";
 
 const ENDPOINT = "http://127.0.0.1/mcp";
 const open: { sessions: McpHttpSessions[]; clients: Client[] } = { sessions: [], clients: [] };
@@ -112,6 +112,43 @@ describe("McpHttpSessions", () => {
     const stranger = await post("key-b", listTools, headers);
     expect(stranger.status).toBe(404);
     expect(await stranger.json()).toMatchObject({ error: { code: -32001 } });
+  });
+
+  it("names its instance in every session id, and says when an id names another one", async () => {
+    const warned: unknown[] = [];
+    const here = instanceToken("host-a:1");
+    const { connect, post } = setup({ instance: here, logger: { warn: (fields) => warned.push(fields) } });
+    const { sessionId } = await connect("key-a");
+    expect(sessionId).toMatch(new RegExp(`^${here}\\.[0-9a-f-]{36}$`));
+    const notFound = async (id: string, owner = "key-a") => {
+      const answer = await post(owner, listTools, {
+        [SESSION_HEADER]: id,
+        "mcp-protocol-version": "2025-06-18",
+      });
+      expect(answer.status).toBe(404);
+      return ((await answer.json()) as { error: { code: number; message: string } }).error;
+    };
+    // Another key's session, and an id of this instance's shape that it never gave: the same plain 404.
+    expect(await notFound(sessionId, "key-b")).toEqual({ code: -32001, message: "Session not found" });
+    expect(await notFound(`${here}.${crypto.randomUUID()}`)).toEqual({
+      code: -32001,
+      message: "Session not found",
+    });
+    // Ids that name no instance at all are plain too, and nothing is logged for them.
+    expect((await notFound("no-dot")).message).toBe("Session not found");
+    expect((await notFound(`Not-A-Token.${crypto.randomUUID()}`)).message).toBe("Session not found");
+    expect(warned).toEqual([]);
+
+    const elsewhere = instanceToken("host-b:1");
+    const misrouted = await notFound(`${elsewhere}.${crypto.randomUUID()}`, "key-b");
+    expect(misrouted.code).toBe(-32001);
+    expect(misrouted.message).toMatch(/^Session not found: it was opened on another instance/);
+    expect(warned).toEqual([{ instance: here, named: elsewhere }]);
+  });
+
+  it("refuses an instance token it did not make", () => {
+    expect(() => new McpHttpSessions({ instance: "host-a.example" })).toThrow(/instanceToken/);
+    expect(instanceToken("host-a:1")).not.toBe(instanceToken("host-a:2"));
   });
 
   it("wants a session for GET and ends one on DELETE", async () => {

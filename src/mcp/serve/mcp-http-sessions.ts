@@ -2,9 +2,10 @@
  * @module MCP over Streamable HTTP, with sessions for the clients that want them: an `initialize` opens
  * one, kept in memory with its own server and answered over SSE, so a call in it can report progress,
  * send log messages and ask the client (sampling, elicitation), and `list_changed` reaches a client that
- * listens on GET. A request naming no session is answered statelessly, as before.
+ * listens on GET. A request naming no session is answered statelessly, as before. A session id names
+ * the instance that holds it (`<instance>.<random>`), so a load balancer can route by its prefix.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import {
@@ -13,9 +14,21 @@ import {
   isJSONRPCNotification,
   isJSONRPCResultResponse,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../../seam/context.js";
 import { answerMcpHttpRequest } from "./answer-http-request.js";
 
 export const SESSION_HEADER = "mcp-session-id";
+
+/** What an instance token looks like: hex, so it needs no escaping in a load balancer's pattern. */
+const INSTANCE = /^[0-9a-f]{10}$/;
+
+/**
+ * The token a process's session ids begin with: a short hash of its holder (`host:pid` by default), so it
+ * names the instance for a load balancer without telling a client the host's name.
+ */
+export function instanceToken(holder: string): string {
+  return createHash("sha256").update(holder).digest("hex").slice(0, 10);
+}
 
 export interface McpHttpSessionsOptions {
   /**
@@ -23,10 +36,17 @@ export interface McpHttpSessionsOptions {
    * call still answering), is closed; 30 minutes unless given.
    */
   idleMs?: number;
-  /** Sessions one owner may hold; opening one more closes its least recently used. 32 unless given. */
+  /**
+   * Sessions one owner may hold on this instance (sessions live per instance, so behind a load balancer
+   * a key may hold this many on each); opening one more closes its least recently used. 32 unless given.
+   */
   perOwner?: number;
-  /** Sessions in all; past this a new one is refused until some close. 1,000 unless given. */
+  /** Sessions in all on this instance; past this a new one is refused until some close. 1,000 unless given. */
   limit?: number;
+  /** This instance's token (`instanceToken`), the prefix of the session ids it gives; a random one unless given. */
+  instance?: string;
+  /** Where a request for another instance's session is reported: a load balancer that does not route by prefix. */
+  logger?: Pick<Logger, "warn">;
   now?: () => number;
 }
 
@@ -54,6 +74,8 @@ export class McpHttpSessions {
   readonly #idleMs: number;
   readonly #perOwner: number;
   readonly #limit: number;
+  readonly #instance: string;
+  readonly #logger: Pick<Logger, "warn"> | undefined;
   readonly #now: () => number;
   readonly #sweeper: NodeJS.Timeout;
   #closed = false;
@@ -62,9 +84,19 @@ export class McpHttpSessions {
     this.#idleMs = options.idleMs ?? 30 * 60_000;
     this.#perOwner = options.perOwner ?? 32;
     this.#limit = options.limit ?? 1_000;
+    this.#instance = options.instance ?? instanceToken(randomUUID());
+    if (!INSTANCE.test(this.#instance)) {
+      throw new TypeError("McpHttpSessions: instance must be a token made by instanceToken");
+    }
+    this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
     this.#sweeper = setInterval(() => this.#closeIdle(), Math.min(this.#idleMs, 60_000));
     this.#sweeper.unref();
+  }
+
+  /** The prefix of this instance's session ids, before the dot. */
+  get instance(): string {
+    return this.#instance;
   }
 
   /** Open sessions. */
@@ -114,7 +146,7 @@ export class McpHttpSessions {
   async #answerInSession(id: string, input: McpHttpRequest): Promise<Response> {
     const session = this.#sessions.get(id);
     // Someone else's session is as good as none: its existence is not theirs to learn.
-    if (!session || session.owner !== input.owner) return jsonRpcError(404, -32001, "Session not found");
+    if (!session || session.owner !== input.owner) return this.#notFound(id);
     session.lastUsed = this.#now();
     session.streaming++;
     const done = () => {
@@ -139,7 +171,7 @@ export class McpHttpSessions {
     if (this.#sessions.size >= this.#limit) {
       return jsonRpcError(503, -32000, "too many open MCP sessions; retry later or call without one");
     }
-    const id = randomUUID();
+    const id = `${this.#instance}.${randomUUID()}`;
     const server = input.server(id);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
@@ -160,6 +192,27 @@ export class McpHttpSessions {
       this.#end(id);
       throw error;
     }
+  }
+
+  /**
+   * The spec's 404, on which a client initializes again. An id naming another instance says so, read from
+   * the id alone and the same for every key: the request was misrouted, or that instance is gone.
+   */
+  #notFound(id: string): Response {
+    const dot = id.indexOf(".");
+    const named = id.slice(0, dot);
+    if (dot < 0 || named === this.#instance || !INSTANCE.test(named)) {
+      return jsonRpcError(404, -32001, "Session not found");
+    }
+    this.#logger?.warn(
+      { instance: this.#instance, named },
+      "MCP request for a session of another instance: route by the Mcp-Session-Id prefix",
+    );
+    return jsonRpcError(
+      404,
+      -32001,
+      "Session not found: it was opened on another instance (misrouted, or that instance stopped); initialize again",
+    );
   }
 
   #makeRoomFor(owner: string): void {

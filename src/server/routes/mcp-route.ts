@@ -1,8 +1,9 @@
 /**
  * @module `/mcp`: MCP over Streamable HTTP with the same keys, callers and seam as the API. An `initialize`
  * opens a session (SSE answers, server-to-client requests, `list_changed` on GET) that only its key may
- * use; a POST naming no session is answered statelessly as JSON. Every tool call counts as in flight, so
- * a shutdown waits for it; the sessions close when the server stops.
+ * use, held by this instance alone: its id begins with the instance's token, for a load balancer to route
+ * by. A POST naming no session is answered statelessly as JSON, by any instance. Every tool call counts
+ * as in flight, so a shutdown waits for it; the sessions close when the server stops.
  */
 
 import { randomUUID } from "node:crypto";
@@ -24,7 +25,9 @@ export function mcpRoute(
   deps: ServerDeps,
   authenticated: MiddlewareHandler<ServerEnv>,
 ): void {
-  const sessions = new McpHttpSessions();
+  // Session ids begin with this instance's token: a load balancer routes by it (docs/decisions/0015).
+  const sessions = new McpHttpSessions({ instance: deps.instance, logger: deps.logger });
+  deps.logger.info({ instance: deps.instance }, "MCP session ids of this instance begin with its token");
   // The hub closes when the server stops, after the running calls drained: the sessions' streams end too.
   deps.hub.subscribe(
     () => {},
@@ -34,7 +37,7 @@ export function mcpRoute(
     const runId = `mcp-${sessionId ?? randomUUID()}`;
     return createMcpServer({
       seam: deps.seam,
-      context: ({ toolCallId, signal }) =>
+      context: ({ toolCallId, signal, idempotencyKey }) =>
         createExecutionContext({
           tenantId: caller.tenantId,
           principalId: caller.principalId,
@@ -44,6 +47,8 @@ export function mcpRoute(
           toolCallId,
           signal,
           logger: deps.logger,
+          // The store scopes it by tenant, whichever instance or session the call arrives in.
+          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
           ...(deps.credentials ? { credentials: deps.credentials } : {}),
         }),
       // A stateless server lives for one request: there is no one to tell of a change.
