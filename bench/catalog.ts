@@ -23,6 +23,7 @@ import { type AnyTool, ToolRegistry } from "../src/registry/registry.js";
 import { createExecutionContext } from "../src/seam/context.js";
 import { Seam } from "../src/seam/seam.js";
 import { createMemoryStores } from "../src/stores/memory/index.js";
+import { percentile } from "./percentile.js";
 import { syntheticTools } from "./synthetic-catalogue.js";
 
 const SIZES = [272, 1_000, 10_000] as const;
@@ -51,12 +52,6 @@ interface SizeReport {
   find_p50_ms: number;
   find_p99_ms: number;
   search_only_p99_ms: number;
-}
-
-function percentile(sorted: number[], fraction: number): number {
-  return (
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN
-  );
 }
 
 function round(value: number, digits = 3): number {

@@ -16,6 +16,7 @@ import {
   type ToolSearchIndexOptions,
 } from "../src/catalog/search/tool-search-index.js";
 import { EMBEDDING_MODELS, type EmbeddingModel, loadCliEmbeddings } from "../src/cli/cli-embeddings.js";
+import { percentile } from "./percentile.js";
 
 interface BenchCase {
   query: string;
@@ -67,12 +68,6 @@ function baselineRecallAt5(directory: string, set: string): number {
   const value = row?.results.all["recall@5"];
   if (value === undefined) throw new Error(`bm25-baseline.mjs ${set}: no bm25-stop-stem row`);
   return value;
-}
-
-function percentile(sorted: number[], fraction: number): number {
-  return (
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN
-  );
 }
 
 /** Query latency at limit 10 (what `find_tools` asks for), after a warm-up pass. */
