@@ -53,9 +53,16 @@ export function startServe(
   });
 }
 
-/** An API key made with `toolreg keys create`, as an operator would. */
-export function createKey(cwd: string, db: string, principal: string, operator = false): string {
-  const args = ["--db", db, "--tenant", "faults", "--principal", principal, "keys", "create"];
+/** An API key made with `toolreg keys create`, as an operator would; `db` is a SQLite file or a postgres:// URL. */
+export function createKey(
+  cwd: string,
+  db: string,
+  principal: string,
+  operator = false,
+  tenant = "faults",
+): string {
+  const args = ["--db", db, "--tenant", tenant, "--principal", principal, "keys", "create"];
   if (operator) args.push("--operator");
-  return execFileSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8" }).trim();
+  // Its note on stderr ("shown once") would come between the figures; a failure still carries it.
+  return execFileSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", stdio: "pipe" }).trim();
 }

@@ -67,6 +67,16 @@ export async function many<T>(
   return results;
 }
 
+/** The answers counted by status and error code, e.g. "1× 200, 999× 409 in_progress". */
+export function tally(answers: readonly Answer[]): string {
+  const counts = new Map<string, number>();
+  for (const answer of answers) {
+    const label = answer.body.ok ? `${answer.status}` : `${answer.status} ${answer.body.error?.code}`;
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
+  return [...counts].map(([label, count]) => `${count}× ${label}`).join(", ");
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns a value, or fails after `timeoutMs`. */
