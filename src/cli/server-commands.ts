@@ -45,6 +45,7 @@ interface ServeFlags {
   trustProxy?: string;
   credentialsKeyFile?: string;
   publicUrl?: string;
+  instanceId?: string;
 }
 
 export function addServerCommands(program: Command, host: ServerCommandHost): void {
@@ -75,12 +76,19 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       `keep credentials and ask users for consent, sealed under this 32-byte key (or the key in $${CREDENTIALS_KEY_ENV})`,
     )
     .option(
+      "--instance-id <name>",
+      "names this instance in the claims it holds and, hashed, in its MCP session ids, for a load balancer to route by (default host:pid)",
+    )
+    .option(
       "--public-url <origin>",
       "the server's origin as users' browsers reach it, for the OAuth callback (default http://HOST:PORT)",
     )
     .action(async (options: ServeFlags) => {
       // Before anything opens: a mistake in the settings is a usage error with nothing to close.
       const settings = loadSettings({ ...host.globals(), ...options }, io);
+      if (options.instanceId !== undefined && !/^[A-Za-z0-9._:-]{1,100}$/.test(options.instanceId)) {
+        throw new UsageError("--instance-id: 1 to 100 letters, digits, . _ : or -");
+      }
       const credentialsKey = readCredentialsKey(options.credentialsKeyFile, io);
       const localCeilings = settings.redis ? undefined : ceilingsOf(settings);
       if (options.store) program.setOptionValue("db", options.store);
@@ -116,6 +124,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
           registry,
           store: stores,
           logger,
+          ...(options.instanceId ? { holder: options.instanceId } : {}),
           ...(credentialsKey && oauthEgress
             ? {
                 credentials: {

@@ -92,6 +92,12 @@ export interface CompleteInput extends TenantKey {
   envelope: Envelope;
   now: number;
   retentionMs: number;
+  /**
+   * The call's audit event, for a store with a `completionAudit`: written to it in the completion's own
+   * transaction, so no stored outcome (no side effect) is ever without its event. Not written when the
+   * completion is not (false).
+   */
+  audit?: AuditEvent;
 }
 
 export interface ClaimRef extends TenantKey {
@@ -101,6 +107,12 @@ export interface ClaimRef extends TenantKey {
 }
 
 export interface IdempotencyStore {
+  /**
+   * The audit store `complete` writes an `audit` event to, in the completion's transaction. The seam hands
+   * the event over only when this is the bundle's own `audit`, so a host that swaps the audit store keeps
+   * every event in its own.
+   */
+  readonly completionAudit?: AuditStore;
   /** Atomically claims the key, or says why not. */
   claim(input: ClaimInput): Promise<ClaimOutcome>;
   /**
@@ -221,13 +233,17 @@ export type RetryOutcome =
   | { ok: false; reason: "not_found" | "not_interrupted"; record: ApprovalRecord | undefined };
 
 export interface ApprovalStore {
+  /** The audit store `park` writes its `audit` event to, in the parking's transaction (as `completionAudit`). */
+  readonly parkingAudit?: AuditStore;
   create(record: NewApproval): Promise<ApprovalRecord>;
   /**
    * One approval per idempotency key: creates `record` unless the tenant already has an approval under
    * its key, in which case that one (the newest) is returned untouched. Atomic across processes, so
-   * duplicates of one call park it once.
+   * duplicates of one call park it once. With `audit` (the approval request's event, for a store with a
+   * `parkingAudit`), the event is written in the same transaction as the approval it announces, and
+   * only when `record` is the one created.
    */
-  park(record: NewApproval): Promise<{ created: boolean; record: ApprovalRecord }>;
+  park(record: NewApproval, audit?: AuditEvent): Promise<{ created: boolean; record: ApprovalRecord }>;
   get(input: TenantKey & { id: string }): Promise<ApprovalRecord | undefined>;
   list(input: TenantKey & { status?: ApprovalStatus; limit?: number }): Promise<ApprovalRecord[]>;
   /** Pending → approved/denied, once: the first decision to commit wins. An expired one becomes `expired`. */

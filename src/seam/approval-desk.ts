@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { canonicalJson } from "../declaration/tool-hash.js";
 import {
   type ApprovalRecord,
+  type AuditEvent,
   evidenceOf,
   type IdempotencyRecord,
   type Interruption,
@@ -83,6 +84,7 @@ export class ApprovalDesk {
     const { stores } = this.#settings;
     let previous: IdempotencyRecord | undefined;
     let parked: { created: boolean; record: ApprovalRecord };
+    let request: AuditEvent | undefined;
     try {
       previous = await stores.idempotency.get({ tenantId: context.tenantId, key });
       if (previous && previous.fingerprint !== fingerprint) return conflict(key);
@@ -90,7 +92,11 @@ export class ApprovalDesk {
         trace.replayed = true;
         return previous.envelope;
       }
-      parked = await stores.approvals.park(this.#newApproval(context, tool, rawInput, key, fingerprint));
+      const asked = this.#newApproval(context, tool, rawInput, key, fingerprint);
+      // Where the store can, the request's event goes in with the approval: none is parked without it.
+      request =
+        stores.approvals.parkingAudit === stores.audit ? this.#requestEvent(context, tool, asked) : undefined;
+      parked = await stores.approvals.park(asked, request);
     } catch (error) {
       return storeFailure(`park ${tool.name} for approval`, error);
     }
@@ -98,7 +104,8 @@ export class ApprovalDesk {
     if (!sameCall(record, context.principalId, tool.name, fingerprint, raw.json)) return conflict(key);
     trace.approvalId = record.id;
     if (!parked.created) return this.#answerFor(record, previous);
-    await this.#recordRequest(context, tool, record);
+    if (request) this.#settings.audit.announce(request);
+    else await this.#recordRequest(context, tool, record);
     return parkedEnvelope(record, `${tool.name} needs a human's approval and has not run`);
   }
 
@@ -552,14 +559,17 @@ export class ApprovalDesk {
     };
   }
 
-  async #recordRequest(context: ExecutionContext, tool: AnyTool, record: ApprovalRecord): Promise<void> {
-    const event = callEvent(this.#settings, "approval-request", context, tool, tool.name, {
+  async #recordRequest(context: ExecutionContext, tool: AnyTool, record: NewApproval): Promise<void> {
+    await recordAudit(this.#settings, this.#requestEvent(context, tool, record), context.logger);
+  }
+
+  #requestEvent(context: ExecutionContext, tool: AnyTool, record: NewApproval): AuditEvent {
+    return callEvent(this.#settings, "approval-request", context, tool, tool.name, {
       outcome: "approval_required",
       approvalId: record.id,
       idempotencyKey: record.idempotencyKey,
       message: record.description,
     });
-    await recordAudit(this.#settings, event, context.logger);
   }
 }
 

@@ -38,6 +38,7 @@ export class AuditGuard {
   readonly #sink: AuditSink;
   readonly #mode: AuditFailureMode;
   readonly #logger: Logger;
+  readonly #observer: ((event: AuditEvent) => void) | undefined;
   #backlog: AuditEvent[] = [];
   #lastError: unknown;
   #alertedAt = 0;
@@ -46,14 +47,30 @@ export class AuditGuard {
   #offering: Promise<boolean> | undefined;
 
   /** `logger` undefined: the host gave none, and audit trouble goes to stderr rather than nowhere. */
-  constructor(sink: AuditSink, mode: AuditFailureMode, logger: Logger | undefined) {
+  constructor(
+    sink: AuditSink,
+    mode: AuditFailureMode,
+    logger: Logger | undefined,
+    observer?: (event: AuditEvent) => void,
+  ) {
     this.#sink = sink;
     this.#mode = mode;
     this.#logger = logger ?? lastResort;
+    this.#observer = observer;
+  }
+
+  /** Tells the host's observer of an event a store already wrote with the change it belongs to. */
+  announce(event: AuditEvent): void {
+    try {
+      this.#observer?.(event);
+    } catch (error) {
+      this.#logger.error({ err: error }, "the audit observer failed");
+    }
   }
 
   /** Synchronous when the sink is: a call does not wait a tick for an in-memory append. */
   record(event: AuditEvent, logger: Logger = this.#logger): void | Promise<void> {
+    this.announce(event);
     if (this.#closed) {
       // A call that ended after its process stopped: the sink may be closed, the log is not.
       this.#logger.error({ event }, "audit event recorded after the stop; it is in this log only");

@@ -92,43 +92,60 @@ export function recordAudit(
   return settings.audit.record(event, logger);
 }
 
+/** The audit event of a call or resume that ended with `envelope`, as of now. */
+export function callRecordEvent(
+  settings: SeamSettings,
+  context: ExecutionContext,
+  trace: CallTrace,
+  envelope: Envelope,
+): AuditEvent {
+  const endedAt = Date.now();
+  return callEvent(
+    settings,
+    trace.kind,
+    context,
+    trace.tool,
+    trace.name,
+    {
+      outcome: outcomeOf(trace, envelope),
+      durationMs: endedAt - trace.startedAt,
+      approvalId: trace.approvalId,
+      idempotencyKey: trace.idempotencyKey,
+      approval: trace.approval,
+      message: envelope.ok ? undefined : envelope.error.message.slice(0, 500),
+    },
+    settings.realClock ? endedAt : settings.now(),
+  );
+}
+
+const outcomeOf = (trace: CallTrace, envelope: Envelope): AuditEvent["outcome"] =>
+  trace.replayed ? "replayed" : envelope.ok ? "ok" : envelope.error.code;
+
 /**
  * One span and one audit event per call or resume. The span is made whole at the end, with the call's
- * start time, so nothing is held open across the call and no context propagation is needed.
+ * start time, so nothing is held open across the call and no context propagation is needed. An event
+ * the store wrote with the call's completion (`trace.audited`) is not written again.
  */
 export function recordCall(
   settings: SeamSettings,
-  kind: "tool-call" | "approval-resume",
   context: ExecutionContext,
-  name: string,
   trace: CallTrace,
   envelope: Envelope,
-  startedAt: number,
 ): void | Promise<void> {
-  const tool = trace.tool;
-  const endedAt = Date.now();
-  const outcome = trace.replayed ? "replayed" : envelope.ok ? "ok" : envelope.error.code;
-  recordSpan(settings, kind, context, tool?.name ?? name, tool?.effect, outcome, envelope, startedAt);
-  return recordAudit(
+  const { tool } = trace;
+  const outcome = outcomeOf(trace, envelope);
+  recordSpan(
     settings,
-    callEvent(
-      settings,
-      kind,
-      context,
-      tool,
-      name,
-      {
-        outcome,
-        durationMs: endedAt - startedAt,
-        approvalId: trace.approvalId,
-        idempotencyKey: trace.idempotencyKey,
-        approval: trace.approval,
-        message: envelope.ok ? undefined : envelope.error.message.slice(0, 500),
-      },
-      settings.realClock ? endedAt : settings.now(),
-    ),
-    context.logger,
+    trace.kind,
+    context,
+    tool?.name ?? trace.name,
+    tool?.effect,
+    outcome,
+    envelope,
+    trace.startedAt,
   );
+  if (trace.audited) return;
+  return recordAudit(settings, callRecordEvent(settings, context, trace, envelope), context.logger);
 }
 
 /** The provider the API delegates to until an SDK registers one: its spans record nothing. */

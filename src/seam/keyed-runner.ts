@@ -7,6 +7,7 @@ import { changesData } from "../declaration/effect.js";
 import type { LostCallEvidence } from "../ports/stores.js";
 import type { AnyTool } from "../registry/registry.js";
 import { unstartable } from "./call-checks.js";
+import { callRecordEvent } from "./call-record.js";
 import type { CallTrace } from "./call-trace.js";
 import { ClaimHeartbeat, leaseEnd } from "./claim-heartbeat.js";
 import type { ExecutionContext } from "./context.js";
@@ -378,8 +379,15 @@ export class KeyedRunner {
    * the late result, once stored, replaces the unknown.
    */
   async #complete(request: KeyedRun, claimId: string, envelope: Envelope): Promise<Stored> {
-    const { context, tool, key } = request;
-    const { stores, now, retentionMs } = this.#settings;
+    const { context, tool, key, trace } = request;
+    const settings = this.#settings;
+    const { stores, now, retentionMs } = settings;
+    // Where the store can, the call's audit event goes in with its completion: no stored side effect is
+    // ever without its event. A late offer (below) goes without it: the call was recorded the usual way.
+    let audit =
+      stores.idempotency.completionAudit === stores.audit
+        ? callRecordEvent(settings, context, trace, envelope)
+        : undefined;
     const store = async (): Promise<boolean> => {
       if (this.#stopped) return false;
       const completed = await stores.idempotency.complete({
@@ -389,7 +397,12 @@ export class KeyedRunner {
         envelope,
         now: now(),
         retentionMs,
+        ...(audit ? { audit } : {}),
       });
+      if (completed && audit) {
+        trace.audited = true;
+        settings.audit.announce(audit);
+      }
       if (!completed)
         context.logger.warn({ tool: tool.name, key }, "idempotency claim lost before completion");
       return completed;
@@ -397,6 +410,7 @@ export class KeyedRunner {
     try {
       return (await store()) ? "yes" : "lost";
     } catch (error) {
+      audit = undefined;
       context.logger.error(
         { err: error, tool: tool.name, key },
         "the result of a call that ran could not be stored; it is offered again each second",

@@ -11,7 +11,7 @@ import {
   scopeAuthorizer,
   type Toolsets,
 } from "../policy/ports.js";
-import type { Stores } from "../ports/stores.js";
+import type { AuditEvent, Stores } from "../ports/stores.js";
 import type { RegistryView } from "../registry/registry.js";
 import { type AuditFailureMode, AuditGuard } from "./audit-guard.js";
 import type { ConsentOptions } from "./consent/consent-options.js";
@@ -48,6 +48,12 @@ export interface SeamOptions {
    * them and log an alert (`alert`). Reads run either way.
    */
   onAuditFailure?: AuditFailureMode;
+  /**
+   * Told of every audit event the seam makes, whether written through the audit store or by the store
+   * that wrote it with the completion or parking it belongs to: how a host streams approvals as they
+   * happen. It must not throw; what it throws is logged.
+   */
+  onAuditEvent?: (event: AuditEvent) => void;
   /** For what belongs to no one call: housekeeping, shutdown, the audit trail failing. Silent by default. */
   logger?: Logger;
   /** Names this process in the claims it holds, as evidence when one is lost. Default `host:pid`. */
@@ -110,7 +116,12 @@ export function resolveSettings(options: SeamOptions): SeamSettings {
     heartbeatMs: options.heartbeatMs ?? 5_000,
     waitPollMs: options.waitPollMs ?? 25,
     tracer: trace.getTracer("toolreg"),
-    audit: new AuditGuard(options.stores.audit, options.onAuditFailure ?? "refuse", options.logger),
+    audit: new AuditGuard(
+      options.stores.audit,
+      options.onAuditFailure ?? "refuse",
+      options.logger,
+      options.onAuditEvent,
+    ),
     logger,
     holder: options.holder ?? `${hostname()}:${process.pid}`,
     consent: options.consent,

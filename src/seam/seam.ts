@@ -115,20 +115,12 @@ export class Seam {
     options: CallOptions = {},
   ): Promise<Envelope> {
     const startedAt = Date.now();
-    const trace = newCallTrace();
     const printable = printableName(name);
+    const trace = newCallTrace("tool-call", printable, startedAt);
     const finish = (envelope: Envelope): Envelope | Promise<Envelope> => {
       // Recording runs the host's clock, tracer and logger: whatever they throw, the call has its answer.
       try {
-        const recorded = recordCall(
-          this.#settings,
-          "tool-call",
-          context,
-          printable,
-          trace,
-          envelope,
-          startedAt,
-        );
+        const recorded = recordCall(this.#settings, context, trace, envelope);
         return recorded
           ? recorded.then(
               () => envelope,
@@ -331,8 +323,7 @@ export class Seam {
     approvalId: string,
     body: (trace: CallTrace) => Promise<Envelope | undefined>,
   ): Promise<Envelope> {
-    const startedAt = Date.now();
-    const trace = newCallTrace("approved", approvalId);
+    const trace = newCallTrace("approval-resume", "", Date.now(), "approved", approvalId);
     let envelope: Envelope | undefined;
     try {
       envelope = await body(trace);
@@ -340,7 +331,7 @@ export class Seam {
       envelope = crashed(context, "", error);
     }
     if (!envelope) return failure("not_authorized", `approval ${approvalId} was not run`);
-    const recorded = recordCall(this.#settings, "approval-resume", context, "", trace, envelope, startedAt);
+    const recorded = recordCall(this.#settings, context, trace, envelope);
     if (recorded) await recorded;
     return envelope;
   }

@@ -4,7 +4,7 @@
  * without the stream hearing of it.
  */
 
-import type { AuditEvent, AuditStore } from "../ports/stores.js";
+import type { AuditEvent } from "../ports/stores.js";
 import type { ToolUpdateEvent } from "../registry/registry.js";
 
 export type ApprovalEvent = {
@@ -65,22 +65,8 @@ export class EventHub {
   }
 }
 
-/** The audit store, publishing the approval events it records (to this instance's hub, and the bus's). */
-export function publishingAudit(audit: AuditStore, publish: (event: ApprovalEvent) => void): AuditStore {
-  return {
-    record(event) {
-      const recorded = audit.record(event);
-      const published = approvalEventOf(event);
-      if (published) publish(published);
-      return recorded;
-    },
-    list: (input) => audit.list(input),
-    ...(audit.flush ? { flush: () => audit.flush?.() } : {}),
-    ...(audit.failure ? { failure: () => audit.failure?.() } : {}),
-  };
-}
-
-function approvalEventOf(event: AuditEvent): ApprovalEvent | undefined {
+/** What an audit event says of an approval, for the event streams; undefined for any other event. */
+export function approvalEventOf(event: AuditEvent): ApprovalEvent | undefined {
   if (!event.approvalId) return undefined;
   const base = {
     tenantId: event.tenantId,

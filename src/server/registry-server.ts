@@ -18,7 +18,7 @@ import { openSqliteDeployment } from "../stores/sqlite/index.js";
 import { createServerApp } from "./app.js";
 import { type AuthFailureSettings, AuthFailures } from "./auth-failures.js";
 import { serveBusDiscovery } from "./bus-discovery.js";
-import { EventHub, publishingAudit } from "./event-hub.js";
+import { approvalEventOf, EventHub } from "./event-hub.js";
 import { InflightCalls } from "./inflight-calls.js";
 import { hearInstances, tellApproval, tellToolUpdate } from "./instance-events.js";
 import { VerifiedKeys } from "./key-cache.js";
@@ -103,12 +103,14 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     logger: options.logger,
     holder,
     ...(options.onAuditFailure ? { onAuditFailure: options.onAuditFailure } : {}),
-    stores: {
-      ...stores,
-      audit: publishingAudit(stores.audit, (event) => {
-        hub.publish(event);
-        if (bus) tellApproval(bus, event);
-      }),
+    stores,
+    // Every approval the seam records reaches the streams, however it was written (with the parking or
+    // the completion it belongs to, or on its own).
+    onAuditEvent: (event) => {
+      const approval = approvalEventOf(event);
+      if (!approval) return;
+      hub.publish(approval);
+      if (bus) tellApproval(bus, approval);
     },
     ...(options.outputs ? { outputs: options.outputs } : {}),
     ...(options.authorizer ? { authorizer: options.authorizer } : {}),

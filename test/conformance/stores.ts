@@ -819,6 +819,55 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
       });
     });
 
+    describe("audit events written with the change they belong to", () => {
+      const eventIds = async () => (await stores.audit.list({ tenantId: A })).map((event) => event.id);
+
+      it("writes a completion's event exactly when the completion is made", async () => {
+        expect(stores.idempotency.completionAudit).toBe(stores.audit);
+        await stores.idempotency.claim(claimOf());
+        const audit = eventOf({ id: "event-completed", at: 2_000 });
+        expect(await stores.idempotency.complete(completeOf({ audit }))).toBe(true);
+        expect(await stores.audit.list({ tenantId: A })).toStrictEqual([audit]);
+        // A second completion of the claim is refused, and so is its event.
+        const late = eventOf({ id: "event-late", at: 3_000 });
+        expect(await stores.idempotency.complete(completeOf({ audit: late, now: 3_000 }))).toBe(false);
+        // So is the event of a completion whose claim was never made.
+        const stray = eventOf({ id: "event-stray", at: 3_000 });
+        expect(await stores.idempotency.complete(completeOf({ key: "key-9", audit: stray }))).toBe(false);
+        expect(await eventIds()).toEqual(["event-completed"]);
+      });
+
+      it("writes a request's event exactly when its approval is parked, not for a duplicate", async () => {
+        expect(stores.approvals.parkingAudit).toBe(stores.audit);
+        const request = eventOf({ id: "event-request", kind: "approval-request", approvalId: "approval-1" });
+        expect((await stores.approvals.park(approvalOf(), request)).created).toBe(true);
+        const duplicate = eventOf({
+          id: "event-duplicate",
+          kind: "approval-request",
+          approvalId: "approval-2",
+        });
+        expect((await stores.approvals.park(approvalOf({ id: "approval-2" }), duplicate)).created).toBe(
+          false,
+        );
+        expect(await stores.audit.list({ tenantId: A })).toStrictEqual([request]);
+      });
+
+      it("writes one event for one of 30 duplicates parked together", async () => {
+        const parked = await Promise.all(
+          Array.from({ length: 30 }, (_, index) =>
+            stores.approvals.park(
+              approvalOf({ id: `approval-${index}` }),
+              eventOf({ id: `event-${index}`, kind: "approval-request", approvalId: `approval-${index}` }),
+            ),
+          ),
+        );
+        const created = parked.filter((outcome) => outcome.created);
+        expect(created).toHaveLength(1);
+        const events = await stores.audit.list({ tenantId: A });
+        expect(events.map((event) => event.approvalId)).toEqual([created[0]?.record.id]);
+      });
+    });
+
     describe("tenant isolation", () => {
       it("keeps one idempotency key in two tenants as two records", async () => {
         expect(await stores.idempotency.claim(claimOf({ tenantId: A, fingerprint: "fp-a" }))).toEqual({

@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     runsOf(log, "wrapped-1") === 1,
   );
 
+  await killAfterAnswers(agent, operator, b);
   await clientHangsUp(agent);
   await gatedDuplicates(agent, operator);
   await rateLimited(agent);
@@ -165,6 +166,55 @@ async function killMidApprovedCall(agent: string, operator: string, other: Insta
   figure(
     `SIGKILL mid approved call → approval: ${approval.status} (${interruption.reason}, on ${interruption.holder}); resending its key → ${resent.body.error?.code} ${resent.body.error?.details?.status}, approvals for the key: ${approvals}, runs: ${runsOf(log, "gated-kill")}`,
     approval.status === "interrupted" && approvals === 1 && runsOf(log, "gated-kill") === 1,
+  );
+}
+
+/**
+ * SIGKILL the moment 100 parked calls and 100 writes were answered: each has its audit event, written
+ * in the same transaction as its approval or its stored result rather than behind them.
+ */
+async function killAfterAnswers(agent: string, operator: string, survivor: Instance): Promise<void> {
+  const victim = await serveCounting("K3");
+  const parked = await many(100, 25, (index) =>
+    invoke(
+      victim.url,
+      "count_gated",
+      { label: "audited" },
+      { key: agent, idempotencyKey: `audited-park-${index}` },
+    ),
+  );
+  const written = await many(100, 25, (index) =>
+    invoke(
+      victim.url,
+      "count_write",
+      { label: "audited" },
+      { key: agent, idempotencyKey: `audited-write-${index}` },
+    ),
+  );
+  victim.child.kill("SIGKILL");
+  await victim.exited;
+  const eventsOf = async (tool: string) => {
+    const answer = await request(survivor.url, `/api/v1/audit?tool=${tool}&limit=500`, undefined, {
+      key: operator,
+    });
+    return (
+      (answer.body as { events?: { kind: string; idempotencyKey?: string; outcome: string }[] }).events ?? []
+    );
+  };
+  const requests = (await eventsOf("count_gated")).filter(
+    (event) => event.kind === "approval-request" && event.idempotencyKey?.startsWith("audited-park-"),
+  ).length;
+  const calls = (await eventsOf("count_write")).filter(
+    (event) =>
+      event.kind === "tool-call" &&
+      event.outcome === "ok" &&
+      event.idempotencyKey?.startsWith("audited-write-"),
+  ).length;
+  const parkedOk = parked.filter((answer) => answer.status === 202).length;
+  const writtenOk = written.filter((answer) => answer.status === 200).length;
+  figure(
+    `SIGKILL right after ${parkedOk} parked calls and ${writtenOk} writes were answered → approval-request events: ${requests}, tool-call events: ${calls}`,
+    parkedOk === 100 && writtenOk === 100 && requests === 100 && calls === 100,
   );
 }
 

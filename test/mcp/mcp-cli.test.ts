@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
+import { IDEMPOTENCY_KEY_META } from "../../src/mcp/serve/create-mcp-server.js";
 import { CLI, DEFAULT_SERVED } from "../cli/run-cli.js";
 import { connectToolregMcp } from "./connect-toolreg-mcp.js";
 
@@ -40,6 +41,29 @@ describe("toolreg mcp", () => {
     expect(refused.content).toEqual([
       { type: "text", text: expect.stringMatching(/^error not_authorized: /) },
     ]);
+  });
+
+  it("runs a call once per idempotency key the client names in _meta, across its retries", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "toolreg-mcp-key-"));
+    const counting = fileURLToPath(new URL("../fixtures/counting/catalogue.mjs", import.meta.url));
+    client = await connectToolregMcp(cwd, ["--registry", counting]);
+    const call = (key: string) =>
+      (client as Client).callTool({
+        name: "count_write",
+        arguments: { label: "keyed" },
+        _meta: { [IDEMPOTENCY_KEY_META]: key },
+      });
+    const first = await call("retry-1");
+    expect(first.isError).toBeUndefined();
+    expect(await call("retry-1")).toEqual(first);
+    await call("retry-2");
+    const runs = readFileSync(join(cwd, "executions.log"), "utf8")
+      .split("\n")
+      .filter((line) => line.includes("\tstart\t"))
+      .map((line) => line.split("\t")[0]);
+    expect(runs).toEqual(["retry-1", "retry-2"]);
+    // A key that is not one is the client's mistake, refused as invalid params before anything runs.
+    await expect(call("not a key")).rejects.toThrow(/idempotencyKey must be/);
   });
 });
 

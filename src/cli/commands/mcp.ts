@@ -21,7 +21,8 @@ export async function mcpCommand(state: CliState, imports: readonly McpImport[] 
     registry: state.registry,
     // A client's cancellation reaches the tool through the request's signal: a read stops, a call that
     // changes data runs to its end and its outcome is stored.
-    context: ({ toolCallId, signal }) => state.context({ toolCallId, signal }),
+    context: ({ toolCallId, signal, idempotencyKey }) =>
+      state.context({ toolCallId, signal, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }),
   });
   const stop = listenForStop();
   try {

@@ -337,8 +337,7 @@ export class ConsentDesk {
         `parked call ${call.id} expired before its user connected the credential`,
       );
     }
-    const startedAt = Date.now();
-    const trace = newCallTrace("consent");
+    const trace = newCallTrace("tool-call", call.toolName, Date.now(), "consent");
     const context = this.#contextOf(call, requester);
     let envelope: Envelope;
     let final = true;
@@ -361,15 +360,7 @@ export class ConsentDesk {
         if (settledCall?.result) envelope = settledCall.result;
       }
     }
-    const recorded = recordCall(
-      this.#settings,
-      "tool-call",
-      context,
-      call.toolName,
-      trace,
-      envelope,
-      startedAt,
-    );
+    const recorded = recordCall(this.#settings, context, trace, envelope);
     if (recorded) await recorded;
     return envelope;
   }

@@ -5,11 +5,13 @@ import {
   pendingApproval,
   retryTransition,
 } from "../../ports/store-transitions.js";
-import type { ApprovalRecord, ApprovalStore, NewApproval } from "../../ports/stores.js";
+import type { ApprovalRecord, ApprovalStore, AuditStore, NewApproval } from "../../ports/stores.js";
 
 const keyOf = (tenantId: string, id: string) => `${tenantId}\u0000${id}`;
 
-export function createMemoryApprovalStore(): ApprovalStore {
+/** With `audit`, an approval request's event is recorded with the parking, in the same synchronous step. */
+export function createMemoryApprovalStore(options: { audit?: AuditStore } = {}): ApprovalStore {
+  const { audit } = options;
   const records = new Map<string, ApprovalRecord>();
   /** The newest approval under each tenant's idempotency key, so parking need not scan every approval. */
   const newestByKey = new Map<string, string>();
@@ -27,10 +29,13 @@ export function createMemoryApprovalStore(): ApprovalStore {
     async create(record) {
       return create(record);
     },
-    async park(record) {
+    ...(audit ? { parkingAudit: audit } : {}),
+    async park(record, event) {
       const newest = records.get(newestByKey.get(keyOf(record.tenantId, record.idempotencyKey)) ?? "");
       if (newest) return { created: false, record: structuredClone(newest) };
-      return { created: true, record: create(record) };
+      const created = create(record);
+      if (event) void audit?.record(event);
+      return { created: true, record: created };
     },
     async get({ tenantId, id }) {
       const record = records.get(keyOf(tenantId, id));

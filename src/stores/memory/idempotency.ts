@@ -1,12 +1,15 @@
 /** @module In-memory idempotency store: the reference adapter. */
 import { claimTransition, completable } from "../../ports/store-transitions.js";
-import type { ClaimOutcome, IdempotencyRecord, IdempotencyStore } from "../../ports/stores.js";
+import type { AuditStore, ClaimOutcome, IdempotencyRecord, IdempotencyStore } from "../../ports/stores.js";
 
 const keyOf = (tenantId: string, key: string) => `${tenantId}\u0000${key}`;
 
-export function createMemoryIdempotencyStore(): IdempotencyStore {
+/** With `audit`, a completion's audit event is recorded there with it, in the same synchronous step. */
+export function createMemoryIdempotencyStore(options: { audit?: AuditStore } = {}): IdempotencyStore {
+  const { audit } = options;
   const records = new Map<string, IdempotencyRecord>();
   return {
+    ...(audit ? { completionAudit: audit } : {}),
     async claim(input): Promise<ClaimOutcome> {
       const id = keyOf(input.tenantId, input.key);
       const { outcome, write } = claimTransition(records.get(id), input);
@@ -24,6 +27,7 @@ export function createMemoryIdempotencyStore(): IdempotencyStore {
         updatedAt: input.now,
         retainUntil: input.now + input.retentionMs,
       });
+      if (input.audit) void audit?.record(input.audit);
       return true;
     },
     async heartbeat({ tenantId, key, claimId, now, leaseUntil }) {

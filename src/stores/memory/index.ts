@@ -14,11 +14,12 @@ export {
   createMemoryIdempotencyStore,
 };
 
-/** All three stores in memory. */
+/** All three stores in memory; completions and parkings record their audit events as they are made. */
 export function createMemoryStores(): Stores {
+  const audit = createMemoryAuditStore();
   return {
-    approvals: createMemoryApprovalStore(),
-    idempotency: createMemoryIdempotencyStore(),
-    audit: createMemoryAuditStore(),
+    approvals: createMemoryApprovalStore({ audit }),
+    idempotency: createMemoryIdempotencyStore({ audit }),
+    audit,
   };
 }

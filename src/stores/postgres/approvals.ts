@@ -10,13 +10,14 @@ import {
   pendingApproval,
   retryTransition,
 } from "../../ports/store-transitions.js";
-import type { ApprovalRecord, ApprovalStore, NewApproval } from "../../ports/stores.js";
+import type { ApprovalRecord, ApprovalStore, AuditStore, NewApproval } from "../../ports/stores.js";
 import {
   approvalRecordOf,
   APPROVAL_COLUMNS as COLUMNS,
   jsonValue,
   type ApprovalRow as Row,
 } from "../sql/rows.js";
+import { insertAuditEvent } from "./audit.js";
 
 const toRecord = (row: Row): ApprovalRecord => approvalRecordOf(row, jsonValue);
 
@@ -44,7 +45,12 @@ const insertParams = (record: ApprovalRecord) => [
 /** A compare-and-set that keeps losing to other writers is retried this many times before giving up. */
 const MAX_CAS_ATTEMPTS = 20;
 
-export function createPostgresApprovalStore(pool: pg.Pool, schema: string): ApprovalStore {
+/** With `audit` (the audit store on the same schema), a request's event is inserted in the parking's transaction. */
+export function createPostgresApprovalStore(
+  pool: pg.Pool,
+  schema: string,
+  audit?: AuditStore,
+): ApprovalStore {
   const table = `${schema}.approvals`;
   const select = `SELECT ${COLUMNS} FROM ${table} WHERE tenant_id = $1 AND id = $2`;
   const newestForKey = `SELECT ${COLUMNS} FROM ${table} WHERE tenant_id = $1 AND idempotency_key = $2
@@ -120,7 +126,8 @@ export function createPostgresApprovalStore(pool: pg.Pool, schema: string): Appr
     async create(record) {
       return insert(pool, record);
     },
-    async park(record) {
+    ...(audit ? { parkingAudit: audit } : {}),
+    async park(record, event) {
       // An unlocked read answers the duplicates; only a key with no approval yet takes the key's lock.
       const existing = await read(pool, newestForKey, [record.tenantId, record.idempotencyKey]);
       if (existing) return { created: false, record: existing };
@@ -135,6 +142,7 @@ export function createPostgresApprovalStore(pool: pg.Pool, schema: string): Appr
         const outcome = parked
           ? { created: false, record: parked }
           : { created: true, record: await insert(client, record) };
+        if (outcome.created && event && audit) await insertAuditEvent(client, schema, event);
         await client.query("COMMIT");
         return outcome;
       } catch (error) {

@@ -3,35 +3,50 @@
  * is stored: a failed write rejects, so the seam keeps the event and offers it again.
  */
 import type pg from "pg";
-import type { AuditStore } from "../../ports/stores.js";
+import type { AuditEvent, AuditStore } from "../../ports/stores.js";
 import { auditEventOf, AUDIT_COLUMNS as COLUMNS, type AuditRow as Row } from "../sql/rows.js";
+
+/** An event's sixteen column values, in AUDIT_COLUMNS order. */
+export const auditParams = (event: AuditEvent): unknown[] => [
+  event.tenantId,
+  event.id,
+  event.at,
+  event.kind,
+  event.actor,
+  event.runId ?? null,
+  event.toolCallId ?? null,
+  event.tool,
+  event.toolVersion ?? null,
+  event.effect ?? null,
+  event.outcome,
+  event.durationMs ?? null,
+  event.approvalId ?? null,
+  event.idempotencyKey ?? null,
+  event.approval ?? null,
+  event.message ?? null,
+];
+
+/** `$first` … `$first+15`: an event's placeholders, for a statement that has others before them. */
+export const auditPlaceholders = (first: number): string =>
+  Array.from({ length: 16 }, (_, index) => `$${first + index}`).join(", ");
+
+/** Inserts one event on `client`, inside the transaction it has open (or alone, on a pool). */
+export async function insertAuditEvent(
+  client: pg.Pool | pg.PoolClient,
+  schema: string,
+  event: AuditEvent,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO ${schema}.audit (${COLUMNS}) VALUES (${auditPlaceholders(1)})`,
+    auditParams(event),
+  );
+}
 
 export function createPostgresAuditStore(pool: pg.Pool, schema: string): AuditStore {
   const table = `${schema}.audit`;
   return {
     async record(event) {
-      await pool.query(
-        `INSERT INTO ${table} (${COLUMNS})
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-        [
-          event.tenantId,
-          event.id,
-          event.at,
-          event.kind,
-          event.actor,
-          event.runId ?? null,
-          event.toolCallId ?? null,
-          event.tool,
-          event.toolVersion ?? null,
-          event.effect ?? null,
-          event.outcome,
-          event.durationMs ?? null,
-          event.approvalId ?? null,
-          event.idempotencyKey ?? null,
-          event.approval ?? null,
-          event.message ?? null,
-        ],
-      );
+      await insertAuditEvent(pool, schema, event);
     },
     async list({ tenantId, limit, tool, since, before }) {
       // NULL parameters switch a filter off. A page ends at an event; the next starts after it: earlier

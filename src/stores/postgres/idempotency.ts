@@ -5,20 +5,27 @@
  */
 import type pg from "pg";
 import { claimTransition } from "../../ports/store-transitions.js";
-import type { IdempotencyRecord, IdempotencyStore } from "../../ports/stores.js";
+import type { AuditStore, IdempotencyRecord, IdempotencyStore } from "../../ports/stores.js";
 import {
+  AUDIT_COLUMNS,
   IDEMPOTENCY_COLUMNS as COLUMNS,
   idempotencyRecordOf,
   jsonValue,
   type IdempotencyRow as Row,
 } from "../sql/rows.js";
+import { auditParams, auditPlaceholders } from "./audit.js";
 
 const toRecord = (row: Row): IdempotencyRecord => idempotencyRecordOf(row, jsonValue);
 
 /** A snapshot that disagrees with the locked row is retried; past this many, something is wrong. */
 const MAX_CLAIM_ATTEMPTS = 20;
 
-export function createPostgresIdempotencyStore(pool: pg.Pool, schema: string): IdempotencyStore {
+/** With `audit` (the audit store on the same schema), a completion's event is inserted in its transaction. */
+export function createPostgresIdempotencyStore(
+  pool: pg.Pool,
+  schema: string,
+  audit?: AuditStore,
+): IdempotencyStore {
   const table = `${schema}.idempotency`;
   // The branches of claimTransition, over the existing row `t` and the parameters:
   // $1 tenant, $2 key, $3 fingerprint, $4 tool, $5 claim id, $6 now, $7 lease until, $8 retain until,
@@ -97,18 +104,24 @@ export function createPostgresIdempotencyStore(pool: pg.Pool, schema: string): I
       }
       throw new Error(`claim of ${input.key} kept racing other claims; try again`);
     },
+    ...(audit ? { completionAudit: audit } : {}),
     async complete(input) {
+      const completion = `UPDATE ${table} SET status = 'completed', envelope = $1, updated_at = $2, retain_until = $3
+         WHERE tenant_id = $4 AND key = $5 AND claim_id = $6 AND status <> 'completed'`;
+      const params = [
+        JSON.stringify(input.envelope),
+        input.now,
+        input.now + input.retentionMs,
+        input.tenantId,
+        input.key,
+        input.claimId,
+      ];
+      if (!input.audit || !audit) return (await pool.query(completion, params)).rowCount === 1;
+      // One statement: the event is inserted exactly when the completion is made, in its transaction.
       const { rowCount } = await pool.query(
-        `UPDATE ${table} SET status = 'completed', envelope = $1, updated_at = $2, retain_until = $3
-         WHERE tenant_id = $4 AND key = $5 AND claim_id = $6 AND status <> 'completed'`,
-        [
-          JSON.stringify(input.envelope),
-          input.now,
-          input.now + input.retentionMs,
-          input.tenantId,
-          input.key,
-          input.claimId,
-        ],
+        `WITH completed AS (${completion} RETURNING 1)
+         INSERT INTO ${schema}.audit (${AUDIT_COLUMNS}) SELECT ${auditPlaceholders(7)} FROM completed`,
+        [...params, ...auditParams(input.audit)],
       );
       return rowCount === 1;
     },

@@ -68,12 +68,15 @@ export async function openPostgresStores(options: PostgresStoresOptions): Promis
     await pool.end();
     throw error;
   }
+  // A call's event goes in with its completion, and a request's with its parking: no side effect, and no
+  // parked call, is ever stored without its audit event, whatever kills the process.
+  const audit = createPostgresAuditStore(pool, quoted);
   return {
     pool,
     schema: quoted,
-    approvals: createPostgresApprovalStore(pool, quoted),
-    idempotency: createPostgresIdempotencyStore(pool, quoted),
-    audit: createPostgresAuditStore(pool, quoted),
+    approvals: createPostgresApprovalStore(pool, quoted, audit),
+    idempotency: createPostgresIdempotencyStore(pool, quoted, audit),
+    audit,
     pins: createPostgresPinStore(pool, quoted),
     close: () => pool.end(),
   };

@@ -10,6 +10,7 @@ import type {
   ApprovalRecord,
   ApprovalStatus,
   ApprovalStore,
+  AuditEvent,
   DecideInput,
   FinishInput,
   NewApproval,
@@ -21,6 +22,7 @@ import {
   jsonText,
   type ApprovalRow as Row,
 } from "../sql/rows.js";
+import type { SqliteAuditStore } from "./audit.js";
 
 const toRecord = (row: Row): ApprovalRecord => approvalRecordOf(row, jsonText);
 
@@ -37,7 +39,12 @@ const toParams = (record: ApprovalRecord) => ({
   retriedAt: record.retriedAt ?? null,
 });
 
-export function createSqliteApprovalStore(db: Database.Database): ApprovalStore {
+/** With `audit` (the audit store on the same file), a request's event is inserted in the parking's transaction. */
+export function createSqliteApprovalStore(
+  db: Database.Database,
+  options: { audit?: SqliteAuditStore } = {},
+): ApprovalStore {
+  const { audit } = options;
   const select = db.prepare<[string, string], Row>(
     `SELECT ${COLUMNS} FROM approvals WHERE tenant_id = ? AND id = ?`,
   );
@@ -103,21 +110,30 @@ export function createSqliteApprovalStore(db: Database.Database): ApprovalStore 
     return toRecord(select.get(record.tenantId, record.id)!);
   };
   // Read and insert under one write lock: duplicates of a call arriving at several processes park it once.
-  const park = db.transaction((record: NewApproval) => {
+  const park = db.transaction((record: NewApproval, event: AuditEvent | undefined) => {
     const existing = newestForKey.get(record.tenantId, record.idempotencyKey);
     if (existing) return { created: false, record: toRecord(existing) };
-    return { created: true, record: insertRecord(record) };
+    const created = insertRecord(record);
+    if (event) audit?.insertNow(event);
+    return { created: true, record: created };
   });
 
   return {
     async create(record) {
       return insertRecord(record);
     },
-    async park(record) {
+    ...(audit ? { parkingAudit: audit } : {}),
+    async park(record, event) {
       // An unlocked read answers the duplicates; only a key with no approval yet takes the write lock.
       const existing = newestForKey.get(record.tenantId, record.idempotencyKey);
       if (existing) return { created: false, record: toRecord(existing) };
-      return park.immediate(record);
+      if (event) {
+        // Buffered events first, as for a completion: the trail keeps its order.
+        try {
+          audit?.flush();
+        } catch {}
+      }
+      return park.immediate(record, event);
     },
     async get({ tenantId, id }) {
       const row = select.get(tenantId, id);

@@ -53,6 +53,15 @@ const toParams = (event: AuditEvent): Params => [
   event.message ?? null,
 ];
 
+function prepareInsert(db: Database.Database): (event: AuditEvent) => void {
+  const insert = db.prepare<Params>(
+    `INSERT INTO audit (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  return (event) => {
+    insert.run(...toParams(event));
+  };
+}
+
 export interface SqliteAuditOptions {
   /** How long an event may wait in the buffer; 0 inserts each event as it is recorded. Default 20 ms. */
   flushIntervalMs?: number;
@@ -72,6 +81,11 @@ export interface SqliteAuditStore extends AuditStore {
   close(): void;
   /** The events recorded and not yet written. */
   unwritten(): AuditEvent[];
+  /**
+   * Inserts one event at once, past the buffer, inside whatever transaction is open on the database: how
+   * a call's event goes in with the completion or the parking it belongs to.
+   */
+  insertNow(event: AuditEvent): void;
 }
 
 /** Stores with unflushed events, drained synchronously if the process exits without closing them. */
@@ -85,9 +99,7 @@ export function createSqliteAuditStore(
   const flushIntervalMs = options.flushIntervalMs ?? 20;
   const maxBatch = options.maxBatch ?? 256;
   const maxBuffered = options.maxBuffered ?? 10_000;
-  const insert = db.prepare<Params>(
-    `INSERT INTO audit (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insert = prepareInsert(db);
   // NULL parameters switch a filter off, so one statement serves every combination; rowid orders events
   // recorded in the same millisecond the way they were recorded.
   // A page ends at an event; the next starts after it: earlier milliseconds, or the same one and recorded before.
@@ -111,7 +123,7 @@ export function createSqliteAuditStore(
      ORDER BY at DESC, rowid DESC LIMIT @limit`,
   );
   const insertAll = db.transaction((events: AuditEvent[]) => {
-    for (const event of events) insert.run(...toParams(event));
+    for (const event of events) insert(event);
   });
 
   let buffer: AuditEvent[] = [];
@@ -181,6 +193,9 @@ export function createSqliteAuditStore(
     },
     failure() {
       return buffer.length > 0 ? lastError : undefined;
+    },
+    insertNow(event) {
+      insert(event);
     },
     close() {
       try {

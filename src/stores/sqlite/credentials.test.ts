@@ -7,9 +7,9 @@ import type Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCredentialStoreConformance } from "../../ports/credential-store.conformance.js";
 import type { NewCredential } from "../../ports/credential-store.js";
+import { parseSecretKey } from "../sql/secret-box.js";
 import { createSqliteCredentialStore } from "./credentials.js";
 import { openDatabase } from "./database.js";
-import { parseSecretKey } from "../sql/secret-box.js";
 
 const directories: string[] = [];
 const databases: Database.Database[] = [];

@@ -2,7 +2,9 @@
 import type Database from "better-sqlite3";
 import { claimTransition } from "../../ports/store-transitions.js";
 import type {
+  AuditEvent,
   ClaimInput,
+  CompleteInput,
   IdempotencyRecord,
   IdempotencyStatus,
   IdempotencyStore,
@@ -13,6 +15,7 @@ import {
   jsonText,
   type IdempotencyRow as Row,
 } from "../sql/rows.js";
+import type { SqliteAuditStore } from "./audit.js";
 
 const toRecord = (row: Row): IdempotencyRecord => idempotencyRecordOf(row, jsonText);
 
@@ -55,7 +58,12 @@ const toParams = (record: IdempotencyRecord): Params => [
 ];
 const PLACEHOLDERS = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
 
-export function createSqliteIdempotencyStore(db: Database.Database): IdempotencyStore {
+/** With `audit` (the audit store on the same file), a completion's event is inserted in its transaction. */
+export function createSqliteIdempotencyStore(
+  db: Database.Database,
+  options: { audit?: SqliteAuditStore } = {},
+): IdempotencyStore {
+  const { audit } = options;
   const select = db.prepare<[string, string], Row>(
     `SELECT ${COLUMNS} FROM idempotency WHERE tenant_id = ? AND key = ?`,
   );
@@ -90,6 +98,21 @@ export function createSqliteIdempotencyStore(db: Database.Database): Idempotency
     `UPDATE idempotency SET status = 'completed', envelope = ?, updated_at = ?, retain_until = ?
      WHERE tenant_id = ? AND key = ? AND claim_id = ? AND status <> 'completed'`,
   );
+  const completeOne = (input: CompleteInput): boolean =>
+    completeClaim.run(
+      JSON.stringify(input.envelope),
+      input.now,
+      input.now + input.retentionMs,
+      input.tenantId,
+      input.key,
+      input.claimId,
+    ).changes === 1;
+  // The event only with the completion it belongs to: a claim lost meanwhile writes neither.
+  const completeAudited = db.transaction((input: CompleteInput, event: AuditEvent): boolean => {
+    if (!completeOne(input)) return false;
+    audit?.insertNow(event);
+    return true;
+  });
   const heartbeat = db.prepare<[number, number, string, string, string]>(
     `UPDATE idempotency SET heartbeat_at = ?, lease_until = ?
      WHERE tenant_id = ? AND key = ? AND claim_id = ? AND status = 'in_progress'`,
@@ -116,16 +139,15 @@ export function createSqliteIdempotencyStore(db: Database.Database): Idempotency
       const unlocked = claimTransition(row && toRecord(row), input);
       return unlocked.write ? claim.immediate(input) : unlocked.outcome;
     },
+    ...(audit ? { completionAudit: audit } : {}),
     async complete(input) {
-      const result = completeClaim.run(
-        JSON.stringify(input.envelope),
-        input.now,
-        input.now + input.retentionMs,
-        input.tenantId,
-        input.key,
-        input.claimId,
-      );
-      return result.changes === 1;
+      if (!input.audit || !audit) return completeOne(input);
+      // What waits in the trail's buffer goes first, so the trail keeps the order events were recorded in;
+      // if it cannot be written now, it stays buffered and is offered again as usual.
+      try {
+        audit.flush();
+      } catch {}
+      return completeAudited.immediate(input, input.audit);
     },
     async heartbeat({ tenantId, key, claimId, now, leaseUntil }) {
       return heartbeat.run(now, leaseUntil, tenantId, key, claimId).changes === 1;

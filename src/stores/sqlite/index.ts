@@ -45,10 +45,12 @@ export interface SqliteStores extends Stores {
 export function openSqliteStores(path: string, options: SqliteStoresOptions = {}): SqliteStores {
   const database = openDatabase(path, options);
   const audit = createSqliteAuditStore(database, options.audit);
+  // A call's event goes in with its completion, and a request's with its parking: no side effect, and no
+  // parked call, is ever stored without its audit event, whatever kills the process.
   return {
     database,
-    approvals: createSqliteApprovalStore(database),
-    idempotency: createSqliteIdempotencyStore(database),
+    approvals: createSqliteApprovalStore(database, { audit }),
+    idempotency: createSqliteIdempotencyStore(database, { audit }),
     audit,
     pins: createSqlitePinStore(database),
     close: () => {
