@@ -21,9 +21,16 @@ export type StateLocation =
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
 
-/** --db (or serve's --store), else $TOOLREG_DB, else the embedded file under the working directory. */
-export function stateLocation(options: { db?: string | undefined }, io: CliIo): StateLocation {
-  const given = options.db || io.env.TOOLREG_DB || DEFAULT_DB;
+/**
+ * --db (or serve's --store), else $TOOLREG_DB, else the config file's `store` (read only when neither
+ * says), else the embedded file under the working directory.
+ */
+export function stateLocation(
+  options: { db?: string | undefined },
+  io: CliIo,
+  configured: () => string | undefined = () => undefined,
+): StateLocation {
+  const given = options.db || io.env.TOOLREG_DB || configured() || DEFAULT_DB;
   if (POSTGRES_URL.test(given)) {
     let url: URL;
     try {
@@ -86,13 +93,20 @@ function once(close: () => Promise<void>): () => Promise<void> {
  * A command's stores, opened on first need and closed once the command ends. The first caller's key
  * decides whether the credential and consent stores are sealed open: serve and `credentials` ask first.
  */
-export function lazyCliStores(location: () => StateLocation) {
+export function lazyCliStores(locate: () => StateLocation) {
   let opened: Promise<CliStores> | undefined;
+  let located: StateLocation | undefined;
+  const location = () => {
+    located ??= locate();
+    return located;
+  };
   const open = (options: { credentialsKey?: Uint8Array | undefined } = {}) => {
     opened ??= openCliStores(location(), options);
     return opened;
   };
   return {
+    /** Where the stores are, worked out once. */
+    location,
     open,
     /** An output store that opens the stores when an output is first kept or read. */
     outputs: (): OutputStore => ({

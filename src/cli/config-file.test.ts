@@ -94,6 +94,13 @@ describe("the config file", () => {
     expect(() => loadSettings({}, io)).toThrow(/redis/);
   });
 
+  it("names where the state lives, a file or a postgres:// URL", () => {
+    write("toolreg.config.json", { store: "postgres://toolreg@db:5432/prod?schema=acme" });
+    expect(loadSettings({}, io).store).toBe("postgres://toolreg@db:5432/prod?schema=acme");
+    write("toolreg.config.json", { store: "" });
+    expect(() => loadSettings({}, io)).toThrow(/store/);
+  });
+
   it("names the bus the instances share in the file or --nats, the flag's URL replacing the file's", () => {
     write("toolreg.config.json", { nats: { url: "nats://10.0.0.5:4222", subjectPrefix: "acme.prod" } });
     expect(loadSettings({}, io).nats).toEqual({ url: "nats://10.0.0.5:4222", subjectPrefix: "acme.prod" });
@@ -166,7 +173,7 @@ describe("the config file", () => {
   it("refuses a key it does not know, saying which keys it holds", () => {
     write("toolreg.config.json", { rateLimits: [], plugins: ["crm"] });
     expect(() => loadSettings({}, io)).toThrow(
-      'toolreg.config.json: unknown key "plugins" (a config file holds $schema, toolkits, toolsets, rateLimits, redis, nats, authFailures, trustProxy, onAuditFailure, drainMs)',
+      'toolreg.config.json: unknown key "plugins" (a config file holds $schema, toolkits, toolsets, rateLimits, redis, store, nats, authFailures, trustProxy, onAuditFailure, drainMs)',
     );
     write("toolreg.config.json", { rateLimits: [{ per: "tool", rate: "1/min", tools: ["a"] }] });
     expect(() => loadSettings({}, io)).toThrow('toolreg.config.json: rateLimits[0]: unknown key "tools"');

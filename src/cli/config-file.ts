@@ -94,6 +94,10 @@ export const ConfigFileSchema = z
         description:
           "keep the rateLimits' counts in Redis (redis://host:port), shared by every instance that names the same Redis; without it each process counts its own calls",
       }),
+    store: z.string().min(1).max(2_000).optional().meta({
+      description:
+        "where the state lives when neither --db (serve's --store) nor $TOOLREG_DB says: a SQLite file (relative to the working directory), or a postgres:// URL every instance shares, with ?schema= for the tables' schema",
+    }),
     nats: z
       .union([
         NatsUrlSchema,
@@ -155,6 +159,8 @@ export interface Settings {
   rateLimits: RateLimitRule[];
   /** Where the rate limits are counted when shared by several instances; undefined counts in the process. */
   redis: { url: string; onUnavailable?: CeilingsUnavailableMode } | undefined;
+  /** The file's `store`: where the state lives unless --db or $TOOLREG_DB says. */
+  store: string | undefined;
   /** The event bus the instances share; undefined: each instance hears only itself. */
   nats: { url: string; subjectPrefix?: string } | undefined;
   authFailures: Rate | false;
@@ -195,6 +201,7 @@ export function loadSettings(flags: SettingsFlags, io: CliIo): Settings {
     toolsets: toolsetsOf(file.toolsets),
     rateLimits,
     redis: redisFrom(flags.redis, file),
+    store: file.store,
     nats: natsFrom(flags.nats, file),
     authFailures: authFailuresFrom(flags.authFailures, file),
     trustProxy: trustProxyFrom(flags.trustProxy, file),

@@ -39,7 +39,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let exitCode = 0;
   // The command's stores: opened by the first part that needs them, closed once the command is done.
   let program: Command | undefined;
-  const stores = lazyCliStores(() => stateLocation(program?.opts<GlobalOptions>() ?? {}, io));
+  const stores = lazyCliStores(() => {
+    const options = program?.opts<GlobalOptions>() ?? {};
+    return stateLocation(options, io, () => loadSettings(options as GlobalOptions, io).store);
+  });
   program = buildProgram(io, stores, (code) => {
     exitCode = code;
   });

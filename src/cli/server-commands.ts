@@ -13,7 +13,7 @@ import { openRegistryServer } from "../server/registry-server.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { envCredentials } from "./cli-mcp-imports.js";
 import type { GlobalOptions } from "./cli-state.js";
-import { type LazyCliStores, localStateDir, stateLocation } from "./cli-stores.js";
+import { type LazyCliStores, localStateDir } from "./cli-stores.js";
 import type { ServedTools } from "./cli-tools.js";
 import { CREDENTIALS_KEY_ENV, oauthAppsFromEnv, readCredentialsKey } from "./commands/credentials.js";
 import { createKeyCommand, listKeysCommand, loginCommand, revokeKeyCommand } from "./commands/keys.js";
@@ -92,7 +92,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       const credentialsKey = readCredentialsKey(options.credentialsKeyFile, io);
       const localCeilings = settings.redis ? undefined : ceilingsOf(settings);
       if (options.store) program.setOptionValue("db", options.store);
-      const location = stateLocation(host.globals(), io);
+      const location = host.stores.location();
       const logger = pino({ level: host.globals().logLevel }, pino.destination(2));
       // First, so the credential and consent stores are opened under the key (a wrong one stops the start).
       const stores = await host.stores.open({ credentialsKey });

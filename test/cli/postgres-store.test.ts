@@ -3,7 +3,7 @@
  * server in another, calls keep their trail in the schema, and a bad schema or NATS URL stops it early.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -102,6 +102,20 @@ describe.runIf(reachable)("toolreg on a PostgreSQL store", () => {
       expect(trail.rowCount).toBeGreaterThan(0);
     } finally {
       await client.end();
+    }
+  });
+
+  it("finds the store the config file names when neither --db nor $TOOLREG_DB does", async () => {
+    const made = await toolreg("keys", "create", "--tenant", "acme", "--principal", "configured");
+    expect(made.code).toBe(0);
+    writeFileSync(join(cwd, "toolreg.config.json"), JSON.stringify({ store }));
+    try {
+      const listed = await runToolreg(["keys", "list", "--json"], cwd);
+      expect(listed.code).toBe(0);
+      const keys = JSON.parse(listed.stdout) as { principalId: string }[];
+      expect(keys.map((key) => key.principalId)).toContain("configured");
+    } finally {
+      rmSync(join(cwd, "toolreg.config.json"));
     }
   });
 
