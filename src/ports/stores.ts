@@ -128,6 +128,12 @@ export interface IdempotencyStore {
    */
   abandon(input: ClaimRef): Promise<boolean>;
   get(input: TenantKey & { key: string }): Promise<IdempotencyRecord | undefined>;
+  /**
+   * Resolves when the key's claim may have left `in_progress`, or after `timeoutMs`. A store that hears
+   * other processes' completions (PostgreSQL's notifications) provides it, and a caller waiting on a call
+   * in flight elsewhere is woken by it instead of polling.
+   */
+  settled?(input: TenantKey & { key: string; timeoutMs: number }): Promise<void>;
   list(input: TenantKey & { status?: IdempotencyStatus }): Promise<IdempotencyRecord[]>;
   /**
    * Deletes completed records past their retention; returns how many. Housekeeping over every tenant at

@@ -55,6 +55,12 @@ export interface KeyedRun {
   onLateStore?: (envelope: Envelope) => void;
 }
 
+/**
+ * How long one wait for a store's settled notice lasts before the claim is asked again: a safety net
+ * for a notice lost with a dropped connection, and for a lease that lapses without one.
+ */
+const SETTLED_WAIT_MS = 1_000;
+
 /** How long a result that could not be stored is offered to the store again, once a second. */
 const UNSTORED_RETRY_MS = 10 * 60_000;
 
@@ -171,7 +177,10 @@ export class KeyedRunner {
           }
           const local = this.#inflight.get(`${context.tenantId}\u0000${key}`);
           if (local) await local;
-          else await new Promise((resolve) => setTimeout(resolve, waitPollMs));
+          // Woken by the store when the other process's call settles, where it can tell; else a poll.
+          else if (stores.idempotency.settled) {
+            await stores.idempotency.settled({ tenantId: context.tenantId, key, timeoutMs: SETTLED_WAIT_MS });
+          } else await new Promise((resolve) => setTimeout(resolve, waitPollMs));
         }
       }
     }

@@ -41,7 +41,10 @@ export interface SeamOptions {
   leaseGraceMs?: number;
   /** How often a running call's claim is renewed. Default 5 s. */
   heartbeatMs?: number;
-  /** Poll interval while waiting on a call in flight in another process. Default 25 ms. */
+  /**
+   * Poll interval while waiting on a call in flight in another process, for a store that cannot say when
+   * it settles (`IdempotencyStore.settled`; PostgreSQL can). Default 25 ms.
+   */
   waitPollMs?: number;
   /**
    * While audit events cannot be written: refuse calls that change data (`refuse`, the default) or run

@@ -14,18 +14,23 @@ import {
   type IdempotencyRow as Row,
 } from "../sql/rows.js";
 import { auditParams, auditPlaceholders } from "./audit.js";
+import type { SettledListener } from "./settled-listener.js";
 
 const toRecord = (row: Row): IdempotencyRecord => idempotencyRecordOf(row, jsonValue);
 
 /** A snapshot that disagrees with the locked row is retried; past this many, something is wrong. */
 const MAX_CLAIM_ATTEMPTS = 20;
 
-/** With `audit` (the audit store on the same schema), a completion's event is inserted in its transaction. */
+/**
+ * With `audit` (the audit store on the same schema), a completion's event is inserted in its transaction;
+ * with `listener`, a caller waiting on another instance's call is woken by the settled notification.
+ */
 export function createPostgresIdempotencyStore(
   pool: pg.Pool,
   schema: string,
-  audit?: AuditStore,
+  options: { audit?: AuditStore; listener?: SettledListener } = {},
 ): IdempotencyStore {
+  const { audit, listener } = options;
   const table = `${schema}.idempotency`;
   // The branches of claimTransition, over the existing row `t` and the parameters:
   // $1 tenant, $2 key, $3 fingerprint, $4 tool, $5 claim id, $6 now, $7 lease until, $8 retain until,
@@ -141,6 +146,28 @@ export function createPostgresIdempotencyStore(
       );
       return rowCount === 1;
     },
+    ...(listener
+      ? {
+          settled: async ({
+            tenantId,
+            key,
+            timeoutMs,
+          }: {
+            tenantId: string;
+            key: string;
+            timeoutMs: number;
+          }) => {
+            const stillRunning = async () => {
+              const { rows } = await pool.query<{ status: string }>(
+                `SELECT status FROM ${table} WHERE tenant_id = $1 AND key = $2`,
+                [tenantId, key],
+              );
+              return rows[0]?.status === "in_progress";
+            };
+            await listener.wait(tenantId, key, timeoutMs, stillRunning);
+          },
+        }
+      : {}),
     async get({ tenantId, key }) {
       const { rows } = await pool.query<Row>(select, [tenantId, key]);
       return rows[0] && toRecord(rows[0]);

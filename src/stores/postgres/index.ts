@@ -12,6 +12,7 @@ import { createPostgresCredentialStore } from "./credentials.js";
 import { createPostgresIdempotencyStore } from "./idempotency.js";
 import { createPostgresPinStore } from "./mcp-pins.js";
 import { migrate, quoteSchema } from "./migrations.js";
+import { SettledListener } from "./settled-listener.js";
 
 export { POSTGRES_MIGRATIONS, type PostgresMigration } from "./migrations.js";
 export {
@@ -71,14 +72,19 @@ export async function openPostgresStores(options: PostgresStoresOptions): Promis
   // A call's event goes in with its completion, and a request's with its parking: no side effect, and no
   // parked call, is ever stored without its audit event, whatever kills the process.
   const audit = createPostgresAuditStore(pool, quoted);
+  // Its own connection, outside the pool: LISTEN holds it for as long as the stores are open.
+  const listener = new SettledListener({ connectionString: options.connectionString, types }, schema);
   return {
     pool,
     schema: quoted,
     approvals: createPostgresApprovalStore(pool, quoted, audit),
-    idempotency: createPostgresIdempotencyStore(pool, quoted, audit),
+    idempotency: createPostgresIdempotencyStore(pool, quoted, { audit, listener }),
     audit,
     pins: createPostgresPinStore(pool, quoted),
-    close: () => pool.end(),
+    close: async () => {
+      await listener.close();
+      await pool.end();
+    },
   };
 }
 

@@ -253,6 +253,23 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX auth_sessions_by_expiry ON {schema}.auth_sessions (expires_at);
     `,
   },
+  {
+    version: 4,
+    name: "settled notifications",
+    sql: `
+      -- A claim that leaves in_progress (completed, abandoned as unknown) is told on the channel
+      -- "<schema>_settled", so an instance waiting on another's call hears it instead of polling.
+      CREATE FUNCTION {schema}.notify_settled() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM pg_notify(TG_TABLE_SCHEMA || '_settled', json_build_array(NEW.tenant_id, NEW.key)::text);
+        RETURN NULL;
+      END
+      $$;
+      CREATE TRIGGER idempotency_settled AFTER UPDATE OF status ON {schema}.idempotency
+        FOR EACH ROW WHEN (OLD.status = 'in_progress' AND NEW.status <> 'in_progress')
+        EXECUTE FUNCTION {schema}.notify_settled();
+    `,
+  },
 ];
 
 /** `name` as a quoted identifier; only plain lower-case names are accepted, so nothing needs escaping. */
