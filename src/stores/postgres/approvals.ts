@@ -17,7 +17,7 @@ import {
   jsonValue,
   type ApprovalRow as Row,
 } from "../sql/rows.js";
-import { insertAuditEvent } from "./audit.js";
+import { flushQuietly, insertAuditEvent } from "./audit.js";
 
 const toRecord = (row: Row): ApprovalRecord => approvalRecordOf(row, jsonValue);
 
@@ -131,6 +131,7 @@ export function createPostgresApprovalStore(
       // An unlocked read answers the duplicates; only a key with no approval yet takes the key's lock.
       const existing = await read(pool, newestForKey, [record.tenantId, record.idempotencyKey]);
       if (existing) return { created: false, record: existing };
+      if (event && audit) await flushQuietly(audit);
       const client = await pool.connect();
       try {
         await client.query("BEGIN");

@@ -13,7 +13,7 @@ import {
   jsonValue,
   type IdempotencyRow as Row,
 } from "../sql/rows.js";
-import { auditParams, auditPlaceholders } from "./audit.js";
+import { auditParams, auditPlaceholders, flushQuietly } from "./audit.js";
 import type { SettledListener } from "./settled-listener.js";
 
 const toRecord = (row: Row): IdempotencyRecord => idempotencyRecordOf(row, jsonValue);
@@ -122,6 +122,8 @@ export function createPostgresIdempotencyStore(
         input.claimId,
       ];
       if (!input.audit || !audit) return (await pool.query(completion, params)).rowCount === 1;
+      // The reads' events that wait go in first, so the trail keeps its order; if they cannot, they wait on.
+      await flushQuietly(audit);
       // One statement: the event is inserted exactly when the completion is made, in its transaction.
       const { rowCount } = await pool.query(
         `WITH completed AS (${completion} RETURNING 1)

@@ -5,7 +5,7 @@ import type { DeploymentStores } from "../../ports/deployment-stores.js";
 import type { PinStore } from "../../ports/pin-store.js";
 import type { Stores } from "../../ports/stores.js";
 import { createPostgresApprovalStore } from "./approvals.js";
-import { createPostgresAuditStore } from "./audit.js";
+import { createPostgresAuditStore, type PostgresAuditStore } from "./audit.js";
 import { createPostgresAuthStore } from "./auth.js";
 import { createPostgresConsentStore } from "./consents.js";
 import { createPostgresCredentialStore } from "./credentials.js";
@@ -37,6 +37,7 @@ export interface PostgresStoresOptions {
  * way to close it.
  */
 export interface PostgresStores extends Stores {
+  audit: PostgresAuditStore;
   pins: PinStore;
   pool: pg.Pool;
   /** The schema as a quoted identifier, as the `createPostgres…Store(pool, schema)` functions take it. */
@@ -83,6 +84,10 @@ export async function openPostgresStores(options: PostgresStoresOptions): Promis
     pins: createPostgresPinStore(pool, quoted),
     close: async () => {
       await listener.close();
+      // The reads' events that wait are written before the connections go.
+      await audit
+        .flush()
+        .catch((error: unknown) => console.error("toolreg: audit events lost at close", error));
       await pool.end();
     },
   };
