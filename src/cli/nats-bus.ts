@@ -9,6 +9,28 @@ import type { Settings } from "./config-file.js";
 
 const PEER = "nats@^2.29";
 
+/**
+ * For a command that changed what every instance serves or honours: says so on the bus the settings name,
+ * if any. A bus that does not answer is a warning with what happens without it, never the command's failure.
+ */
+export async function tellInstances(
+  settings: Pick<Settings, "nats">,
+  logger: Logger,
+  tell: (bus: EventBus) => void,
+  withoutIt: string,
+  stderr: (text: string) => void,
+): Promise<void> {
+  if (!settings.nats) return;
+  try {
+    const bus = await openNatsBus(settings, logger);
+    if (!bus) return;
+    tell(bus);
+    await bus.close();
+  } catch (error) {
+    stderr(`warning: ${(error as Error).message}; ${withoutIt}\n`);
+  }
+}
+
 /** The bus the settings name, connected; undefined without one. Rejects when NATS does not answer. */
 export async function openNatsBus(
   settings: Pick<Settings, "nats">,

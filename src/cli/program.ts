@@ -1,6 +1,7 @@
 /** @module The `toolreg` command line: commander wiring over the command functions. */
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
+import { pino } from "pino";
 import { metaTools } from "../catalog/meta/index.js";
 import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
 import type { Catalogue } from "../check/catalogue.js";
@@ -11,6 +12,7 @@ import type { PinStore } from "../ports/pin-store.js";
 import { APPROVAL_STATUSES } from "../ports/stores.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
+import { tellPinAccepted } from "../server/instance-events.js";
 import { EMBEDDING_MODELS, loadCliEmbeddings } from "./cli-embeddings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { importMcpServers } from "./cli-mcp-imports.js";
@@ -31,6 +33,7 @@ import { mcpCommand } from "./commands/mcp.js";
 import { acceptPin, listPins } from "./commands/mcp-pins.js";
 import { renderCommand } from "./commands/render.js";
 import { CONFIG_FILE, loadSettings, type Settings } from "./config-file.js";
+import { tellInstances } from "./nats-bus.js";
 import { addServerCommands } from "./server-commands.js";
 import { wiringFlags } from "./wiring-flags.js";
 
@@ -329,7 +332,19 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
       "the offered definition's hash you reviewed (toolreg mcp pins), at least 12 characters",
     )
     .action((server: string, tool: string, options: { hash?: string }) =>
-      withPins((pins) => acceptPin(pins, server, tool, options.hash, globals().principal, io)),
+      withPins(async (pins) => {
+        const code = await acceptPin(pins, server, tool, options.hash, globals().principal, io);
+        if (code === 0) {
+          await tellInstances(
+            loadSettings(globals(), io),
+            pino({ level: globals().logLevel }, pino.destination(2)),
+            (bus) => tellPinAccepted(bus, server, tool),
+            "running instances serve it when they next list that server",
+            io.stderr,
+          );
+        }
+        return code;
+      }),
     );
 
   program

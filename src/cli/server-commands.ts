@@ -7,7 +7,7 @@ import { syncRegistry } from "../mcp/import/sync-registry.js";
 import type { AuthStore } from "../ports/auth-store.js";
 import { ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
-import { tellRevoked } from "../server/instance-events.js";
+import { hearPinAcceptances, tellRevoked } from "../server/instance-events.js";
 import { DEFAULT_PORT } from "../server/listen.js";
 import { openRegistryServer } from "../server/registry-server.js";
 import { type CliIo, UsageError } from "./cli-io.js";
@@ -20,7 +20,7 @@ import { createKeyCommand, listKeysCommand, loginCommand, revokeKeyCommand } fro
 import { serveCommand } from "./commands/serve.js";
 import { ceilingsOf, loadSettings, type Settings } from "./config-file.js";
 import { egressAllowing } from "./egress-allow.js";
-import { openNatsBus } from "./nats-bus.js";
+import { openNatsBus, tellInstances } from "./nats-bus.js";
 import { openRedisCeilings } from "./redis-ceilings.js";
 import { listenForStop } from "./stop-signals.js";
 
@@ -111,6 +111,24 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
         const registry = new ToolRegistry(tools);
         // Imported servers' changes reach the registry, hence the console, tool.update and MCP clients.
         unsubscribe = (imports ?? []).map((imported) => syncRegistry(registry, imported, logger));
+        // A change accepted anywhere (toolreg mcp accept) is served here at once, not at the next listing.
+        if (bus) {
+          const listening = bus;
+          unsubscribe.push(
+            hearPinAcceptances(
+              listening,
+              (server) => {
+                for (const imported of imports ?? []) {
+                  if (imported.name !== server) continue;
+                  imported
+                    .refresh()
+                    .catch((error: unknown) => logger.warn({ err: error, server }, "refresh failed"));
+                }
+              },
+              logger,
+            ),
+          );
+        }
         // Token endpoints are reached like any vendor: through egress, with the operator's --egress-allow.
         oauthEgress = credentialsKey
           ? createEgressClient({
@@ -169,21 +187,6 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
 
   const keys = program.command("keys").description("API keys of the registry server (stored hashed)");
   /** With a bus, every instance drops the key from its cache now rather than within its second. */
-  const tellInstances = async (keyId: string) => {
-    const settings = loadSettings(host.globals(), io);
-    if (!settings.nats) return;
-    const logger = pino({ level: host.globals().logLevel }, pino.destination(2));
-    try {
-      const bus = await openNatsBus(settings, logger);
-      if (!bus) return;
-      tellRevoked(bus, keyId);
-      await bus.close();
-    } catch (error) {
-      io.stderr(
-        `warning: ${(error as Error).message}; running instances stop honouring the key within a second anyway\n`,
-      );
-    }
-  };
   const withAuth = async (body: (auth: AuthStore) => Promise<number>) => {
     host.setExitCode(await body((await host.stores.open()).auth));
   };
@@ -233,7 +236,15 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
     .action((id: string) =>
       withAuth(async (auth) => {
         const code = await revokeKeyCommand(auth, id, io);
-        if (code === 0) await tellInstances(id);
+        if (code === 0) {
+          await tellInstances(
+            loadSettings(host.globals(), io),
+            pino({ level: host.globals().logLevel }, pino.destination(2)),
+            (bus) => tellRevoked(bus, id),
+            "running instances stop honouring the key within a second anyway",
+            io.stderr,
+          );
+        }
         return code;
       }),
     );

@@ -14,6 +14,7 @@ import type { VerifiedKeys } from "./key-cache.js";
 export const TOPICS = {
   approvals: "approvals",
   keys: "keys",
+  pins: "pins",
   toolUpdate: "tool.update",
   toolQuery: "tool.query",
 } as const;
@@ -35,24 +36,18 @@ export interface KeyRevokedEvent {
 }
 const KeyRevokedSchema = z.strictObject({ type: z.literal("key.revoked"), keyId: Text });
 
+export interface PinAcceptedEvent {
+  type: "pin.accepted";
+  server: string;
+  tool: string;
+}
+const PinAcceptedSchema = z.strictObject({ type: z.literal("pin.accepted"), server: Text, tool: Text });
+
 /** Hears the other instances: their approvals reach this instance's event stream, their revocations its key cache. */
 export function hearInstances(bus: EventBus, hub: EventHub, keys: VerifiedKeys, logger: Logger): () => void {
-  const believed =
-    <T>(schema: z.ZodType<T>, topic: string, use: (event: T) => void) =>
-    (event: unknown) => {
-      const parsed = schema.safeParse(event);
-      if (parsed.success) use(parsed.data);
-      else logger.warn({ topic }, "an event on the bus was not the shape its topic carries; ignored");
-    };
   const stops = [
-    bus.subscribe(
-      TOPICS.approvals,
-      believed(ApprovalEventSchema, TOPICS.approvals, (event) => hub.publish(event)),
-    ),
-    bus.subscribe(
-      TOPICS.keys,
-      believed(KeyRevokedSchema, TOPICS.keys, (event) => keys.forget(event.keyId)),
-    ),
+    hear(bus, TOPICS.approvals, ApprovalEventSchema, logger, (event) => hub.publish(event)),
+    hear(bus, TOPICS.keys, KeyRevokedSchema, logger, (event) => keys.forget(event.keyId)),
   ];
   return () => {
     for (const stop of stops) stop();
@@ -66,6 +61,37 @@ export const tellApproval = (bus: EventBus, event: ApprovalEvent): void =>
 /** Tells every instance that a key is revoked; the revoking process (`toolreg keys revoke`) says it. */
 export const tellRevoked = (bus: EventBus, keyId: string): void =>
   bus.publish(TOPICS.keys, { type: "key.revoked", keyId } satisfies KeyRevokedEvent);
+
+/** Tells every instance that a changed definition of an imported tool was accepted (`toolreg mcp accept`). */
+export const tellPinAccepted = (bus: EventBus, server: string, tool: string): void =>
+  bus.publish(TOPICS.pins, { type: "pin.accepted", server, tool } satisfies PinAcceptedEvent);
+
+/**
+ * Serves an accepted tool everywhere at once: each instance importing `server` lists it again, which
+ * installs the tool in its registry (discovery, the event stream's `tool.update`, MCP `list_changed`).
+ */
+export function hearPinAcceptances(
+  bus: EventBus,
+  refresh: (server: string) => void,
+  logger: Logger,
+): () => void {
+  return hear(bus, TOPICS.pins, PinAcceptedSchema, logger, (event) => refresh(event.server));
+}
+
+/** Subscribes to `topic`, believing only what has its shape; the rest is logged and ignored. */
+function hear<T>(
+  bus: EventBus,
+  topic: string,
+  schema: z.ZodType<T>,
+  logger: Logger,
+  use: (event: T) => void,
+): () => void {
+  return bus.subscribe(topic, (event) => {
+    const parsed = schema.safeParse(event);
+    if (parsed.success) use(parsed.data);
+    else logger.warn({ topic }, "an event on the bus was not the shape its topic carries; ignored");
+  });
+}
 
 /** Announces a revision of this instance's catalogue, as the original registry's `tool.update` did. */
 export const tellToolUpdate = (bus: EventBus, event: ToolUpdateEvent): void =>
