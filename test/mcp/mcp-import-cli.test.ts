@@ -2,23 +2,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runToolreg } from "../cli/run-cli.js";
-
-const FIXTURE = fileURLToPath(new URL("../fixtures/mcp-upstream/upstream-server.mjs", import.meta.url));
+import { offerTools, writeFixtureConfig } from "./fixture-upstream.js";
 
 let folder: string;
 const offer = (description: string) =>
-  writeFileSync(
-    join(folder, "spec.json"),
-    JSON.stringify({
-      tools: [
-        { name: "echo", description, annotations: { readOnlyHint: true } },
-        { name: "touch", description: "Appends a line." },
-      ],
-    }),
-  );
+  offerTools(folder, [
+    { name: "echo", description, annotations: { readOnlyHint: true } },
+    { name: "touch", description: "Appends a line." },
+  ]);
 const listed = async () => {
   const result = await runToolreg(["--mcp-config", "mcp.json", "list", "--json"], folder);
   const tools = JSON.parse(result.stdout) as { name: string; effect: string }[];
@@ -27,12 +20,7 @@ const listed = async () => {
 
 beforeEach(() => {
   folder = mkdtempSync(join(tmpdir(), "toolreg-mcp-cli-"));
-  writeFileSync(
-    join(folder, "mcp.json"),
-    JSON.stringify({
-      servers: [{ name: "fixture", command: process.execPath, args: [FIXTURE, "spec.json"] }],
-    }),
-  );
+  writeFixtureConfig(folder);
   offer("Echoes its text.");
 });
 afterEach(() => rmSync(folder, { recursive: true, force: true }));
