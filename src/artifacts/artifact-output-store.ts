@@ -1,7 +1,8 @@
 /** @module An output store over an artifact store: each kept output is one JSON artifact, addressed by its hash. */
+
+import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { OutputStore, StoredOutput } from "../seam/output-store.js";
 import { OUTPUT_REF } from "../seam/output-store.js";
-import type { ArtifactStore } from "./artifact-store.js";
 
 const NAME = "tool-output.json";
 

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runArtifactStoreConformance } from "./artifact-store.conformance.js";
+import { runArtifactStoreConformance } from "../ports/artifact-store.conformance.js";
 import { createFileArtifactStore } from "./file-artifact-store.js";
 
 runArtifactStoreConformance("file", async () => {

@@ -2,8 +2,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { addressArtifact, isArtifactAddress } from "./artifact-address.js";
-import type { Artifact, ArtifactStore } from "./artifact-store.js";
+import { addressArtifact, isArtifactAddress } from "../ports/artifact-address.js";
+import type { Artifact, ArtifactStore } from "../ports/artifact-store.js";
 
 export function createFileArtifactStore(root: string): ArtifactStore {
   // A tenant id may hold "/" or ":"; encoded, it is one directory name and never a path.

@@ -6,10 +6,9 @@ import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createArtifactOutputStore } from "../artifacts/artifact-output-store.js";
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
-import { createPostgresArtifactStore } from "../artifacts/postgres-artifact-store.js";
 import type { DeploymentStores } from "../ports/deployment-stores.js";
 import type { OutputStore } from "../seam/output-store.js";
-import { openPostgresDeployment } from "../stores/postgres/index.js";
+import { createPostgresArtifactStore, openPostgresDeployment } from "../stores/postgres/index.js";
 import { openSqliteDeployment } from "../stores/sqlite/index.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 

@@ -1,7 +1,8 @@
 /**
  * @module toolreg/stores — the store ports, for whoever writes a store adapter: approvals, idempotency records,
- * audit, API keys and sessions, credentials, consents and MCP pins. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
+ * audit, API keys and sessions, credentials, consents, MCP pins, artifacts and events. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
  */
+export type * from "./artifact-store.js";
 export type * from "./auth-store.js";
 export type * from "./consent-store.js";
 export { PARKED_CALL_STATUSES } from "./consent-store.js";

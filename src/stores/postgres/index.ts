@@ -14,6 +14,7 @@ import { createPostgresPinStore } from "./mcp-pins.js";
 import { migrate, quoteSchema } from "./migrations.js";
 import { SettledListener } from "./settled-listener.js";
 
+export { createPostgresArtifactStore } from "./artifacts.js";
 export { POSTGRES_MIGRATIONS, type PostgresMigration } from "./migrations.js";
 export {
   createPostgresAuthStore,

@@ -1,5 +1,5 @@
 /** @module The generate toolkit: files made from structured input, kept in an artifact store. */
-import type { ArtifactStore } from "../../artifacts/artifact-store.js";
+import type { ArtifactStore } from "../../ports/artifact-store.js";
 import type { ToolModule } from "../../registry/tool-module.js";
 import { generateToolkit } from "./toolkit.js";
 

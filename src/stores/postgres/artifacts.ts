@@ -1,11 +1,11 @@
 /**
  * @module An artifact store on PostgreSQL: the bytes in BYTEA, content-addressed per tenant, in the `artifacts`
- * table that toolreg/stores/postgres migrates (version 2). It takes that pool and quoted schema
- * (`PostgresStores.pool`, `.schema`): artifacts may not import the stores, so the store cannot hand it out.
+ * table that toolreg/stores/postgres migrates (version 2), on the pool and quoted schema of the stores
+ * (`PostgresStores.pool`, `.schema`): kept outputs and generated files, shared by every instance.
  */
 import type pg from "pg";
-import { addressArtifact, isArtifactAddress } from "./artifact-address.js";
-import type { ArtifactStore } from "./artifact-store.js";
+import { addressArtifact, isArtifactAddress } from "../../ports/artifact-address.js";
+import type { ArtifactStore } from "../../ports/artifact-store.js";
 
 export function createPostgresArtifactStore(pool: pg.Pool, schema: string): ArtifactStore {
   const table = `${schema}.artifacts`;

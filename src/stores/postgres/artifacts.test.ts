@@ -1,9 +1,9 @@
 /** @module The PostgreSQL artifact store against the conformance suite, and what a shared server can get wrong. */
 import { describe, expect, it } from "vitest";
-import { scratchSchema, withScratchSchema } from "../../test/support/postgres-schema.js";
-import { postgresAvailable } from "../../test/support/sql.js";
-import { runArtifactStoreConformance } from "./artifact-store.conformance.js";
-import { createPostgresArtifactStore } from "./postgres-artifact-store.js";
+import { scratchSchema, withScratchSchema } from "../../../test/support/postgres-schema.js";
+import { postgresAvailable } from "../../../test/support/sql.js";
+import { runArtifactStoreConformance } from "../../ports/artifact-store.conformance.js";
+import { createPostgresArtifactStore } from "./artifacts.js";
 
 const reachable = await postgresAvailable("artifact store");
 
