@@ -47,6 +47,8 @@ export async function openNatsBus(
   try {
     return await adapter.NatsEventBus.open({ ...settings.nats, logger });
   } catch (error) {
-    throw new Error(`NATS at ${settings.nats.url} did not answer: ${(error as Error).message}`);
+    // The URL as said, without any user and password it carries.
+    const where = settings.nats.url.replaceAll(/\/\/[^@/,]*@/g, "//");
+    throw new Error(`NATS at ${where} did not answer: ${(error as Error).message}`);
   }
 }

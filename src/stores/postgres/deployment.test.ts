@@ -110,9 +110,36 @@ describe.runIf(reachable)("openPostgresDeployment", () => {
     expect(await connectionsNamed(failing)).toBeGreaterThan(0);
   });
 
-  it("ends its pool on close, and a second close does nothing", async () => {
-    const deployment = await openPostgresDeployment(options(scratch()));
+  it("ends its pool on close, after writing the reads' audit events that wait, and a second close does nothing", async () => {
+    const schema = scratch();
+    const deployment = await openPostgresDeployment(options(schema));
+    const read = {
+      tenantId: "acme",
+      id: "read-1",
+      at: 1_000,
+      kind: "tool-call" as const,
+      actor: "agent",
+      runId: undefined,
+      toolCallId: undefined,
+      tool: "calculate",
+      toolVersion: undefined,
+      effect: "read" as const,
+      outcome: "ok" as const,
+      durationMs: undefined,
+      approvalId: undefined,
+      idempotencyKey: undefined,
+      approval: undefined,
+      message: undefined,
+    };
+    await deployment.audit.record(read);
     await deployment.close();
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      expect((await client.query(`SELECT id FROM "${schema}".audit`)).rows).toEqual([{ id: "read-1" }]);
+    } finally {
+      await client.end();
+    }
     await expect(deployment.close()).resolves.toBeUndefined();
     expect(deployment.pool.ended).toBe(true);
     await expect(deployment.auth.hasKeys()).rejects.toThrow();

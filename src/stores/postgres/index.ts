@@ -123,9 +123,10 @@ export async function openPostgresDeployment(
       credentials: await createPostgresCredentialStore(pool, schema, key),
       consents: await createPostgresConsentStore(pool, schema, key),
     };
+    // The stores' own close: the settled listener ends and the reads' waiting audit events go in first.
     let closed: Promise<void> | undefined;
     const close = () => {
-      closed ??= pool.end();
+      closed ??= stores.close();
       return closed;
     };
     return { pool, schema, approvals, idempotency, audit, pins, auth, sealed, close };
