@@ -43,7 +43,9 @@ describe("/mcp on the registry server", () => {
     const client = await connect(fixture.keys.agentA);
     const result = await client.callTool({ name: "send_email", arguments: { to: "x@y.test" } });
     expect(result.isError).toBe(true);
-    const { approvalId } = result.structuredContent as { approvalId: string };
+    expect(result.structuredContent).toBeUndefined();
+    const approvalId = result._meta?.["toolreg/approvalId"] as string;
+    expect(approvalId).toEqual(expect.any(String));
     expect(fixture.sendEmail.calls.length).toBe(before);
     const inbox = await fixture.call("/api/v1/approvals?status=pending", { key: fixture.keys.aliceOperator });
     const listed = JSON.stringify(await inbox.json());

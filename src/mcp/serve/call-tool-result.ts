@@ -30,17 +30,15 @@ const ContentBlocksSchema = ContentBlockSchema.array();
 
 /**
  * The catalogue's MCP rendering (text, `structuredContent` unless untrusted, `isError`), plus the
- * approval id of a parked call as structured data, so a client can follow it up without parsing text,
- * and the content blocks a trusted tool put in its data.
+ * approval id of a parked call in `_meta`, so a client can follow it up without parsing text, and the
+ * content blocks a trusted tool put in its data. `structuredContent` is only ever the tool's own data:
+ * a client checks it against an output schema, which an `{ approvalId }` would break.
  */
 export function callToolResult(toolCallId: string, name: string, envelope: Envelope): CallToolResult {
   const call = { ok: true as const, id: toolCallId, name, input: {} };
   const result: CallToolResult = { ...renderMcpToolResult([{ call, envelope }]) };
   const approvalId = approvalIdOf(envelope);
-  if (approvalId !== undefined) {
-    result.structuredContent = { approvalId };
-    result._meta = { [APPROVAL_ID_META]: approvalId };
-  }
+  if (approvalId !== undefined) result._meta = { [APPROVAL_ID_META]: approvalId };
   const structured = result.structuredContent;
   // renderMcpToolResult leaves out untrusted data, so blocks from an untrusted source never get this far.
   if (structured !== undefined && MCP_CONTENT_KEY in structured) {

@@ -59,7 +59,7 @@ async function connect(
 }
 
 describe("createMcpServer", () => {
-  it("lists the visible tools with hints from their effects and declared output schemas", async () => {
+  it("lists the visible tools with hints from their effects, and no output schemas", async () => {
     const report = createScriptedTool([{ data: { total: 3 } }], {
       name: "count_rows",
       output: z.object({ total: z.number() }),
@@ -83,12 +83,8 @@ describe("createMcpServer", () => {
       ],
     ]);
     expect(tools[0]?.inputSchema).toMatchObject({ type: "object", required: ["expression"] });
-    expect(tools[0]?.outputSchema).toBeUndefined();
-    expect(tools[2]?.outputSchema).toMatchObject({
-      type: "object",
-      properties: { total: { type: "number" } },
-    });
-    expect(tools[2]?.outputSchema).not.toHaveProperty("$schema");
+    // count_rows declares an output; why it is not listed: docs/decisions/0017-mcp-output-schemas.md.
+    expect(tools.filter((tool) => "outputSchema" in tool)).toEqual([]);
   });
 
   it("pages the list with an opaque cursor and refuses a forged one", async () => {
@@ -167,8 +163,9 @@ describe("createMcpServer", () => {
     const result = await client.callTool({ name: "send_email", arguments: { to: "a@b.test" } });
     expect(tool.calls).toHaveLength(0);
     expect(result.isError).toBe(true);
-    const approvalId = (result.structuredContent as { approvalId: string }).approvalId;
-    expect(result._meta).toEqual({ [APPROVAL_ID_META]: approvalId });
+    expect(result.structuredContent).toBeUndefined();
+    const approvalId = result._meta?.[APPROVAL_ID_META] as string;
+    expect(approvalId).toMatch(/\S/);
     expect(result.content).toEqual([
       {
         type: "text",
@@ -191,15 +188,10 @@ describe("createMcpServer", () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["calculate", "send_email"]);
   });
 
-  it("lists an input schema with its $schema, an output schema without", async () => {
-    const report = createScriptedTool([{ data: { total: 3 } }], {
-      name: "count_rows",
-      output: z.object({ total: z.number() }),
-    });
-    const client = await connect(createTestHarness([report]));
+  it("lists an input schema with its $schema", async () => {
+    const client = await connect(createTestHarness([calculateTool]));
     const [listed] = (await client.listTools()).tools;
     expect(listed?.inputSchema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
-    expect(listed?.outputSchema).not.toHaveProperty("$schema");
   });
 
   it("carries a trusted tool's MCP content blocks after its text, the rest of its data as structured content", async () => {
@@ -298,8 +290,9 @@ describe("createMcpServer", () => {
       const harness = createTestHarness([tool]);
       const client = await connect(harness, undefined, { elicit: () => ({ action: "cancel" }) });
       const result = await client.callTool({ name: "send_email", arguments: { to: "a@b.test" } });
-      const { approvalId } = result.structuredContent as { approvalId: string };
-      expect(result._meta).toEqual({ [APPROVAL_ID_META]: approvalId });
+      expect(result.structuredContent).toBeUndefined();
+      const approvalId = result._meta?.[APPROVAL_ID_META] as string;
+      expect(approvalId).toMatch(/\S/);
       expect(tool.calls).toHaveLength(0);
       const pending = await harness.stores.approvals.list({ tenantId: "t1", status: "pending", limit: 10 });
       expect(pending.map((record) => record.id)).toEqual([approvalId]);
@@ -318,7 +311,7 @@ describe("createMcpServer", () => {
       });
       const result = await client.callTool({ name: "send_email", arguments: { to: "a@b.test" } });
       expect(asked).toBe(false);
-      expect(result.structuredContent).toEqual({ approvalId: expect.any(String) });
+      expect(result._meta).toEqual({ [APPROVAL_ID_META]: expect.any(String) });
       expect(tool.calls).toHaveLength(0);
     });
   });

@@ -39,22 +39,17 @@ function offsetOf(cursor: string): number {
 
 /**
  * The input schema as declared, `$schema` included: MCP (2025-11-25) takes JSON Schema 2020-12 and lets a
- * schema name its dialect, which the provider renderings drop. MCP only takes an object schema as
- * `outputSchema`; any other output shape is left unadvertised.
+ * schema name its dialect, which the provider renderings drop. No `outputSchema`, even for a declared
+ * output: a listed one promises conforming `structuredContent` on every successful call, which untrusted
+ * data, data over the cap and text-only results cannot keep (docs/decisions/0017-mcp-output-schemas.md).
  */
 function listedTool(rendered: McpTool, tool: AnyTool | undefined): McpListedTool {
   const dialect = tool?.inputJsonSchema.$schema;
   // defineTool refuses an input schema that is not an object, so this one is.
-  const listed: McpListedTool = {
+  return {
     ...rendered,
     inputSchema: (typeof dialect === "string"
       ? { $schema: dialect, ...rendered.inputSchema }
       : rendered.inputSchema) as McpListedTool["inputSchema"],
   };
-  const schema = tool?.output?.jsonSchema;
-  if (schema?.type !== "object") return listed;
-  // Without its `$schema`: clients check structured content against it, and the SDK's validator knows
-  // draft-07 only, where a 2020-12 dialect fails to compile.
-  const { $schema: _dialect, ...outputSchema } = schema;
-  return { ...listed, outputSchema: structuredClone(outputSchema) as McpListedTool["outputSchema"] };
 }
