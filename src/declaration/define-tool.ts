@@ -6,6 +6,7 @@ import type { ExecutionContext, ToolContext } from "../seam/context.js";
 import type { Provenance as EnvelopeProvenance } from "../seam/envelope.js";
 import { type Category, isCategory } from "./categories.js";
 import { APPROVALS, type Approval, deriveGovernance, type Effect, isEffect } from "./effect.js";
+import { hintsBeyondEffect, type ToolHints } from "./hints.js";
 import type { JsonSchemaObject } from "./json-schema-validator.js";
 import { hashDefinition } from "./tool-hash.js";
 import { type SchemaLike, type ToolSchema, toToolSchema } from "./tool-schema.js";
@@ -52,6 +53,11 @@ export interface ToolDeclaration<I, O> {
    * operator. Only for tools that carry a key; `toolreg check` lists the tools that claim it.
    */
   upstreamDeduplicates?: boolean;
+  /**
+   * What a client is told beyond what the effect implies (an MCP client reads them as tool annotations):
+   * that the tool reaches outside the deployment, may destroy, or is not safe to repeat. Caution only.
+   */
+  hints?: ToolHints;
   scopes?: readonly string[];
   cost?: Cost;
   limits?: Partial<ToolLimits>;
@@ -91,6 +97,8 @@ export interface Tool<I = unknown, O = unknown> {
   readonly idempotencyKey: boolean;
   /** See `ToolDeclaration.upstreamDeduplicates`. */
   readonly upstreamDeduplicates: boolean;
+  /** The declared hints the effect does not already imply; empty when it implies them all. */
+  readonly hints: ToolHints;
   readonly overrides: readonly GovernanceOverride[];
   readonly input: ToolSchema<I>;
   readonly output: ToolSchema<O> | undefined;
@@ -183,6 +191,10 @@ export function defineTool<I, O = unknown>(declaration: ToolDeclaration<I, O>): 
     fail("upstreamDeduplicates", "needs an idempotency key to hand upstream (the tool takes none)");
   }
 
+  const beyond = hintsBeyondEffect(declaration.effect, declaration.hints);
+  if ("problem" in beyond) fail("hints", beyond.problem);
+  const hints = "hints" in beyond ? beyond.hints : undefined;
+
   const limits = { ...DEFAULT_LIMITS, ...declaration.limits };
   for (const [field, value] of Object.entries(limits) as [keyof ToolLimits, number][]) {
     if (!Number.isInteger(value) || value <= 0 || value > MAX_LIMITS[field]) {
@@ -214,6 +226,8 @@ export function defineTool<I, O = unknown>(declaration: ToolDeclaration<I, O>): 
     idempotencyKey,
     // Hashed only when claimed, so the hashes of every other tool (and approvals parked under them) stay.
     ...(upstreamDeduplicates ? { upstreamDeduplicates } : {}),
+    // Likewise only when the effect does not imply them; a tool whose hints change is a new version of itself.
+    ...(hints ? { hints } : {}),
     inputJsonSchema: input.jsonSchema,
     outputJsonSchema: output?.jsonSchema,
     scopes,
@@ -224,6 +238,7 @@ export function defineTool<I, O = unknown>(declaration: ToolDeclaration<I, O>): 
   return Object.freeze({
     ...governed,
     upstreamDeduplicates,
+    hints: Object.freeze({ ...hints }),
     overrides: Object.freeze(overrides),
     input,
     output,

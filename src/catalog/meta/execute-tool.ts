@@ -19,6 +19,8 @@ export function createExecuteTool(seam: () => Seam) {
     description:
       "Call a tool you found with find_tools, by name, with its arguments as an object. The tool's own rules apply: a call that needs a human's approval is parked and you are told so.",
     category: "meta",
+    // The wrapper's own effect: the call it makes is governed as its target. An MCP client is told the
+    // hints of the worst tool it may reach, derived from `delegatesTo` (src/catalog/mcp.ts).
     effect: "read",
     input: z.object({
       name: z.string().min(1).max(64).describe("the tool to call, e.g. from find_tools"),

@@ -105,6 +105,43 @@ describe("mcpServer: classification, names and scope", () => {
     expect(refused).toMatchObject({ ok: false, error: { code: "unknown_tool" } });
   });
 
+  it("tells a client the upstream's hints where they are more cautious than the classification, and open world", async () => {
+    offer([
+      { ...echo, annotations: { readOnlyHint: true, idempotentHint: false, openWorldHint: false } },
+      { name: "wipe", description: "Deletes.", annotations: { destructiveHint: true } },
+      { name: "touch", description: "Appends a line.", annotations: { idempotentHint: true } },
+    ]);
+    // The deployment calls wipe a read: its governance stands, but the client hears the upstream's warning.
+    const { imported } = await importFixture({ effects: { wipe: "read" } });
+    const hints = Object.fromEntries(
+      renderTools("mcp", imported.tools()).map((listed) => [listed.name, listed.annotations]),
+    );
+    expect(hints).toEqual({
+      fixture_echo: {
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+      fixture_wipe: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+      fixture_touch: {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    });
+    expect(imported.tools().find((tool) => tool.name === "fixture_wipe")).toMatchObject({
+      effect: "read",
+      approval: "never",
+    });
+  });
+
   it("withholds two upstream names that would share one local name, under the prefix the deployment chose", async () => {
     offer([{ name: "get-sum", description: "Adds." }, { name: "get_sum", description: "Adds too." }, echo]);
     const { imported, events } = await importFixture({ prefix: "up" });

@@ -13,12 +13,13 @@ import type { Category } from "../../declaration/categories.js";
 import { defineTool, type ToolProvenance } from "../../declaration/define-tool.js";
 import type { Effect } from "../../declaration/effect.js";
 import { changesData, EFFECTS } from "../../declaration/effect.js";
+import type { ToolHints } from "../../declaration/hints.js";
 import { createEgressClient, type EgressClient } from "../../egress/egress-client.js";
 import type { EgressPolicyInit, HostCredential } from "../../egress/egress-policy.js";
 import type { PinStore, ToolPin } from "../../ports/pin-store.js";
 import type { AnyTool } from "../../registry/registry.js";
 import { type CredentialResolver, type Logger, silentLogger } from "../../seam/context.js";
-import { type Classification, classifyEffect } from "./classify-effect.js";
+import { type Classification, classifyEffect, importedHints } from "./classify-effect.js";
 import { egressFetch } from "./egress-fetch.js";
 import { importedNames, type NameOutcome, snakeCase } from "./imported-name.js";
 import { neutralisedSchema } from "./imported-schema.js";
@@ -317,15 +318,18 @@ class ImportedServer implements McpImport {
     }
     const configured = this.#options.effects?.[upstream.name];
     let classification = classifyEffect(upstream.annotations, configured);
-    if (drifted && pin && !configured) {
+    let hints = importedHints(upstream.annotations);
+    if (drifted && pin) {
       // A changed tool served anyway (onDrift: report) keeps the more dangerous of its accepted and new
-      // readings: an upstream cannot turn a write into a read by changing its hints.
-      const accepted = classifyEffect(pin.definition.annotations as ToolAnnotations | undefined);
-      if (EFFECTS.indexOf(accepted.effect) > EFFECTS.indexOf(classification.effect))
+      // readings: an upstream cannot turn a write into a read, nor drop a caution, by changing its hints.
+      const acceptedAnnotations = pin.definition.annotations as ToolAnnotations | undefined;
+      hints = { ...importedHints(acceptedAnnotations), ...hints };
+      const accepted = classifyEffect(acceptedAnnotations);
+      if (!configured && EFFECTS.indexOf(accepted.effect) > EFFECTS.indexOf(classification.effect))
         classification = accepted;
     }
     try {
-      const tool = this.#declare(upstream, named.name, classification.effect, hash);
+      const tool = this.#declare(upstream, named.name, { effect: classification.effect, hints }, hash);
       return {
         tool,
         report: {
@@ -342,7 +346,12 @@ class ImportedServer implements McpImport {
   }
 
   /** `hash` is the definition's pin hash, which also seeds the nonce its schema prose is neutralised with. */
-  #declare(upstream: UpstreamTool, name: string, effect: Effect, hash: string): AnyTool {
+  #declare(
+    upstream: UpstreamTool,
+    name: string,
+    { effect, hints }: { effect: Effect; hints: ToolHints },
+    hash: string,
+  ): AnyTool {
     const source: ToolProvenance = `mcp:${this.name}`;
     const connection = this.#connection;
     const description = upstream.description?.trim() || `${upstream.name}, from the MCP server ${this.name}.`;
@@ -352,6 +361,7 @@ class ImportedServer implements McpImport {
       description,
       category: this.#options.category ?? "general",
       effect,
+      hints,
       input: neutralisedSchema(upstream.inputSchema, hash.slice(0, 16)),
       scopes: this.#options.scopes ?? [],
       provenance: source,

@@ -42,6 +42,8 @@ export const fsWriteSpec = filesTool({
   available: (env) => env.writeRoot !== undefined,
   category: "files",
   effect: "internal-write",
+  // Mode "overwrite" replaces what was there.
+  hints: { destructive: true },
   approval: "policy",
   overrideReason:
     "a model chooses what to write and where, so the host's policy decides each write rather than every write running unasked",

@@ -17,6 +17,8 @@ export function sqlWriteSpec(dialect: SqlDialect) {
     available: (env) => env.writer !== undefined,
     category: "data",
     effect: "internal-write",
+    // UPDATE, DELETE and DROP change or remove what was there.
+    hints: { destructive: true },
     approval: "always",
     idempotencyKey: true,
     overrideReason:

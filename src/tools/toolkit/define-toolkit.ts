@@ -81,6 +81,11 @@ export interface ToolkitDefinition<Config, Env> {
   oauthEndpoints?(config: Config): OAuthEndpoints | undefined;
   /** The hosts its tools reach, when they are fixed (a vendor's API); a configured base URL may replace them. */
   hosts?: readonly string[];
+  /**
+   * Its tools reach systems outside the deployment (the web, a vendor's API), and say so to a client. It
+   * follows from `hosts`; a toolkit that reaches whatever hosts the operator's policy allows declares it.
+   */
+  openWorld?: boolean;
   tools: readonly AnyToolSpec<Env>[];
   /**
    * Where a declaration depends on what was bound (the SQL dialect shapes sql_query's input): the same
@@ -118,9 +123,15 @@ export function defineToolkit<Config, Env>(definition: ToolkitDefinition<Config,
   if (definition.tools.length === 0) fail("tools", "declares no tool");
   const provenance =
     definition.package === "toolreg" ? "first-party" : (`package:${definition.package}` as const);
+  const openWorld = definition.openWorld ?? definition.hosts !== undefined;
   const build = (spec: AnyToolSpec<Env>, env: () => Env) => {
     const { run, oauthScopes: _scopes, available: _available, ...declaration } = spec;
-    return defineTool({ ...declaration, provenance, run: (input, context) => run(input, context, env()) });
+    return defineTool({
+      ...declaration,
+      ...(openWorld ? { hints: { ...declaration.hints, openWorld: true } } : {}),
+      provenance,
+      run: (input, context) => run(input, context, env()),
+    });
   };
   const unbound = (): Env => {
     throw new ToolFailure(

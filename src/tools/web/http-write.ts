@@ -12,6 +12,8 @@ export const httpWriteSpec = webTool({
     "Sends a POST, PUT, PATCH or DELETE request that changes something on another service (submit a form, create or update a record through an API, delete a resource), with a text `body` or a `json` value. Every call needs approval and carries an Idempotency-Key header, so a retry does not repeat the change. Only for writes: to read, use fetch_url, fetch_json or http_request. Redirects are not followed.",
   category: "web",
   effect: "external-write",
+  // PUT and DELETE replace or remove what was there.
+  hints: { destructive: true },
   // It sends the key as Idempotency-Key: a service that honours it will not repeat the change.
   upstreamDeduplicates: true,
   cost: "io",

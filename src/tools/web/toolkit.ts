@@ -13,6 +13,8 @@ export const webToolkit = defineToolkit({
   description: "Reads pages and JSON APIs and sends HTTP requests, within the operator's egress policy.",
   config: z.strictObject({}),
   auth: { kind: "none" },
+  // The URL is the call's, so no host list says it reaches the web.
+  openWorld: true,
   tools: [fetchUrlSpec, fetchJsonSpec, httpRequestSpec, httpWriteSpec],
   triage: {
     directed: [
