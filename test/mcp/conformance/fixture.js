@@ -30,6 +30,15 @@ function clientFor(context, capability) {
   return client;
 }
 
+/** Asks the client's user for `properties` (none required) and reports the answer as the suite expects. */
+async function elicitAndReport(context, message, properties) {
+  const answer = await clientFor(context, "elicitation").elicitInput({
+    message,
+    requestedSchema: { type: "object", properties, required: [] },
+  });
+  return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
+}
+
 /** A tool of the suite: read-only (nothing here changes data), in the general category, no arguments unless given. */
 const conformanceTool = ({ input = z.object({}), ...declaration }) =>
   defineTool({ category: "general", effect: "read", input, ...declaration });
@@ -157,6 +166,62 @@ export const tools = [
       });
       return `User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
     },
+  }),
+  conformanceTool({
+    name: "test_elicitation_sep1034_defaults",
+    description:
+      "Asks the client's user for five fields, each with a default (SEP-1034), for the MCP conformance suite.",
+    run: (_input, context) =>
+      elicitAndReport(context, "Defaults for every primitive type", {
+        name: { type: "string", default: "John Doe" },
+        age: { type: "integer", default: 30 },
+        score: { type: "number", default: 95.5 },
+        status: { type: "string", enum: ["active", "inactive", "pending"], default: "active" },
+        verified: { type: "boolean", default: true },
+      }),
+  }),
+  conformanceTool({
+    name: "test_elicitation_sep1330_enums",
+    description:
+      "Asks the client's user to choose from the five kinds of enum (SEP-1330), for the MCP conformance suite.",
+    run: (_input, context) =>
+      elicitAndReport(context, "One choice of each kind", {
+        untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
+        titledSingle: {
+          type: "string",
+          oneOf: [
+            { const: "value1", title: "First Option" },
+            { const: "value2", title: "Second Option" },
+            { const: "value3", title: "Third Option" },
+          ],
+        },
+        legacyEnum: {
+          type: "string",
+          enum: ["opt1", "opt2", "opt3"],
+          enumNames: ["Option One", "Option Two", "Option Three"],
+        },
+        untitledMulti: {
+          type: "array",
+          items: { type: "string", enum: ["option1", "option2", "option3"] },
+        },
+        titledMulti: {
+          type: "array",
+          items: {
+            anyOf: [
+              { const: "value1", title: "First Choice" },
+              { const: "value2", title: "Second Choice" },
+              { const: "value3", title: "Third Choice" },
+            ],
+          },
+        },
+      }),
+  }),
+  conformanceTool({
+    // The suite's polling scenario calls this with a 2025-03-26 protocol header, to which a server may not
+    // close the stream mid-call (the client got no event id to resume from): it simply answers.
+    name: "test_reconnection",
+    description: "Answers on the call's stream (SSE polling, SEP-1699), for the MCP conformance suite.",
+    run: () => "Reconnection test completed successfully",
   }),
   conformanceTool({
     name: "json_schema_2020_12_tool",

@@ -9,6 +9,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import {
   CallToolResultSchema,
   CreateMessageRequestSchema,
+  type ElicitRequest,
+  ElicitRequestSchema,
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -127,6 +129,43 @@ describe("the conformance fixture under toolreg serve", () => {
         ["test_error_handling", "upstream_error"],
       ]),
     );
+  });
+
+  it("asks the client with the elicitation schemas the suite checks, and answers on the call's stream", async () => {
+    const client = await connect();
+    const asked: ElicitRequest["params"][] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params);
+      return { action: "accept", content: { name: "Jane" } };
+    });
+    const defaults = await client.callTool({ name: "test_elicitation_sep1034_defaults", arguments: {} });
+    expect(defaults.content).toEqual([
+      { type: "text", text: 'Elicitation completed: action=accept, content={"name":"Jane"}' },
+    ]);
+    const enums = await client.callTool({ name: "test_elicitation_sep1330_enums", arguments: {} });
+    expect(enums.isError).toBeFalsy();
+    const [withDefaults, withEnums] = asked.map((params) =>
+      "requestedSchema" in params ? params.requestedSchema.properties : undefined,
+    );
+    expect(withDefaults).toMatchObject({
+      name: { type: "string", default: "John Doe" },
+      age: { type: "integer", default: 30 },
+      score: { type: "number", default: 95.5 },
+      status: { enum: ["active", "inactive", "pending"], default: "active" },
+      verified: { type: "boolean", default: true },
+    });
+    expect(withEnums).toMatchObject({
+      untitledSingle: { enum: ["option1", "option2", "option3"] },
+      titledSingle: { oneOf: expect.arrayContaining([{ const: "value1", title: "First Option" }]) },
+      legacyEnum: { enumNames: ["Option One", "Option Two", "Option Three"] },
+      untitledMulti: { type: "array", items: { enum: ["option1", "option2", "option3"] } },
+      titledMulti: { items: { anyOf: expect.arrayContaining([{ const: "value1", title: "First Choice" }]) } },
+    });
+
+    const reconnection = await client.callTool({ name: "test_reconnection", arguments: {} });
+    expect(reconnection.content).toEqual([
+      { type: "text", text: "Reconnection test completed successfully" },
+    ]);
   });
 
   it("refuses a request sent to another host name (DNS rebinding) before asking for a key", async () => {
