@@ -1,7 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
+import type { AnyTool } from "../../registry/registry.js";
 import { createScriptedTool } from "../../test/scripted-tool.js";
 import { createTestHarness } from "../../test/test-harness.js";
 import { calculateTool } from "../../tools/general/index.js";
@@ -16,7 +17,10 @@ afterEach(async () => {
   for (const sessions of open.sessions.splice(0)) await sessions.close();
 });
 
-function setup(options: ConstructorParameters<typeof McpHttpSessions>[0] = {}) {
+function setup(
+  options: ConstructorParameters<typeof McpHttpSessions>[0] = {},
+  tools: readonly AnyTool[] = [],
+) {
   const capabilities = createScriptedTool(
     [async (_input, context) => JSON.stringify(mcpClientOf(context)?.capabilities ?? null)],
     {
@@ -29,7 +33,7 @@ function setup(options: ConstructorParameters<typeof McpHttpSessions>[0] = {}) {
     category: "communication",
     effect: "external-write",
   });
-  const harness = createTestHarness([calculateTool, capabilities, sendEmail]);
+  const harness = createTestHarness([calculateTool, capabilities, sendEmail, ...tools]);
   const sessions = new McpHttpSessions(options);
   open.sessions.push(sessions);
   const server = () =>
@@ -45,9 +49,9 @@ function setup(options: ConstructorParameters<typeof McpHttpSessions>[0] = {}) {
       const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
       return sessions.answer({ request, body, owner, server });
     };
-  const connect = async (owner: string) => {
+  const connect = async (owner: string, fetch = fetchAs(owner)) => {
     const client = new Client({ name: "test", version: "0" }, { capabilities: { elicitation: {} } });
-    const transport = new StreamableHTTPClientTransport(new URL(ENDPOINT), { fetch: fetchAs(owner) });
+    const transport = new StreamableHTTPClientTransport(new URL(ENDPOINT), { fetch });
     await client.connect(transport);
     open.clients.push(client);
     return { client, sessionId: transport.sessionId as string };
@@ -242,4 +246,158 @@ describe("McpHttpSessions", () => {
     expect(McpHttpSessions.onlyAnswers(undefined)).toBe(false);
     expect(McpHttpSessions.onlyAnswers([])).toBe(false);
   });
+
+  describe("resuming a stream that broke mid-call", () => {
+    /** A GET that resumes a session's stream after `eventId`, as `owner` sends it. */
+    const resume = (
+      fetch: ReturnType<ReturnType<typeof setup>["fetchAs"]>,
+      sessionId: string,
+      eventId: string,
+    ) =>
+      fetch(ENDPOINT, {
+        headers: {
+          accept: "text/event-stream",
+          [SESSION_HEADER]: sessionId,
+          "mcp-protocol-version": "2025-11-25",
+          "last-event-id": eventId,
+        },
+      });
+
+    it("sends what the client missed, then the rest live, each once, and the result", async () => {
+      const away = gate();
+      const back = gate();
+      const steps = createScriptedTool(
+        [
+          async (_input, context) => {
+            const client = mcpClientOf(context);
+            await client?.progress(1, 3);
+            await away.passed;
+            await client?.log("info", "while away");
+            await client?.progress(2, 3);
+            await back.passed;
+            await client?.progress(3, 3);
+            return "finished";
+          },
+        ],
+        { name: "report_steps" },
+      );
+      const { fetchAs, connect } = setup({}, [steps]);
+      let cut: (() => void) | undefined;
+      const resumedAfter: string[] = [];
+      /** The network between client and server: a call's stream can be cut, and a resume is seen. */
+      const network = async (url: string | URL, init?: RequestInit) => {
+        const response = await fetchAs("key-a")(url, init);
+        const lastEventId = new Headers(init?.headers).get("last-event-id");
+        if (lastEventId !== null) {
+          resumedAfter.push(lastEventId);
+          back.open();
+        }
+        if (!String(init?.body).includes('"tools/call"') || !response.body) return response;
+        const cuttable = cuttableBody(response.body);
+        cut = cuttable.cut;
+        return new Response(cuttable.body, response);
+      };
+      const { client } = await connect("key-a", network);
+      const logged: unknown[] = [];
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+        logged.push(notification.params.data);
+      });
+      const progress: number[] = [];
+      const tokens: string[] = [];
+      const result = await client.callTool({ name: "report_steps", arguments: {} }, undefined, {
+        onresumptiontoken: (token) => tokens.push(token),
+        onprogress: ({ progress: step }) => {
+          progress.push(step);
+          // The connection drops once the first step has arrived; the call runs on without it.
+          if (step === 1) {
+            cut?.();
+            away.open();
+          }
+        },
+      });
+      expect(result.content).toEqual([{ type: "text", text: "finished" }]);
+      expect(progress).toEqual([1, 2, 3]);
+      expect(logged).toEqual(["while away"]);
+      // Resumed once, after the last event the cut stream carried (priming, then the first step).
+      expect(resumedAfter).toEqual([tokens[1]]);
+      expect(new Set(tokens).size).toBe(tokens.length);
+    });
+
+    it("replays a session's events to its owner only, and nothing for an id it did not give", async () => {
+      const { connect, fetchAs } = setup();
+      const mine = await connect("key-a");
+      const other = await connect("key-a");
+      const tokens: string[] = [];
+      await mine.client.callTool({ name: "client_capabilities", arguments: {} }, undefined, {
+        onresumptiontoken: (token) => tokens.push(token),
+      });
+      const [priming] = tokens;
+      if (priming === undefined) throw new Error("the call's stream carried no event id");
+
+      // Another session of the same owner does not know the id: nothing of the first session is sent.
+      const foreign = await resume(fetchAs("key-a"), other.sessionId, priming);
+      expect(foreign.status).toBe(400);
+      expect(await foreign.text()).not.toContain("elicitation");
+      // Another owner does not learn the session exists, let alone its events.
+      const stranger = await resume(fetchAs("key-b"), mine.sessionId, priming);
+      expect(stranger.status).toBe(404);
+      expect(await stranger.text()).not.toContain("elicitation");
+      const unknown = await resume(fetchAs("key-a"), mine.sessionId, `${priming}0`);
+      expect(unknown.status).toBe(400);
+
+      // The owner, in its own session, is sent the call's result once.
+      const replayed = await resume(fetchAs("key-a"), mine.sessionId, priming);
+      expect(replayed.status).toBe(200);
+      const text = await readUntil(replayed, "elicitation");
+      expect(text.match(/"result"/g)).toHaveLength(1);
+    });
+  });
 });
+
+/** A promise the test opens when it chooses. */
+function gate() {
+  let open!: () => void;
+  const passed = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { passed, open };
+}
+
+/** A body that the network can cut: the reader sees an error, the server sees its stream cancelled. */
+function cuttableBody(source: ReadableStream<Uint8Array>) {
+  const reader = source.getReader();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let severed = false;
+  const body = new ReadableStream<Uint8Array>({
+    start(streamController) {
+      controller = streamController;
+    },
+    async pull(streamController) {
+      const { done, value } = await reader.read();
+      if (severed) return;
+      if (done) streamController.close();
+      else streamController.enqueue(value);
+    },
+  });
+  const cut = () => {
+    severed = true;
+    controller.error(new Error("connection reset"));
+    void reader.cancel();
+  };
+  return { body, cut };
+}
+
+/** An SSE body's text up to the first chunk holding `text`; the stream, kept open for more, is then closed. */
+async function readUntil(response: Response, text: string): Promise<string> {
+  const reader = (response.body as ReadableStream<Uint8Array>)
+    .pipeThrough(new TextDecoderStream())
+    .getReader();
+  let seen = "";
+  while (!seen.includes(text)) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += value;
+  }
+  await reader.cancel();
+  return seen;
+}

@@ -2,7 +2,8 @@
  * @module MCP over Streamable HTTP, with sessions for the clients that want them: an `initialize` opens
  * one, kept in memory with its own server and answered over SSE, so a call in it can report progress,
  * send log messages and ask the client (sampling, elicitation), and `list_changed` reaches a client that
- * listens on GET. A request naming no session is answered statelessly, as before. A session id names
+ * listens on GET; a stream that breaks mid-call is resumed with `Last-Event-ID` from the session's own
+ * event store. A request naming no session is answered statelessly, as before. A session id names
  * the instance that holds it (`<instance>.<random>`), so a load balancer can route by its prefix.
  */
 import { createHash, randomUUID } from "node:crypto";
@@ -16,6 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../../seam/context.js";
 import { answerMcpHttpRequest } from "./answer-http-request.js";
+import { SessionEventStore } from "./session-event-store.js";
 
 export const SESSION_HEADER = "mcp-session-id";
 
@@ -175,6 +177,11 @@ export class McpHttpSessions {
     const server = input.server(id);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
+      // Every message sent over SSE gets an id, so a stream that breaks mid-call resumes with Last-Event-ID;
+      // the store lives and dies with the session, and only its owner reaches it (#answerInSession).
+      eventStore: new SessionEventStore(),
+      // The `retry` of the priming event: how long a client whose stream broke waits to resume it.
+      retryInterval: 1_000,
       // A DELETE ends the session; the transport closes itself, and the server with it.
       onsessionclosed: () => {
         this.#sessions.delete(id);
