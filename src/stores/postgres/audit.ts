@@ -8,27 +8,7 @@
  */
 import type pg from "pg";
 import type { AuditEvent, AuditStore } from "../../ports/stores.js";
-import { auditEventOf, AUDIT_COLUMNS as COLUMNS, type AuditRow as Row } from "../sql/rows.js";
-
-/** An event's sixteen column values, in AUDIT_COLUMNS order. */
-export const auditParams = (event: AuditEvent): unknown[] => [
-  event.tenantId,
-  event.id,
-  event.at,
-  event.kind,
-  event.actor,
-  event.runId ?? null,
-  event.toolCallId ?? null,
-  event.tool,
-  event.toolVersion ?? null,
-  event.effect ?? null,
-  event.outcome,
-  event.durationMs ?? null,
-  event.approvalId ?? null,
-  event.idempotencyKey ?? null,
-  event.approval ?? null,
-  event.message ?? null,
-];
+import { auditEventOf, auditParams, AUDIT_COLUMNS as COLUMNS, type AuditRow as Row } from "../sql/rows.js";
 
 /** `$first` … `$first+15`: an event's placeholders, for a statement that has others before them. */
 export const auditPlaceholders = (first: number): string =>

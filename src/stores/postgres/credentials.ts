@@ -6,54 +6,19 @@
 import type pg from "pg";
 import {
   type CredentialKey,
-  type CredentialKind,
   type CredentialMetadata,
   type CredentialStore,
   checkNewCredential,
 } from "../../ports/credential-store.js";
+import { type CredentialRow, credentialMetadataOf, jsonValue } from "../sql/rows.js";
 import { openCredential, otherKeyQuery, refuseOtherKey, sealCredential, sealingBox } from "../sql/sealing.js";
 import type { SecretBox } from "../sql/secret-box.js";
 
-interface Row {
-  tenant_id: string;
-  principal_id: string;
-  ref: string;
-  kind: CredentialKind;
-  provider: string;
-  scopes: string[];
-  account: string | null;
-  expires_at: number | null;
-  has_refresh: boolean;
-  key_id: string | null;
-  sealed: string | null;
-  version: number;
-  connected_by: string;
-  created_at: number;
-  updated_at: number;
-  revoked_at: number | null;
-  revoked_reason: string | null;
-}
+type Row = CredentialRow;
+const toMetadata = (row: Row): CredentialMetadata => credentialMetadataOf(row, jsonValue);
 
 const COLUMNS = `tenant_id, principal_id, ref, kind, provider, scopes, account, expires_at, has_refresh, key_id,
   sealed, version, connected_by, created_at, updated_at, revoked_at, revoked_reason`;
-
-const toMetadata = (row: Row): CredentialMetadata => ({
-  tenantId: row.tenant_id,
-  principalId: row.principal_id === "" ? undefined : row.principal_id,
-  ref: row.ref,
-  kind: row.kind,
-  provider: row.provider,
-  scopes: row.scopes,
-  account: row.account ?? undefined,
-  expiresAt: row.expires_at ?? undefined,
-  hasRefreshToken: row.has_refresh,
-  version: row.version,
-  connectedBy: row.connected_by,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  revokedAt: row.revoked_at ?? undefined,
-  revokedReason: row.revoked_reason ?? undefined,
-});
 
 /** Refuses a key other than the one `tables` (in the quoted `schema`) hold secrets sealed under. */
 export async function checkPostgresSealingKey(

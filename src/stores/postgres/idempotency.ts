@@ -8,12 +8,13 @@ import { claimTransition } from "../../ports/store-transitions.js";
 import type { AuditStore, IdempotencyRecord, IdempotencyStore } from "../../ports/stores.js";
 import {
   AUDIT_COLUMNS,
+  auditParams,
   IDEMPOTENCY_COLUMNS as COLUMNS,
   idempotencyRecordOf,
   jsonValue,
   type IdempotencyRow as Row,
 } from "../sql/rows.js";
-import { auditParams, auditPlaceholders, flushQuietly } from "./audit.js";
+import { auditPlaceholders, flushQuietly } from "./audit.js";
 import type { SettledListener } from "./settled-listener.js";
 
 const toRecord = (row: Row): IdempotencyRecord => idempotencyRecordOf(row, jsonValue);

@@ -4,6 +4,7 @@
  * back — SQLite as text, PostgreSQL's jsonb as the value — which each passes as `json`.
  */
 import type { Effect } from "../../declaration/effect.js";
+import type { CredentialKind, CredentialMetadata } from "../../ports/credential-store.js";
 import type {
   ApprovalRecord,
   ApprovalStatus,
@@ -22,6 +23,27 @@ export type JsonColumn = (value: unknown) => unknown;
 export const jsonText: JsonColumn = (value) => (value === null ? undefined : JSON.parse(value as string));
 /** PostgreSQL's driver parses jsonb already. */
 export const jsonValue: JsonColumn = (value) => value ?? undefined;
+
+/** An audit event's sixteen column values, in AUDIT_COLUMNS order. */
+export const auditParams = (event: AuditEvent) =>
+  [
+    event.tenantId,
+    event.id,
+    event.at,
+    event.kind,
+    event.actor,
+    event.runId ?? null,
+    event.toolCallId ?? null,
+    event.tool,
+    event.toolVersion ?? null,
+    event.effect ?? null,
+    event.outcome,
+    event.durationMs ?? null,
+    event.approvalId ?? null,
+    event.idempotencyKey ?? null,
+    event.approval ?? null,
+    event.message ?? null,
+  ] satisfies unknown[];
 
 export interface AuditRow {
   tenant_id: string;
@@ -159,4 +181,45 @@ export const idempotencyRecordOf = (row: IdempotencyRow, json: JsonColumn): Idem
   claimedBy: row.claimed_by,
   holder: row.holder,
   heartbeatAt: row.heartbeat_at,
+});
+
+export interface CredentialRow {
+  tenant_id: string;
+  principal_id: string;
+  ref: string;
+  kind: CredentialKind;
+  provider: string;
+  /** A JSON array: text in SQLite, jsonb in PostgreSQL. */
+  scopes: unknown;
+  account: string | null;
+  expires_at: number | null;
+  /** 0/1 in SQLite, a boolean in PostgreSQL. */
+  has_refresh: number | boolean;
+  key_id: string | null;
+  sealed: string | null;
+  version: number;
+  connected_by: string;
+  created_at: number;
+  updated_at: number;
+  revoked_at: number | null;
+  revoked_reason: string | null;
+}
+
+/** What a credential row says of its credential, never its secrets. */
+export const credentialMetadataOf = (row: CredentialRow, json: JsonColumn): CredentialMetadata => ({
+  tenantId: row.tenant_id,
+  principalId: row.principal_id === "" ? undefined : row.principal_id,
+  ref: row.ref,
+  kind: row.kind,
+  provider: row.provider,
+  scopes: json(row.scopes) as string[],
+  account: row.account ?? undefined,
+  expiresAt: row.expires_at ?? undefined,
+  hasRefreshToken: row.has_refresh === true || row.has_refresh === 1,
+  version: row.version,
+  connectedBy: row.connected_by,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  revokedAt: row.revoked_at ?? undefined,
+  revokedReason: row.revoked_reason ?? undefined,
 });

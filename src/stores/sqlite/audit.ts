@@ -10,55 +10,18 @@
  * failing transaction per event.
  */
 import type Database from "better-sqlite3";
-import type { Effect } from "../../declaration/effect.js";
-import type { AuditEvent, AuditKind, AuditStore } from "../../ports/stores.js";
-import { auditEventOf, AUDIT_COLUMNS as COLUMNS, type AuditRow as Row } from "../sql/rows.js";
+import type { AuditEvent, AuditStore } from "../../ports/stores.js";
+import { auditEventOf, auditParams, AUDIT_COLUMNS as COLUMNS, type AuditRow as Row } from "../sql/rows.js";
 
 // Positional, in COLUMNS order: a named parameter is bound by a property lookup each, 16 per event.
-type Params = [
-  string,
-  string,
-  number,
-  AuditKind,
-  string,
-  string | null,
-  string | null,
-  string,
-  string | null,
-  Effect | null,
-  AuditEvent["outcome"],
-  number | null,
-  string | null,
-  string | null,
-  string | null,
-  string | null,
-];
-
-const toParams = (event: AuditEvent): Params => [
-  event.tenantId,
-  event.id,
-  event.at,
-  event.kind,
-  event.actor,
-  event.runId ?? null,
-  event.toolCallId ?? null,
-  event.tool,
-  event.toolVersion ?? null,
-  event.effect ?? null,
-  event.outcome,
-  event.durationMs ?? null,
-  event.approvalId ?? null,
-  event.idempotencyKey ?? null,
-  event.approval ?? null,
-  event.message ?? null,
-];
+type Params = ReturnType<typeof auditParams>;
 
 function prepareInsert(db: Database.Database): (event: AuditEvent) => void {
   const insert = db.prepare<Params>(
     `INSERT INTO audit (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   return (event) => {
-    insert.run(...toParams(event));
+    insert.run(...auditParams(event));
   };
 }
 

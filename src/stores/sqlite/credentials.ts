@@ -5,52 +5,17 @@
 import type Database from "better-sqlite3";
 import {
   type CredentialKey,
-  type CredentialKind,
   type CredentialMetadata,
   type CredentialSecrets,
   type CredentialStore,
   checkNewCredential,
 } from "../../ports/credential-store.js";
+import { type CredentialRow, credentialMetadataOf, jsonText } from "../sql/rows.js";
 import { openCredential, otherKeyQuery, refuseOtherKey, sealCredential, sealingBox } from "../sql/sealing.js";
 import type { SecretBox } from "../sql/secret-box.js";
 
-interface Row {
-  tenant_id: string;
-  principal_id: string;
-  ref: string;
-  kind: CredentialKind;
-  provider: string;
-  scopes: string;
-  account: string | null;
-  expires_at: number | null;
-  has_refresh: number;
-  key_id: string | null;
-  sealed: string | null;
-  version: number;
-  connected_by: string;
-  created_at: number;
-  updated_at: number;
-  revoked_at: number | null;
-  revoked_reason: string | null;
-}
-
-const toMetadata = (row: Row): CredentialMetadata => ({
-  tenantId: row.tenant_id,
-  principalId: row.principal_id === "" ? undefined : row.principal_id,
-  ref: row.ref,
-  kind: row.kind,
-  provider: row.provider,
-  scopes: JSON.parse(row.scopes) as string[],
-  account: row.account ?? undefined,
-  expiresAt: row.expires_at ?? undefined,
-  hasRefreshToken: row.has_refresh === 1,
-  version: row.version,
-  connectedBy: row.connected_by,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  revokedAt: row.revoked_at ?? undefined,
-  revokedReason: row.revoked_reason ?? undefined,
-});
+type Row = CredentialRow;
+const toMetadata = (row: Row): CredentialMetadata => credentialMetadataOf(row, jsonText);
 
 /** Refuses a key other than the one the file's secrets are sealed under, naming both ids, never a key. */
 export function checkSealingKey(db: Database.Database, box: SecretBox, tables: readonly string[]): void {
