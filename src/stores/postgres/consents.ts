@@ -5,84 +5,25 @@
  * racing for one state exactly one gets it.
  */
 import type pg from "pg";
+import { type ConsentRequest, type ConsentStore, covers } from "../../ports/consent-store.js";
 import {
-  type ConsentRequest,
-  type ConsentStore,
-  covers,
-  type ParkedCall,
-  type ParkedCallStatus,
-} from "../../ports/consent-store.js";
-import type { AssistantMode } from "../../seam/context.js";
-import type { Envelope } from "../../seam/envelope.js";
-import { consentBinding, sealingBox } from "../sql/sealing.js";
+  CONSENT_REQUEST_COLUMNS,
+  type ConsentRequestRow,
+  consentRequestOf,
+  NEW_CONSENT_COLUMNS,
+  NEW_PARKED_CALL_COLUMNS,
+  newConsentParams,
+  newParkedCallParams,
+  PARKED_CALL_COLUMNS,
+  type ParkedCallRow,
+  parkedCallOf,
+} from "../sql/consent-rows.js";
+import { jsonValue } from "../sql/rows.js";
+import { sealingBox } from "../sql/sealing.js";
 import { checkPostgresSealingKey } from "./credentials.js";
 import { underLock } from "./under-lock.js";
 
-interface RequestRow {
-  tenant_id: string;
-  id: string;
-  principal_id: string;
-  credential_ref: string;
-  provider: string;
-  scopes: string[];
-  state_hash: string;
-  sealed: string;
-  redirect_uri: string;
-  status: "pending" | "used";
-  created_at: number;
-  expires_at: number;
-  used_at: number | null;
-}
-
-interface CallRow {
-  tenant_id: string;
-  id: string;
-  consent_id: string;
-  requested_by: string;
-  credential_ref: string;
-  tool_name: string;
-  definition_hash: string;
-  input: unknown;
-  run_id: string;
-  tool_call_id: string;
-  idempotency_key: string;
-  fingerprint: string;
-  caller_scopes: string[];
-  mode: AssistantMode;
-  status: ParkedCallStatus;
-  created_at: number;
-  expires_at: number;
-  result: Envelope | null;
-  resumed_at: number | null;
-}
-
-const REQUEST_COLUMNS = `tenant_id, id, principal_id, credential_ref, provider, scopes, state_hash, sealed,
-  redirect_uri, status, created_at, expires_at, used_at`;
-const CALL_COLUMNS = `tenant_id, id, consent_id, requested_by, credential_ref, tool_name, definition_hash, input,
-  run_id, tool_call_id, idempotency_key, fingerprint, caller_scopes, mode, status, created_at, expires_at, result,
-  resumed_at`;
-
-const toCall = (row: CallRow): ParkedCall => ({
-  tenantId: row.tenant_id,
-  id: row.id,
-  consentId: row.consent_id,
-  requestedBy: row.requested_by,
-  credentialRef: row.credential_ref,
-  toolName: row.tool_name,
-  definitionHash: row.definition_hash,
-  input: row.input ?? undefined,
-  runId: row.run_id,
-  toolCallId: row.tool_call_id,
-  idempotencyKey: row.idempotency_key,
-  fingerprint: row.fingerprint,
-  callerScopes: row.caller_scopes,
-  mode: row.mode,
-  status: row.status,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  result: row.result ?? undefined,
-  resumedAt: row.resumed_at ?? undefined,
-});
+const toCall = parkedCallOf(jsonValue);
 
 /**
  * Opens the consent store in the quoted `schema` (migrated) under the credentials' key; rejects without it or
@@ -98,34 +39,14 @@ export async function createPostgresConsentStore(
   const requests = `${schema}.consent_requests`;
   const calls = `${schema}.parked_calls`;
 
-  const toRequest = (row: RequestRow): ConsentRequest => {
-    const { codeVerifier, authorizationUrl } = JSON.parse(
-      box.open(row.sealed, consentBinding({ tenantId: row.tenant_id, id: row.id })),
-    ) as { codeVerifier: string; authorizationUrl: string };
-    return {
-      tenantId: row.tenant_id,
-      id: row.id,
-      principalId: row.principal_id,
-      credentialRef: row.credential_ref,
-      provider: row.provider,
-      scopes: row.scopes,
-      stateHash: row.state_hash,
-      codeVerifier,
-      redirectUri: row.redirect_uri,
-      authorizationUrl,
-      status: row.status,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      usedAt: row.used_at ?? undefined,
-    };
-  };
+  const toRequest = consentRequestOf(box, jsonValue);
   const pendingOf = async (
     queryable: pg.Pool | pg.PoolClient,
     request: { tenantId: string; principalId: string; credentialRef: string; scopes: readonly string[] },
     now: number,
   ): Promise<ConsentRequest | undefined> => {
-    const { rows } = await queryable.query<RequestRow>(
-      `SELECT ${REQUEST_COLUMNS} FROM ${requests}
+    const { rows } = await queryable.query<ConsentRequestRow>(
+      `SELECT ${CONSENT_REQUEST_COLUMNS} FROM ${requests}
        WHERE tenant_id = $1 AND principal_id = $2 AND credential_ref = $3 AND status = 'pending'
          AND expires_at > $4
        ORDER BY created_at`,
@@ -134,8 +55,8 @@ export async function createPostgresConsentStore(
     return rows.map(toRequest).find((pending) => covers(pending, request.scopes, now));
   };
   const newestCall = async (queryable: pg.Pool | pg.PoolClient, tenantId: string, idempotencyKey: string) => {
-    const { rows } = await queryable.query<CallRow>(
-      `SELECT ${CALL_COLUMNS} FROM ${calls}
+    const { rows } = await queryable.query<ParkedCallRow>(
+      `SELECT ${PARKED_CALL_COLUMNS} FROM ${calls}
        WHERE tenant_id = $1 AND idempotency_key = $2 AND status <> 'expired'
        ORDER BY created_at DESC LIMIT 1`,
       [tenantId, idempotencyKey],
@@ -152,49 +73,29 @@ export async function createPostgresConsentStore(
       return underLock(pool, lock, async (client) => {
         const pending = await pendingOf(client, request, request.createdAt);
         if (pending) return { created: false, request: pending };
-        const { rows } = await client.query<RequestRow>(
-          `INSERT INTO ${requests} (tenant_id, id, principal_id, credential_ref, provider, scopes, state_hash,
-             key_id, sealed, redirect_uri, status, created_at, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', $11, $12)
-           RETURNING ${REQUEST_COLUMNS}`,
-          [
-            request.tenantId,
-            request.id,
-            request.principalId,
-            request.credentialRef,
-            request.provider,
-            JSON.stringify(request.scopes),
-            request.stateHash,
-            box.keyId,
-            box.seal(
-              JSON.stringify({
-                codeVerifier: request.codeVerifier,
-                authorizationUrl: request.authorizationUrl,
-              }),
-              consentBinding(request),
-            ),
-            request.redirectUri,
-            request.createdAt,
-            request.expiresAt,
-          ],
+        const { rows } = await client.query<ConsentRequestRow>(
+          `INSERT INTO ${requests} (${NEW_CONSENT_COLUMNS}, status)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'pending')
+           RETURNING ${CONSENT_REQUEST_COLUMNS}`,
+          newConsentParams(box, request),
         );
-        return { created: true, request: toRequest(rows[0] as RequestRow) };
+        return { created: true, request: toRequest(rows[0] as ConsentRequestRow) };
       });
     },
     async take({ stateHash, consentIds, now }) {
       // The callback knows only the state, whose hash is unique across tenants; the row lock the UPDATE
       // takes makes a second taker see it used.
-      const { rows } = await pool.query<RequestRow>(
+      const { rows } = await pool.query<ConsentRequestRow>(
         `UPDATE ${requests} SET status = 'used', used_at = $1
          WHERE state_hash = $2 AND status = 'pending' AND expires_at > $1 AND id = ANY($3::text[])
-         RETURNING ${REQUEST_COLUMNS}`,
+         RETURNING ${CONSENT_REQUEST_COLUMNS}`,
         [now, stateHash, consentIds],
       );
       return rows[0] && toRequest(rows[0]);
     },
     async getRequest({ tenantId, id }) {
-      const { rows } = await pool.query<RequestRow>(
-        `SELECT ${REQUEST_COLUMNS} FROM ${requests} WHERE tenant_id = $1 AND id = $2`,
+      const { rows } = await pool.query<ConsentRequestRow>(
+        `SELECT ${CONSENT_REQUEST_COLUMNS} FROM ${requests} WHERE tenant_id = $1 AND id = $2`,
         [tenantId, id],
       );
       return rows[0] && toRequest(rows[0]);
@@ -208,45 +109,26 @@ export async function createPostgresConsentStore(
         async (client) => {
           const existing = await newestCall(client, call.tenantId, call.idempotencyKey);
           if (existing) return { created: false, call: existing };
-          const { rows } = await client.query<CallRow>(
-            `INSERT INTO ${calls} (tenant_id, id, consent_id, requested_by, credential_ref, tool_name,
-             definition_hash, input, run_id, tool_call_id, idempotency_key, fingerprint, caller_scopes, mode,
-             status, created_at, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'waiting', $15, $16)
-           RETURNING ${CALL_COLUMNS}`,
-            [
-              call.tenantId,
-              call.id,
-              call.consentId,
-              call.requestedBy,
-              call.credentialRef,
-              call.toolName,
-              call.definitionHash,
-              call.input === undefined ? null : JSON.stringify(call.input),
-              call.runId,
-              call.toolCallId,
-              call.idempotencyKey,
-              call.fingerprint,
-              JSON.stringify(call.callerScopes),
-              call.mode,
-              call.createdAt,
-              call.expiresAt,
-            ],
+          const { rows } = await client.query<ParkedCallRow>(
+            `INSERT INTO ${calls} (${NEW_PARKED_CALL_COLUMNS}, status)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, 'waiting')
+             RETURNING ${PARKED_CALL_COLUMNS}`,
+            newParkedCallParams(call),
           );
-          return { created: true, call: toCall(rows[0] as CallRow) };
+          return { created: true, call: toCall(rows[0] as ParkedCallRow) };
         },
       );
     },
     async getCall({ tenantId, id }) {
-      const { rows } = await pool.query<CallRow>(
-        `SELECT ${CALL_COLUMNS} FROM ${calls} WHERE tenant_id = $1 AND id = $2`,
+      const { rows } = await pool.query<ParkedCallRow>(
+        `SELECT ${PARKED_CALL_COLUMNS} FROM ${calls} WHERE tenant_id = $1 AND id = $2`,
         [tenantId, id],
       );
       return rows[0] && toCall(rows[0]);
     },
     async waiting({ tenantId, principalId, credentialRef }) {
-      const { rows } = await pool.query<CallRow>(
-        `SELECT ${CALL_COLUMNS} FROM ${calls}
+      const { rows } = await pool.query<ParkedCallRow>(
+        `SELECT ${PARKED_CALL_COLUMNS} FROM ${calls}
          WHERE tenant_id = $1 AND requested_by = $2 AND credential_ref = $3 AND status = 'waiting'
          ORDER BY created_at, id`,
         [tenantId, principalId, credentialRef],
