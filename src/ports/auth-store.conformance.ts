@@ -6,9 +6,15 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuthStore, AuthStoreOptions } from "./auth-store.js";
+import { runAuthStoreGrantConformance } from "./auth-store-grants.conformance.js";
 
 /** The tables every adapter keeps, under these names, so a test can show that only hashes are stored. */
-export type AuthTable = "auth_keys" | "auth_login_tokens" | "auth_sessions";
+export type AuthTable =
+  | "auth_keys"
+  | "auth_login_tokens"
+  | "auth_sessions"
+  | "auth_grant_tokens"
+  | "auth_oauth_clients";
 
 export interface AuthStoreFixture {
   store: AuthStore;
@@ -364,4 +370,5 @@ export function runAuthStoreConformance(
       });
     });
   });
+  runAuthStoreGrantConformance(name, factory);
 }

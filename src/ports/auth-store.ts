@@ -1,5 +1,6 @@
 /**
- * @module The authentication store port: API keys, one-time login tokens and console sessions. Asynchronous,
+ * @module The authentication store port: API keys, one-time login tokens, console sessions, and what the
+ * server's OAuth grants need (registered clients, codes, refresh tokens, expiring keys). Asynchronous,
  * so an adapter may live on a server that many instances share; each adapter runs auth-store.conformance.ts.
  */
 import type { AssistantMode } from "../seam/context.js";
@@ -26,6 +27,8 @@ export interface ApiKeyRecord {
   label: string | undefined;
   createdAt: number;
   revokedAt: number | undefined;
+  /** When an expiring key (an OAuth access token) stops verifying; undefined for a key that does not expire. */
+  expiresAt: number | undefined;
 }
 
 export interface CreateKeyInput {
@@ -35,6 +38,33 @@ export interface CreateKeyInput {
   mode?: AssistantMode;
   operator?: boolean;
   label?: string;
+  /** Epoch ms past which the key no longer verifies (it can still be renewed or revoked). */
+  expiresAt?: number;
+}
+
+/** What an OAuth grant keeps between its steps: an authorization code, or a refresh token. */
+export type GrantTokenKind = "code" | "refresh";
+
+export interface CreateGrantTokenInput {
+  kind: GrantTokenKind;
+  /** The key the token acts for: the consenting user's (a code), the grant's own (a refresh token). */
+  keyId: string;
+  /** What the token is bound to, as JSON the store keeps but never reads. */
+  payload: string;
+  ttlMs: number;
+}
+
+export interface RedeemedGrantToken {
+  /** The token's key as a caller: the consenting user (a code), the grant (a refresh token). */
+  caller: Caller;
+  payload: string;
+}
+
+/** An OAuth client registered dynamically (RFC 7591); its metadata is JSON the store keeps but never reads. */
+export interface OAuthClientRecord {
+  clientId: string;
+  metadata: string;
+  createdAt: number;
 }
 
 /** What redeeming a login token yields: the session's id (for the cookie) and its CSRF token. */
@@ -55,7 +85,7 @@ export interface AuthStore {
   /** The caller behind a presented key, or undefined (unknown, malformed, revoked). Constant-time on the secret. */
   verifyKey(key: string): Promise<Caller | undefined>;
   listKeys(filter?: { tenantId?: string }): Promise<ApiKeyRecord[]>;
-  /** Revokes a live key and ends its sessions and login tokens; false when the key is unknown or already revoked. */
+  /** Revokes a live key and ends its sessions, login tokens and grant tokens; false when the key is unknown or already revoked. */
   revokeKey(id: string): Promise<boolean>;
   /** Whether any key exists at all, revoked ones included (the server creates an operator key on first start when none does). */
   hasKeys(): Promise<boolean>;
@@ -66,6 +96,18 @@ export interface AuthStore {
   /** The session's caller and CSRF token while the session is live (default 12 h) and its key not revoked. */
   session(sessionId: string): Promise<LiveSession | undefined>;
   endSession(sessionId: string): Promise<void>;
+  /** A new secret for a key not revoked, valid until `expiresAt`; the old secret stops verifying. Undefined for an unknown or revoked key. */
+  renewKey(id: string, expiresAt: number): Promise<string | undefined>;
+  /** A one-time grant token for a live key, valid for ttlMs; rejects for any other key. */
+  createGrantToken(input: CreateGrantTokenInput): Promise<string>;
+  /**
+   * Redeems a grant token of that kind once, across every instance; undefined when used, expired, unknown,
+   * of the other kind, or its key revoked. A key's expiry does not stop it: a refresh token outlives its access token.
+   */
+  redeemGrantToken(kind: GrantTokenKind, token: string): Promise<RedeemedGrantToken | undefined>;
+  /** Registers an OAuth client under a new id. */
+  registerClient(metadata: string): Promise<OAuthClientRecord>;
+  client(clientId: string): Promise<OAuthClientRecord | undefined>;
   close(): Promise<void>;
 }
 

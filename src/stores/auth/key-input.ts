@@ -14,11 +14,12 @@ export interface KeyInput {
   mode: AssistantMode;
   operator: boolean;
   label: string | undefined;
+  expiresAt: number | undefined;
 }
 
 /** The input with defaults filled in and duplicate scopes dropped; throws a TypeError naming the first bad field. */
 export function checkKeyInput(input: CreateKeyInput): KeyInput {
-  const { tenantId, principalId, scopes = [], mode = "active", operator = false, label } = input;
+  const { tenantId, principalId, scopes = [], mode = "active", operator = false, label, expiresAt } = input;
   for (const [field, value] of [
     ["tenantId", tenantId],
     ["principalId", principalId],
@@ -35,5 +36,7 @@ export function checkKeyInput(input: CreateKeyInput): KeyInput {
   if (typeof operator !== "boolean") throw new TypeError("api key: operator must be a boolean");
   if (label !== undefined && (typeof label !== "string" || label.length > MAX_LABEL_LENGTH))
     throw new TypeError(`api key: label must be a string of at most ${MAX_LABEL_LENGTH} characters`);
-  return { tenantId, principalId, scopes: [...new Set(scopes)], mode, operator, label };
+  if (expiresAt !== undefined && (!Number.isSafeInteger(expiresAt) || expiresAt <= 0))
+    throw new TypeError("api key: expiresAt must be a positive whole number of epoch milliseconds");
+  return { tenantId, principalId, scopes: [...new Set(scopes)], mode, operator, label, expiresAt };
 }

@@ -16,10 +16,12 @@ export interface KeyRow {
   label: string | null;
   created_at: number;
   revoked_at: number | null;
+  /** An expiring key's end (OAuth access tokens); null for a key that does not expire. */
+  valid_until: number | null;
 }
 
 export const KEY_COLUMNS =
-  "id, secret_hash, tenant_id, principal_id, scopes, mode, operator, label, created_at, revoked_at";
+  "id, secret_hash, tenant_id, principal_id, scopes, mode, operator, label, created_at, revoked_at, valid_until";
 
 const scopesOf = (row: KeyRow): string[] =>
   typeof row.scopes === "string" ? (JSON.parse(row.scopes) as string[]) : [...row.scopes];
@@ -37,8 +39,13 @@ export function toKeyRecord(row: KeyRow): ApiKeyRecord {
     label: row.label ?? undefined,
     createdAt: row.created_at,
     revokedAt: row.revoked_at ?? undefined,
+    expiresAt: row.valid_until ?? undefined,
   };
 }
+
+/** Whether a key not revoked still verifies at `now`. */
+export const unexpired = (row: KeyRow, now: number): boolean =>
+  row.valid_until === null || row.valid_until > now;
 
 /** Frozen, so a handler cannot widen the scopes of the caller it was given. */
 export function toCaller(row: KeyRow): Caller {

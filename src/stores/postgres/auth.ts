@@ -1,6 +1,6 @@
 /**
- * @module PostgreSQL authentication store: API keys, one-time login tokens and console sessions that every
- * instance sharing the database sees at once. Only hashes of secrets are stored, as in the SQLite store.
+ * @module PostgreSQL authentication store: API keys, one-time login tokens, console sessions and OAuth
+ * grants' clients, codes and refresh tokens that every instance sharing the database sees at once. Only hashes of secrets are stored, as in the SQLite store.
  */
 import { timingSafeEqual } from "node:crypto";
 import type pg from "pg";
@@ -8,8 +8,9 @@ import type { AuthStore, AuthStoreOptions } from "../../ports/auth-store.js";
 import { IDENTIFIER } from "../../seam/context.js";
 import { formatApiKey, isKeyId, newApiKeyParts, parseApiKey } from "../auth/api-key.js";
 import { checkTtl, LOGIN_TOKEN_TTL_MS, sessionTtlOf } from "../auth/auth-ttl.js";
+import { isClientId, newClientId } from "../auth/client-id.js";
 import { checkKeyInput } from "../auth/key-input.js";
-import { KEY_COLUMNS, type KeyRow, toCaller, toKeyRecord } from "../auth/key-row.js";
+import { KEY_COLUMNS, type KeyRow, toCaller, toKeyRecord, unexpired } from "../auth/key-row.js";
 import { hashSecret, isSecretShaped, randomSecret } from "../auth/secret.js";
 import { inTransaction } from "./transaction.js";
 
@@ -27,6 +28,8 @@ export function createPostgresAuthStore(pool: pg.Pool, schema: string, options: 
   const keys = `${schema}.auth_keys`;
   const tokens = `${schema}.auth_login_tokens`;
   const sessions = `${schema}.auth_sessions`;
+  const grantTokens = `${schema}.auth_grant_tokens`;
+  const clients = `${schema}.auth_oauth_clients`;
 
   const liveKey = async (id: string) => {
     const { rows } = await pool.query<KeyRow>(
@@ -52,7 +55,7 @@ export function createPostgresAuthStore(pool: pg.Pool, schema: string, options: 
       const parts = newApiKeyParts();
       const createdAt = clock();
       await pool.query(
-        `INSERT INTO ${keys} (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL)`,
+        `INSERT INTO ${keys} (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULL, $10)`,
         [
           parts.id,
           hashSecret(parts.secret),
@@ -63,6 +66,7 @@ export function createPostgresAuthStore(pool: pg.Pool, schema: string, options: 
           checked.operator,
           checked.label ?? null,
           createdAt,
+          checked.expiresAt ?? null,
         ],
       );
       return {
@@ -75,7 +79,8 @@ export function createPostgresAuthStore(pool: pg.Pool, schema: string, options: 
       if (!parts) return undefined;
       const row = await liveKey(parts.id);
       if (!row) return undefined;
-      return timingSafeEqual(row.secret_hash, hashSecret(parts.secret)) ? toCaller(row) : undefined;
+      const matches = timingSafeEqual(row.secret_hash, hashSecret(parts.secret));
+      return matches && unexpired(row, clock()) ? toCaller(row) : undefined;
     },
     async listKeys(filter = {}) {
       const { tenantId } = filter;
@@ -98,6 +103,7 @@ export function createPostgresAuthStore(pool: pg.Pool, schema: string, options: 
         // token that held the key before, and no later one can be made.
         await client.query(`DELETE FROM ${sessions} WHERE key_id = $1`, [id]);
         await client.query(`DELETE FROM ${tokens} WHERE key_id = $1`, [id]);
+        await client.query(`DELETE FROM ${grantTokens} WHERE key_id = $1`, [id]);
         return true;
       });
     },
@@ -159,6 +165,66 @@ export function createPostgresAuthStore(pool: pg.Pool, schema: string, options: 
     async endSession(sessionId) {
       if (isSecretShaped(sessionId))
         await pool.query(`DELETE FROM ${sessions} WHERE session_hash = $1`, [hashSecret(sessionId)]);
+    },
+    async renewKey(id, expiresAt) {
+      if (!isKeyId(id)) return undefined;
+      const secret = randomSecret();
+      const renewed = await pool.query(
+        `UPDATE ${keys} SET secret_hash = $1, valid_until = $2 WHERE id = $3 AND revoked_at IS NULL`,
+        [hashSecret(secret), expiresAt, id],
+      );
+      return renewed.rowCount === 0 ? undefined : formatApiKey({ id, secret });
+    },
+    async createGrantToken({ kind, keyId, payload, ttlMs }) {
+      checkTtl("ttlMs", ttlMs);
+      const noKey = new Error(`auth store: no live API key ${JSON.stringify(keyId)} to grant for`);
+      if (!isKeyId(keyId)) throw noKey;
+      const now = clock();
+      await purge(grantTokens, "token_hash", "used_at IS NOT NULL OR expires_at <= $1", now);
+      const token = randomSecret();
+      // Share-locked through the live key, as a login token is.
+      const inserted = await pool.query(
+        `INSERT INTO ${grantTokens} (token_hash, kind, payload, expires_at, key_id)
+         SELECT $1, $2, $3, $4, id FROM ${keys} WHERE id = $5 AND revoked_at IS NULL FOR SHARE`,
+        [hashSecret(token), kind, payload, now + ttlMs, keyId],
+      );
+      if (inserted.rowCount === 0) throw noKey;
+      return token;
+    },
+    async redeemGrantToken(kind, token) {
+      if (!isSecretShaped(token)) return undefined;
+      const now = clock();
+      // One statement: of racing instances only one finds `used_at IS NULL`.
+      const { rows } = await pool.query<KeyRow & { payload: string }>(
+        `WITH used AS (
+           UPDATE ${grantTokens} t SET used_at = $1
+           WHERE t.token_hash = $2 AND t.kind = $3 AND t.used_at IS NULL AND t.expires_at > $1
+             AND EXISTS (SELECT 1 FROM ${keys} k WHERE k.id = t.key_id AND k.revoked_at IS NULL FOR SHARE)
+           RETURNING t.key_id, t.payload
+         )
+         SELECT ${KEY_COLUMNS}, used.payload FROM ${keys} JOIN used ON id = used.key_id`,
+        [now, hashSecret(token), kind],
+      );
+      const row = rows[0];
+      return row && { caller: toCaller(row), payload: row.payload };
+    },
+    async registerClient(metadata) {
+      const record = { clientId: newClientId(), metadata, createdAt: clock() };
+      await pool.query(`INSERT INTO ${clients} (client_id, metadata, created_at) VALUES ($1, $2, $3)`, [
+        record.clientId,
+        record.metadata,
+        record.createdAt,
+      ]);
+      return record;
+    },
+    async client(clientId) {
+      if (!isClientId(clientId)) return undefined;
+      const { rows } = await pool.query<{ client_id: string; metadata: string; created_at: number }>(
+        `SELECT client_id, metadata, created_at FROM ${clients} WHERE client_id = $1`,
+        [clientId],
+      );
+      const row = rows[0];
+      return row && { clientId: row.client_id, metadata: row.metadata, createdAt: row.created_at };
     },
     async close() {},
   };

@@ -270,6 +270,32 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         EXECUTE FUNCTION {schema}.notify_settled();
     `,
   },
+  {
+    version: 5,
+    name: "oauth grants",
+    sql: `
+      -- OAuth access tokens are keys that expire; the name differs from the tokens' expires_at so that a
+      -- join of keys and tokens or sessions needs no qualified names.
+      ALTER TABLE {schema}.auth_keys ADD COLUMN valid_until BIGINT;
+
+      -- Authorization codes and refresh tokens: one-time, hashed, bound to a key and to their payload.
+      CREATE TABLE {schema}.auth_grant_tokens (
+        token_hash BYTEA  NOT NULL PRIMARY KEY CHECK (length(token_hash) = 32),
+        kind       TEXT   NOT NULL CHECK (kind IN ('code', 'refresh')),
+        key_id     TEXT   NOT NULL REFERENCES {schema}.auth_keys (id),
+        payload    TEXT   NOT NULL,
+        expires_at BIGINT NOT NULL,
+        used_at    BIGINT
+      );
+      CREATE INDEX auth_grant_tokens_by_key ON {schema}.auth_grant_tokens (key_id);
+
+      CREATE TABLE {schema}.auth_oauth_clients (
+        client_id  TEXT   NOT NULL PRIMARY KEY,
+        metadata   TEXT   NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
 
 /** `name` as a quoted identifier; only plain lower-case names are accepted, so nothing needs escaping. */

@@ -31,7 +31,27 @@ const SCHEMA = `
     csrf_token   TEXT    NOT NULL,
     expires_at   INTEGER NOT NULL
   ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS auth_grant_tokens (
+    token_hash BLOB    NOT NULL PRIMARY KEY,
+    kind       TEXT    NOT NULL CHECK (kind IN ('code', 'refresh')),
+    key_id     TEXT    NOT NULL REFERENCES auth_keys (id),
+    payload    TEXT    NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at    INTEGER
+  ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS auth_oauth_clients (
+    client_id  TEXT    NOT NULL PRIMARY KEY,
+    metadata   TEXT    NOT NULL,
+    created_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
 `;
+
+/** Added after the tables first shipped, so a file made before has it added once. */
+function addKeyExpiry(db: Database.Database): void {
+  const columns = db.prepare<[], { name: string }>("PRAGMA table_info(auth_keys)").all();
+  if (!columns.some((column) => column.name === "valid_until"))
+    db.exec("ALTER TABLE auth_keys ADD COLUMN valid_until INTEGER");
+}
 
 /** Opens (creating if needed) the file at `path` in WAL mode with the auth tables present. */
 export function openAuthDatabase(path: string): Database.Database {
@@ -44,7 +64,10 @@ export function openAuthDatabase(path: string): Database.Database {
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
     // Immediate, so two processes starting on a fresh file create the tables one after the other.
-    db.transaction(() => db.exec(SCHEMA)).immediate();
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      addKeyExpiry(db);
+    }).immediate();
     return db;
   } catch (error) {
     db.close();

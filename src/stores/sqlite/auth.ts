@@ -1,10 +1,19 @@
-/** @module SQLite authentication store: API keys, one-time login tokens and console sessions in one shared file. */
+/**
+ * @module SQLite authentication store: API keys, one-time login tokens, console sessions and OAuth grants'
+ * clients, codes and refresh tokens in one shared file.
+ */
 import { timingSafeEqual } from "node:crypto";
-import type { AuthStore, AuthStoreOptions } from "../../ports/auth-store.js";
+import type {
+  AuthStore,
+  AuthStoreOptions,
+  CreateGrantTokenInput,
+  GrantTokenKind,
+} from "../../ports/auth-store.js";
 import { formatApiKey, newApiKeyParts, parseApiKey } from "../auth/api-key.js";
 import { checkTtl, LOGIN_TOKEN_TTL_MS, sessionTtlOf } from "../auth/auth-ttl.js";
+import { isClientId, newClientId } from "../auth/client-id.js";
 import { checkKeyInput } from "../auth/key-input.js";
-import { KEY_COLUMNS, type KeyRow, toCaller, toKeyRecord } from "../auth/key-row.js";
+import { KEY_COLUMNS, type KeyRow, toCaller, toKeyRecord, unexpired } from "../auth/key-row.js";
 import { hashSecret, isSecretShaped, randomSecret } from "../auth/secret.js";
 import { openAuthDatabase } from "./auth-database.js";
 
@@ -16,7 +25,7 @@ export function openSqliteAuthStore(path: string, options: AuthStoreOptions = {}
 
   const insertKey = db.prepare(
     `INSERT INTO auth_keys (${KEY_COLUMNS})
-     VALUES (@id, @secretHash, @tenantId, @principalId, @scopes, @mode, @operator, @label, @createdAt, NULL)`,
+     VALUES (@id, @secretHash, @tenantId, @principalId, @scopes, @mode, @operator, @label, @createdAt, NULL, @validUntil)`,
   );
   const liveKey = db.prepare<[string], KeyRow>(
     `SELECT ${KEY_COLUMNS} FROM auth_keys WHERE id = ? AND revoked_at IS NULL`,
@@ -58,12 +67,60 @@ export function openSqliteAuthStore(path: string, options: AuthStoreOptions = {}
      WHERE s.session_hash = ? AND s.expires_at > ? AND k.revoked_at IS NULL`,
   );
   const deleteSession = db.prepare<[Buffer]>("DELETE FROM auth_sessions WHERE session_hash = ?");
+  const deleteGrantTokensOfKey = db.prepare<[string]>("DELETE FROM auth_grant_tokens WHERE key_id = ?");
+  const renewSecret = db.prepare<[Buffer, number, string]>(
+    "UPDATE auth_keys SET secret_hash = ?, valid_until = ? WHERE id = ? AND revoked_at IS NULL",
+  );
+  const insertGrantToken = db.prepare<[Buffer, string, string, number, string]>(
+    `INSERT INTO auth_grant_tokens (token_hash, kind, payload, expires_at, key_id)
+     SELECT ?, ?, ?, ?, id FROM auth_keys WHERE id = ? AND revoked_at IS NULL`,
+  );
+  const purgeGrantTokens = db.prepare<[number]>(
+    "DELETE FROM auth_grant_tokens WHERE used_at IS NOT NULL OR expires_at <= ?",
+  );
+  // As with login tokens, one statement decides the redeem.
+  const useGrantToken = db.prepare<[number, Buffer, string, number], { key_id: string; payload: string }>(
+    `UPDATE auth_grant_tokens SET used_at = ?
+     WHERE token_hash = ? AND kind = ? AND used_at IS NULL AND expires_at > ?
+       AND key_id IN (SELECT id FROM auth_keys WHERE revoked_at IS NULL)
+     RETURNING key_id, payload`,
+  );
+  const insertClient = db.prepare<[string, string, number]>(
+    "INSERT INTO auth_oauth_clients (client_id, metadata, created_at) VALUES (?, ?, ?)",
+  );
+  const clientById = db.prepare<[string], { client_id: string; metadata: string; created_at: number }>(
+    "SELECT client_id, metadata, created_at FROM auth_oauth_clients WHERE client_id = ?",
+  );
 
   const revoke = db.transaction((id: string): boolean => {
     if (markRevoked.run(clock(), id).changes === 0) return false;
     deleteSessionsOfKey.run(id);
     deleteTokensOfKey.run(id);
+    deleteGrantTokensOfKey.run(id);
     return true;
+  });
+
+  const issueGrantToken = db.transaction((input: CreateGrantTokenInput): string => {
+    const now = clock();
+    purgeGrantTokens.run(now);
+    const token = randomSecret();
+    const made = insertGrantToken.run(
+      hashSecret(token),
+      input.kind,
+      input.payload,
+      now + input.ttlMs,
+      input.keyId,
+    );
+    if (made.changes === 0)
+      throw new Error(`auth store: no live API key ${JSON.stringify(input.keyId)} to grant for`);
+    return token;
+  });
+
+  const redeemGrant = db.transaction((kind: GrantTokenKind, token: string) => {
+    const now = clock();
+    const used = useGrantToken.get(now, hashSecret(token), kind, now);
+    // The update matched a key not revoked inside this transaction, so the key is there.
+    return used && { caller: toCaller(liveKey.get(used.key_id)!), payload: used.payload };
   });
 
   const issueToken = db.transaction((keyId: string, ttlMs: number): string => {
@@ -101,6 +158,7 @@ export function openSqliteAuthStore(path: string, options: AuthStoreOptions = {}
         operator: checked.operator ? 1 : 0,
         label: checked.label ?? null,
         createdAt,
+        validUntil: checked.expiresAt ?? null,
       });
       return {
         key: formatApiKey(parts),
@@ -113,7 +171,8 @@ export function openSqliteAuthStore(path: string, options: AuthStoreOptions = {}
       if (!parts) return undefined;
       const row = liveKey.get(parts.id);
       if (!row) return undefined;
-      return timingSafeEqual(row.secret_hash, hashSecret(parts.secret)) ? toCaller(row) : undefined;
+      const matches = timingSafeEqual(row.secret_hash, hashSecret(parts.secret));
+      return matches && unexpired(row, clock()) ? toCaller(row) : undefined;
     },
 
     async listKeys(filter = {}) {
@@ -138,6 +197,31 @@ export function openSqliteAuthStore(path: string, options: AuthStoreOptions = {}
 
     async endSession(sessionId) {
       if (isSecretShaped(sessionId)) deleteSession.run(hashSecret(sessionId));
+    },
+
+    async renewKey(id, expiresAt) {
+      const secret = randomSecret();
+      if (renewSecret.run(hashSecret(secret), expiresAt, id).changes === 0) return undefined;
+      return formatApiKey({ id, secret });
+    },
+
+    async createGrantToken(input) {
+      checkTtl("ttlMs", input.ttlMs);
+      return issueGrantToken.immediate(input);
+    },
+
+    redeemGrantToken: async (kind, token) =>
+      isSecretShaped(token) ? redeemGrant.immediate(kind, token) : undefined,
+
+    async registerClient(metadata) {
+      const record = { clientId: newClientId(), metadata, createdAt: clock() };
+      insertClient.run(record.clientId, record.metadata, record.createdAt);
+      return record;
+    },
+
+    async client(clientId) {
+      const row = isClientId(clientId) ? clientById.get(clientId) : undefined;
+      return row && { clientId: row.client_id, metadata: row.metadata, createdAt: row.created_at };
     },
 
     close: async () => {
