@@ -5,8 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AuthStoreFixture } from "./auth-store.conformance.js";
 import type { AuthStore, AuthStoreOptions } from "./auth-store.js";
+import type { AuthStoreFixture } from "./auth-store-fixture.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

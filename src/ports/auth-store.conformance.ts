@@ -6,24 +6,8 @@
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AuthStore, AuthStoreOptions } from "./auth-store.js";
+import type { AuthStoreFixture, AuthTable } from "./auth-store-fixture.js";
 import { runAuthStoreGrantConformance } from "./auth-store-grants.conformance.js";
-
-/** The tables every adapter keeps, under these names, so a test can show that only hashes are stored. */
-export type AuthTable =
-  | "auth_keys"
-  | "auth_login_tokens"
-  | "auth_sessions"
-  | "auth_grant_tokens"
-  | "auth_oauth_clients";
-
-export interface AuthStoreFixture {
-  store: AuthStore;
-  /** Another connection to the same storage, as a second process or instance opens it. */
-  open(): Promise<AuthStore>;
-  /** One table's rows as stored, hashes as Buffers. */
-  rows(table: AuthTable): Promise<Record<string, unknown>[]>;
-  cleanup(): Promise<void>;
-}
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
