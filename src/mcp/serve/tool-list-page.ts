@@ -13,16 +13,22 @@ export const DEFAULT_PAGE_SIZE = 100;
 /**
  * The page starting at `cursor`. The cursor is an offset, base64url-encoded so clients treat it as opaque;
  * a list that changes between pages may shift by a tool, which `list_changed` tells the client to re-read.
+ * `asTasks`: the server runs calls as tasks, so every tool says a client may ask for one (any call may
+ * park for a person, which is what a task is for); said only where the `tasks` capability is declared.
  */
 export function toolListPage(
   tools: readonly AnyTool[],
   cursor: string | undefined,
   pageSize: number,
+  asTasks = false,
 ): ListToolsResult {
   const start = cursor === undefined ? 0 : offsetOf(cursor);
   const slice = tools.slice(start, start + pageSize);
   const page: ListToolsResult = {
-    tools: renderMcpTools(slice).map((rendered, index) => listedTool(rendered, slice[index])),
+    tools: renderMcpTools(slice).map((rendered, index) => ({
+      ...listedTool(rendered, slice[index]),
+      ...(asTasks ? { execution: { taskSupport: "optional" as const } } : {}),
+    })),
   };
   const end = start + slice.length;
   if (end < tools.length) page.nextCursor = Buffer.from(String(end)).toString("base64url");
