@@ -255,7 +255,12 @@ describe("consent against a real OAuth provider", () => {
     const clicked = await fetch(parked.consentUrl, { redirect: "manual" });
     expect(clicked.status).toBe(200);
     const confirm = await clicked.text();
-    expect(confirm).toContain(`<form method="post" action="/oauth/start/${parked.consentId}">`);
+    // The action is relative to the link, so it posts back to it even behind a proxy's path prefix.
+    const action = /<form method="post" action="([^"]+)">/.exec(confirm)?.[1] ?? "";
+    expect(new URL(action, parked.consentUrl).href).toBe(parked.consentUrl);
+    expect(new URL(action, "https://proxy.example/toolreg/oauth/start/x").pathname).toBe(
+      `/toolreg/oauth/start/${parked.consentId}`,
+    );
     expect(confirm).not.toContain("dave");
     expect(clicked.headers.getSetCookie()).toEqual([]);
     const anonymous = await fetch(parked.consentUrl, { method: "POST", redirect: "manual" });

@@ -32,13 +32,13 @@ export function consentBrowserRoutes(app: Hono<ServerEnv>, deps: ServerDeps): vo
   const start = async (c: Context<ServerEnv>) => {
     const sessionId = getCookie(c, SESSION_COOKIE);
     const session = sessionId ? await deps.auth.session(sessionId) : undefined;
-    const path = `${START_PATH}/${encodeURIComponent(c.req.param("consentId") ?? "")}`;
     if (!session && c.req.method === "GET") {
       return page(
         200,
         "Connect an account to toolreg",
         "Continue to sign in at the service and allow access for your toolreg user.",
-        { action: path, button: "Continue" },
+        // Relative to the link itself, so the form still posts to it behind a proxy's path prefix.
+        { action: encodeURIComponent(c.req.param("consentId") ?? ""), button: "Continue" },
       );
     }
     if (!session) {
