@@ -85,8 +85,20 @@ describe("ManifestCache", () => {
     const otherFilter = cache.get({ ...view, runtime: "3.2.0" }, 1, () => tools);
     expect(otherFilter.etag).not.toBe(first.etag);
     const next = cache.get(view, 2, () => tools);
-    expect(next.etag).not.toBe(first.etag);
     expect(parsed(next.body).generated).toBe("2026-01-02T03:05:05.000Z");
+    // A new revision listing the same tools is the same manifest to a client; another listing is not.
+    expect(next.etag).toBe(first.etag);
+    expect(cache.get(view, 3, () => [...tools, tool("added")]).etag).not.toBe(first.etag);
+    expect(cache.get({ ...view, schema: "toolreg/2" }, 3, () => tools).etag).not.toBe(first.etag);
+  });
+
+  it("gives instances serving the same catalogue the same weak ETag, whatever their revision and time", () => {
+    const view = { schema: "toolreg/3" as const, viewKey: "v", runtime: undefined };
+    const one = new ManifestCache(clock("2026-01-02T03:04:05.000Z").now).get(view, 4, () => tools);
+    const other = new ManifestCache(clock("2026-05-06T07:08:09.000Z").now).get(view, 9, () => tools);
+    expect(one.etag).toMatch(/^W\/"[\w-]{27}"$/);
+    expect(other.etag).toBe(one.etag);
+    expect(other.body.equals(one.body)).toBe(false);
   });
 });
 

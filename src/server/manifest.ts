@@ -2,7 +2,9 @@
  * @module The manifest a caller may see, in the current `toolreg/3` shape or the old `toolreg/2` one for
  * old clients, optionally only the tools that run on the caller's runtime. Serialized once per registry
  * revision, shape, runtime and caller view, with its ETag, so a busy endpoint hands out bytes instead of
- * building JSON.
+ * building JSON. The ETag is weak and names the tools listed, not the rendering: every instance serving the
+ * same catalogue gives the same one (their `generated` and `revision` differ), so a client's cached copy
+ * stays valid wherever the load balancer sends its next request.
  */
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
@@ -134,16 +136,22 @@ export class ManifestCache {
     if (cached) return cached;
     const { runtime } = view;
     const listed = runtime === undefined ? tools() : tools().filter((tool) => runsOnRuntime(tool, runtime));
-    const fields = { $schema: MANIFEST_SCHEMA_URL, generated: this.#generated, revision };
-    const document: ManifestDocument =
-      view.schema === "toolreg/3"
-        ? { schema: view.schema, ...fields, tools: listed.map(manifestEntry) }
-        : { schema: view.schema, ...fields, tools: listed.map(legacyEntry) };
-    const body = Buffer.from(JSON.stringify(document));
+    const listing = JSON.stringify(
+      view.schema === "toolreg/3" ? listed.map(manifestEntry) : listed.map(legacyEntry),
+    );
+    const fields = {
+      schema: view.schema,
+      $schema: MANIFEST_SCHEMA_URL,
+      generated: this.#generated,
+      revision,
+    };
+    // The listing is encoded once: the ETag hashes it and the body ends with it.
+    const body = Buffer.from(`${JSON.stringify(fields).slice(0, -1)},"tools":${listing}}`);
+    const tag = createHash("sha256").update(`${view.schema}\u0000${listing}`).digest("base64url");
     const rendered: RenderedManifest = {
       body,
       gzip: body.length > 1024 ? gzipSync(body) : undefined,
-      etag: `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`,
+      etag: `W/"${tag.slice(0, 27)}"`,
     };
     if (this.#entries.size >= MAX_CACHED) this.#entries.delete(this.#entries.keys().next().value as string);
     this.#entries.set(key, rendered);

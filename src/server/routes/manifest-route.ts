@@ -63,7 +63,9 @@ export function manifestRoute(
       vary: "Authorization, Cookie, Accept-Encoding",
     };
     const match = c.req.header("if-none-match");
-    if (match?.split(",").some((tag) => tag.trim() === manifest.etag)) {
+    // Weak comparison (RFC 9110 §13.1.2): a tag matches with or without its W/ prefix.
+    const opaque = manifest.etag.slice(2);
+    if (match?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === opaque || tag.trim() === "*")) {
       return new Response(null, { status: 304, headers });
     }
     if (manifest.gzip && /\bgzip\b/.test(c.req.header("accept-encoding") ?? "")) {
