@@ -41,7 +41,9 @@ export async function runCallTask(options: McpTaskOptions, run: CallTaskRun): Pr
   const { tasks } = options;
   const { taskId, seam, context, name } = run;
   const signal = tasks.signalOf(taskId);
+  const pollMs = options.decisionPollMs ?? 5_000;
   let envelope: Envelope = await run.track(() => seam.call(context, name, run.input));
+  let previous: string | undefined;
   // A resumed call parks again when its tool changed since it was approved: a new approval, a new wait.
   for (
     let approvalId = approvalIdOf(envelope);
@@ -49,6 +51,9 @@ export async function runCallTask(options: McpTaskOptions, run: CallTaskRun): Pr
     approvalId = approvalIdOf(envelope)
   ) {
     const parked = approvalId;
+    // Still pending by the seam's reckoning (its clock may differ from this one's): look again later, not at once.
+    if (parked === previous) await pause(pollMs, signal);
+    previous = parked;
     tasks.report(
       taskId,
       `parked as approval ${parked}: waiting for a person to decide it (console, API, toolreg approvals); ${name} has not run`,
@@ -59,7 +64,7 @@ export async function runCallTask(options: McpTaskOptions, run: CallTaskRun): Pr
       tenantId: context.tenantId,
       approvalId: parked,
       signal,
-      pollMs: options.decisionPollMs ?? 5_000,
+      pollMs,
       ...(options.approvalChanges ? { changes: options.approvalChanges } : {}),
     });
     tasks.onCancel(taskId, undefined);
@@ -68,6 +73,18 @@ export async function runCallTask(options: McpTaskOptions, run: CallTaskRun): Pr
     envelope = await run.track(() => seam.resume(context, parked, { onInProgress: "wait" }));
   }
   tasks.finish(taskId, callToolResult(context.toolCallId, name, envelope));
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
 }
 
 /**
