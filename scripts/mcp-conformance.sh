@@ -15,8 +15,10 @@ SUITE_PACKAGE=@modelcontextprotocol/conformance@0.1.16
 # Every server scenario the suite lists is run, except those that test a feature toolreg does not serve:
 # each maps to the capability it needs, and is skipped only while `initialize` does not declare it (so a
 # scenario runs as soon as its feature is served). A name here that the suite no longer lists fails the run.
+# completion-complete completes an argument of a prompt (test_prompt_with_arguments): it needs prompts, not
+# just the completions that toolreg serves for its resource templates.
 declare -A NEEDS=(
-  [completion-complete]=completions
+  [completion-complete]=prompts
   [resources-list]=resources
   [resources-read-text]=resources
   [resources-read-binary]=resources
@@ -30,8 +32,7 @@ declare -A NEEDS=(
   [prompts-get-with-image]=prompts
 )
 declare -A WHY=(
-  [completions]="completion is not served: there are no prompts or resource templates to complete"
-  [resources]="resources are not served (issue 20, item 5)"
+  [resources]="resources are not served"
   [prompts]="prompts are not served (reserved for skills)"
 )
 

@@ -2,9 +2,7 @@
 
 import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { OutputStore, StoredOutput } from "../seam/output-store.js";
-import { OUTPUT_REF } from "../seam/output-store.js";
-
-const NAME = "tool-output.json";
+import { KEPT_OUTPUT_FILE as NAME, OUTPUT_REF } from "../seam/output-store.js";
 
 interface Kept extends StoredOutput {
   principalId: string;

@@ -5,10 +5,14 @@
  * the operator's policy (plus any address classes or CIDRs `--egress-allow` adds), the sandbox when
  * bubblewrap works here, and the meta-tools over the CLI's own seam. A toolkit left unconfigured serves no tools.
  */
+
+import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import { metaTools } from "../catalog/meta/index.js";
 import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
 import { ADDRESS_CLASSES } from "../egress/classify-address.js";
 import type { McpImport } from "../mcp/import/mcp-server.js";
+import { artifactResources } from "../mcp/serve/resources/artifact-resources.js";
+import type { McpResourceSource } from "../mcp/serve/resources/resource-source.js";
 import type { AnyTool } from "../registry/registry.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import type { OutputStore } from "../seam/output-store.js";
@@ -35,6 +39,8 @@ export interface ServedTools {
   tools: readonly AnyTool[];
   /** MCP servers whose tools are among `tools`; a long-running command follows their changes. */
   imports?: readonly McpImport[];
+  /** MCP resources that come with the tools: the generate toolkit's files, a catalogue module's own. */
+  resources?: readonly McpResourceSource[];
   /** Closes database connections the tools hold. */
   close(): Promise<void>;
 }
@@ -82,7 +88,15 @@ export async function serveTools(
       const toolkit = await loadToolkit(entry.toolkit, io.cwd);
       tools.push(...(await toolkit.build(entry.config ?? {}, host, entry)));
     }
-    return { tools: [...tools, ...metaTools(meta)], close: () => host.close() };
+    // The files the generate toolkit keeps are served from where it keeps them.
+    const artifactsDir = entries.find((entry) => entry.toolkit === "generate")?.config?.artifactsDir;
+    return {
+      tools: [...tools, ...metaTools(meta)],
+      ...(typeof artifactsDir === "string"
+        ? { resources: [artifactResources(createFileArtifactStore(artifactsDir))] }
+        : {}),
+      close: () => host.close(),
+    };
   } catch (error) {
     await host.close();
     throw error instanceof UsageError ? error : new UsageError((error as Error).message);

@@ -8,11 +8,13 @@ import type { Catalogue } from "../check/catalogue.js";
 import { firstPartyCatalogue } from "../check/default-catalogue.js";
 import { loadCatalogue } from "../check/load-catalogue.js";
 import type { McpImport } from "../mcp/import/mcp-server.js";
+import type { McpResourceSource } from "../mcp/serve/resources/resource-source.js";
 import type { PinStore } from "../ports/pin-store.js";
 import { APPROVAL_STATUSES } from "../ports/stores.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
 import { tellPinAccepted } from "../server/instance-events.js";
+import { loadCatalogueResources } from "./catalogue-resources.js";
 import { EMBEDDING_MODELS, loadCliEmbeddings } from "./cli-embeddings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { importMcpServers } from "./cli-mcp-imports.js";
@@ -151,6 +153,15 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
       throw new UsageError(`--registry ${path}: ${(error as Error).message.split("\n")[0]}`);
     }
   };
+  /** The MCP resources the --registry module serves of its own. */
+  const catalogueResources = async (): Promise<McpResourceSource[]> => {
+    const path = globals().registry as string;
+    try {
+      return await loadCatalogueResources(resolve(io.cwd, path));
+    } catch (error) {
+      throw new UsageError(`--registry ${path}: ${(error as Error).message.split("\n")[0]}`);
+    }
+  };
   // The meta-tools call back into the seam the command opens, which is built over them: a late link.
   let openSeam: Seam | undefined;
   let embeddings: Promise<EmbeddingProvider | undefined> | undefined;
@@ -180,6 +191,7 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
       return {
         tools: [...base.tools, ...imported.tools],
         imports: imported.imports,
+        ...(base.resources ? { resources: base.resources } : {}),
         close: async () => {
           await imported.close();
           await base.close();
@@ -203,7 +215,8 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
     const tools = (await catalogue()).tools;
     const taken = new Set(tools.map((tool) => tool.name));
     const extra = metaTools(await meta()).filter((tool) => !taken.has(tool.name));
-    return withImports({ tools: [...tools, ...extra], close: async () => {} });
+    const resources = await catalogueResources();
+    return withImports({ tools: [...tools, ...extra], resources, close: async () => {} });
   };
   addServerCommands(program, {
     io,
@@ -217,26 +230,34 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
   });
   addCredentialCommands(program, { io, globals, stores, served, setExitCode });
   const withTools = async (
-    body: (tools: readonly AnyTool[], imports: readonly McpImport[]) => Promise<number> | number,
+    body: (
+      tools: readonly AnyTool[],
+      imports: readonly McpImport[],
+      resources: readonly McpResourceSource[],
+    ) => Promise<number> | number,
     settings?: Settings,
   ): Promise<void> => {
-    const { tools, imports, close } = await served(settings);
+    const { tools, imports, resources, close } = await served(settings);
     try {
-      setExitCode(await body(tools, imports ?? []));
+      setExitCode(await body(tools, imports ?? [], resources ?? []));
     } finally {
       await close();
     }
   };
   const withState = async (
-    body: (state: CliState, imports: readonly McpImport[]) => Promise<number>,
+    body: (
+      state: CliState,
+      imports: readonly McpImport[],
+      resources: readonly McpResourceSource[],
+    ) => Promise<number>,
   ): Promise<void> => {
     // Before anything is opened: a mistake in the settings leaves nothing to close.
     const settings = loadSettings(globals(), io);
-    await withTools(async (tools, imports) => {
+    await withTools(async (tools, imports, resources) => {
       const state = await openCliState(tools, settings, globals(), await stores.open());
       openSeam = state.seam;
       try {
-        return await body(state, imports);
+        return await body(state, imports, resources);
       } finally {
         openSeam = undefined;
         await state.close();
@@ -313,7 +334,7 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
   const mcp = program
     .command("mcp")
     .description("serve the tools as an MCP server over stdin and stdout, until stdin closes")
-    .action(() => withState((state, imports) => mcpCommand(state, imports)));
+    .action(() => withState((state, imports, resources) => mcpCommand(state, imports, resources)));
   mcp
     .command("pins")
     .description("the pinned definitions of imported MCP tools, and the changes waiting for acceptance")

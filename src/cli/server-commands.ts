@@ -98,7 +98,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       const stores = await host.stores.open({ credentialsKey });
       // The demo toolkit's dataset is a file of this host's, beside the SQLite store or under .toolreg/.
       const demoDb = join(localStateDir(location, io), "demo.db");
-      const { tools, imports, close } = await host.served(settings, { demoDb });
+      const { tools, imports, resources, close } = await host.served(settings, { demoDb });
       let unsubscribe: (() => void)[] = [];
       let oauthEgress: ReturnType<typeof createEgressClient> | undefined;
       let sharedCeilings: Awaited<ReturnType<typeof openRedisCeilings>>;
@@ -158,6 +158,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
             : {}),
           onAuditFailure: settings.onAuditFailure,
           outputs: stores.outputs,
+          ...(resources ? { mcpResources: resources } : {}),
           ...(ceilings ? { ceilings } : {}),
           ...(bus ? { bus } : {}),
           ...(settings.toolsets ? { toolsets: settings.toolsets } : {}),

@@ -17,3 +17,9 @@ export interface OutputStore {
 
 /** What a reference looks like: `out_` and a sha256. */
 export const OUTPUT_REF = /^out_[0-9a-f]{64}$/;
+
+/**
+ * The file name an output store over an artifact store keeps each output under. A reader of artifacts
+ * refuses it: a kept output is read through its output store, which checks the principal and keeps its provenance.
+ */
+export const KEPT_OUTPUT_FILE = "tool-output.json";

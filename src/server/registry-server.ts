@@ -5,7 +5,11 @@
 import { hostname } from "node:os";
 import type { Hono } from "hono";
 import { instanceToken } from "../mcp/serve/mcp-http-sessions.js";
+import { artifactResources } from "../mcp/serve/resources/artifact-resources.js";
+import { keptOutputResources } from "../mcp/serve/resources/kept-output-resources.js";
+import type { McpResourceSource } from "../mcp/serve/resources/resource-source.js";
 import type { ApprovalPolicy, Authorizer, Ceilings, Toolsets } from "../policy/ports.js";
+import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { AuthStore } from "../ports/auth-store.js";
 import type { DeploymentStores } from "../ports/deployment-stores.js";
 import type { EventBus } from "../ports/event-bus.js";
@@ -37,6 +41,10 @@ export interface RegistryServerOptions {
   store: string | DeploymentStores;
   logger: Logger;
   outputs?: OutputStore;
+  /** Where the tools' generated files are kept: `/mcp` serves them as `artifact://` resources. */
+  artifacts?: ArtifactStore;
+  /** The host's own MCP resources (`defineMcpResources`), served by `/mcp` beside toolreg's. */
+  mcpResources?: readonly McpResourceSource[];
   authorizer?: Authorizer;
   toolsets?: Toolsets;
   approvalPolicy?: ApprovalPolicy;
@@ -141,6 +149,11 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     credentials: credentials?.resolver,
     credentialStore: credentials?.store,
     consentBinding: credentials?.binding,
+    mcpResources: [
+      ...(options.outputs ? [keptOutputResources(options.outputs, seam)] : []),
+      ...(options.artifacts ? [artifactResources(options.artifacts)] : []),
+      ...(options.mcpResources ?? []),
+    ],
   };
   const stopHearing = bus ? hearInstances(bus, hub, keys, options.logger) : undefined;
   const stopAnswering = bus ? serveBusDiscovery(bus, deps) : undefined;

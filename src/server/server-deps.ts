@@ -1,5 +1,6 @@
 /** @module What the routes share: the registry, the seam, the stores, the auth store and the event hub. */
 
+import type { McpResourceSource } from "../mcp/serve/resources/resource-source.js";
 import type { AuthStore } from "../ports/auth-store.js";
 import type { CredentialStore } from "../ports/credential-store.js";
 import type { Stores } from "../ports/stores.js";
@@ -35,4 +36,6 @@ export interface ServerDeps {
   credentialStore: CredentialStore | undefined;
   /** Ties each consent to the browser of its user; none unless the server keeps credentials. */
   consentBinding: ConsentBinding | undefined;
+  /** What `/mcp` serves as resources beside the tools' docs pages: kept outputs, artifacts, the host's own. */
+  mcpResources: readonly McpResourceSource[];
 }

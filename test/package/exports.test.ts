@@ -159,6 +159,7 @@ describe("the published package", () => {
     expect(loaded["./mcp"]).toEqual(
       expect.arrayContaining([
         "createMcpServer",
+        "defineMcpResources",
         "serveStdio",
         "mcpServer",
         "syncRegistry",

@@ -1,5 +1,5 @@
 /** @module `toolreg describe NAME`: one tool's declaration, as its docs page shows it, and its JSON Schema. */
-import { GENERATED_END, GENERATED_START, renderToolDocs } from "../../check/tool-docs.js";
+import { toolDocsPage } from "../../catalog/tool-docs-page.js";
 import type { RegistryView } from "../../registry/registry.js";
 import { nearestNames } from "../../seam/nearest-names.js";
 import type { CliIo } from "../cli-io.js";
@@ -17,7 +17,6 @@ export function describeTool(registry: RegistryView, name: string, io: CliIo): n
     );
     return 1;
   }
-  const page = renderToolDocs(tool).replace(GENERATED_START, "").replace(GENERATED_END, "").trim();
-  io.stdout(`${page}\n\n## JSON Schema\n\n${formatJson(tool.inputJsonSchema)}`);
+  io.stdout(`${toolDocsPage(tool)}\n\n## JSON Schema\n\n${formatJson(tool.inputJsonSchema)}`);
   return 0;
 }

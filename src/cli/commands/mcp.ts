@@ -5,6 +5,8 @@
 import type { McpImport } from "../../mcp/import/mcp-server.js";
 import { syncRegistry } from "../../mcp/import/sync-registry.js";
 import { createMcpServer } from "../../mcp/serve/create-mcp-server.js";
+import { keptOutputResources } from "../../mcp/serve/resources/kept-output-resources.js";
+import type { McpResourceSource } from "../../mcp/serve/resources/resource-source.js";
 import { serveStdio } from "../../mcp/serve/serve-stdio.js";
 import type { CliState } from "../cli-state.js";
 import { listenForStop } from "../stop-signals.js";
@@ -14,7 +16,11 @@ import { listenForStop } from "../stop-signals.js";
  * the protocol and nothing else: the CLI's logger already writes to stderr. Tools of imported servers
  * follow their upstream, and the client hears of each change.
  */
-export async function mcpCommand(state: CliState, imports: readonly McpImport[] = []): Promise<number> {
+export async function mcpCommand(
+  state: CliState,
+  imports: readonly McpImport[] = [],
+  resources: readonly McpResourceSource[] = [],
+): Promise<number> {
   const following = imports.map((imported) => syncRegistry(state.registry, imported));
   const server = createMcpServer({
     seam: state.seam,
@@ -23,6 +29,8 @@ export async function mcpCommand(state: CliState, imports: readonly McpImport[] 
     // changes data runs to its end and its outcome is stored.
     context: ({ toolCallId, signal, idempotencyKey }) =>
       state.context({ toolCallId, signal, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }),
+    // Outputs kept by this or an earlier command, then what comes with the tools (generated files, a catalogue's own).
+    resources: [keptOutputResources(state.stores.outputs, state.seam), ...resources],
   });
   const stop = listenForStop();
   try {

@@ -26,6 +26,8 @@ import type { Seam } from "../../seam/seam.js";
 import { approveByElicitation, canElicit } from "./approve-by-elicitation.js";
 import { callToolResult } from "./call-tool-result.js";
 import { type McpClientChannel, openMcpClient } from "./client-channel.js";
+import type { McpResourceSource } from "./resources/resource-source.js";
+import { serveResources } from "./resources/serve-resources.js";
 import { DEFAULT_PAGE_SIZE, toolListPage } from "./tool-list-page.js";
 
 /** What the host gets to build a request's context from: who is asking comes from the host's own state. */
@@ -55,6 +57,11 @@ export interface McpServerOptions {
   elicitApprovals?: boolean;
   /** Runs each `tools/call`, so a host can count the calls in flight; called as is when not given. */
   track?<T>(call: () => Promise<T>): Promise<T>;
+  /**
+   * Resources beside each visible tool's docs page (`toolreg://tools/{name}/docs`): kept outputs,
+   * artifacts, the host's own (`defineMcpResources`); see resources/serve-resources.ts.
+   */
+  resources?: readonly McpResourceSource[];
 }
 
 /** Log levels from least to most severe, as MCP orders them. */
@@ -137,6 +144,8 @@ export function createMcpServer(options: McpServerOptions): Server {
     server.sendToolListChanged().catch(() => {});
   });
   server.onclose = () => unsubscribe?.();
+  // After onclose is set: it chains its own stop to it.
+  serveResources(server, options, contextFor);
   return server;
 }
 

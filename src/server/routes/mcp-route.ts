@@ -57,6 +57,8 @@ export function mcpRoute(
       // API needs (an approver) and the deployment's leave to approve one's own calls.
       elicitApprovals: deps.allowSelfApproval && canDecide(caller),
       track: (call) => deps.inflight.track(call),
+      // Each read answers to this caller, as a call would: their tenant, principal and visible tools.
+      resources: deps.mcpResources,
     });
   };
 

@@ -6,6 +6,7 @@
  * it shares the running server's modules. Names are the scenarios' own, and all are snake_case already.
  */
 import { defineTool, ToolFailure } from "toolreg";
+import { defineMcpResources } from "toolreg/mcp";
 import { z } from "zod";
 import { mcpContent } from "../../../dist/mcp/serve/call-tool-result.js";
 import { mcpClientOf } from "../../../dist/mcp/serve/client-channel.js";
@@ -243,3 +244,42 @@ export const tools = [
 ];
 
 export const catalogue = { tools };
+
+/**
+ * The suite's test resources, served with `defineMcpResources` as any host serves its own: a text and a
+ * binary one, a template, and one to subscribe to (nothing changes it here; a host's `watch` would say when).
+ */
+export const resources = defineMcpResources({
+  resources: [
+    {
+      uri: "test://static-text",
+      name: "static-text",
+      description: "A static text resource, for the MCP conformance suite.",
+      mimeType: "text/plain",
+      read: () => "This is the content of the static text resource.",
+    },
+    {
+      uri: "test://static-binary",
+      name: "static-binary",
+      description: "A static binary resource (a 1×1 red PNG), for the MCP conformance suite.",
+      mimeType: "image/png",
+      read: () => Buffer.from(RED_PIXEL_PNG, "base64"),
+    },
+    {
+      uri: "test://watched-resource",
+      name: "watched-resource",
+      description: "A resource to subscribe to, for the MCP conformance suite.",
+      mimeType: "text/plain",
+      read: () => "This resource can be watched for changes.",
+    },
+  ],
+  templates: [
+    {
+      uriTemplate: "test://template/{id}/data",
+      name: "template-data",
+      description: "Data for an id, from a URI template, for the MCP conformance suite.",
+      mimeType: "application/json",
+      read: ({ id }) => JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+    },
+  ],
+});
