@@ -8,6 +8,7 @@ import type { CredentialStore } from "../ports/credential-store.js";
 import type { SealedStores } from "../ports/deployment-stores.js";
 import type { RegistryView } from "../registry/registry.js";
 import { type ConsentBinding, createConsentBinding } from "../seam/consent/consent-binding.js";
+import type { ConsentExchanges } from "../seam/consent/consent-exchange.js";
 import type { ConsentOptions } from "../seam/consent/consent-options.js";
 import { type CredentialInspector, chainCredentialResolvers } from "../seam/consent/credential-inspector.js";
 import { oauthProvidersOf } from "../seam/consent/credential-need.js";
@@ -32,6 +33,8 @@ export interface ServerCredentialsOptions {
   before?: readonly CredentialResolver[];
   /** The deployment's OAuth apps, by provider (a toolkit id); a tenant may bring its own. */
   apps?: Readonly<Record<string, OAuthApp>>;
+  /** Consents imported MCP servers complete with their own OAuth clients, by provider (`mcp:<name>`). */
+  exchanges?: ConsentExchanges;
   stateTtlMs?: number;
   callTtlMs?: number;
 }
@@ -74,6 +77,7 @@ export function openServerCredentials(
       transport: options.transport,
       redirectUri: callbackUrl,
       consentLink: (consentId) => `${origin()}${START_PATH}/${encodeURIComponent(consentId)}`,
+      ...(options.exchanges ? { exchanges: options.exchanges } : {}),
       ...(options.stateTtlMs ? { stateTtlMs: options.stateTtlMs } : {}),
       ...(options.callTtlMs ? { callTtlMs: options.callTtlMs } : {}),
     },

@@ -159,17 +159,26 @@ export class ConsentDesk {
           "this consent is unknown, was already used, has expired, or was not started in this browser from toolreg's consent link by the user it is for; call the tool again for a new link",
       };
     }
-    const client = await clients.clientFor(request.tenantId, request.provider);
+    // An imported MCP server's consent is completed by its own client, which found its server by discovery.
+    const external = this.#options.exchanges?.(request.provider);
+    const client = external ? undefined : await clients.clientFor(request.tenantId, request.provider);
     const expected = client?.endpoints.issuer;
     // RFC 9207 §2.4: a client that knows its server's issuer rejects an answer without `iss` as well.
-    if (expected !== undefined && callback.issuer !== expected) {
+    const wrongIssuer = external
+      ? await external
+          .wrongIssuer(callback.issuer)
+          .catch(() => "an authorization server that could not be reached")
+      : expected !== undefined && callback.issuer !== expected
+        ? `${request.provider}'s authorization server (${expected})`
+        : undefined;
+    if (wrongIssuer !== undefined) {
       // The state is spent: an answer from the wrong server is not exchanged anywhere, and the calls keep waiting.
       const from = callback.issuer === undefined ? "no issuer" : callback.issuer.slice(0, 200);
       return {
         ok: false,
         reason: "wrong_issuer",
         consentId: request.id,
-        message: `this answer named ${from}, not ${request.provider}'s authorization server (${expected}); nothing was stored. Call the tool again for a new link`,
+        message: `this answer named ${from}, not ${wrongIssuer}; nothing was stored. Call the tool again for a new link`,
       };
     }
     if (callback.error !== undefined || !callback.code) {
@@ -180,21 +189,25 @@ export class ConsentDesk {
       await this.#endWaiting(request, failure("approval_denied", message));
       return { ok: false, reason: "declined", consentId: request.id, message };
     }
-    let tokens: Awaited<ReturnType<typeof requestToken>>;
+    let tokens: Awaited<ReturnType<typeof requestToken>> | undefined;
+    let stored: readonly string[] | undefined;
     try {
-      if (!client) throw new Error(`no OAuth app for ${request.provider} is configured any longer`);
-      tokens = await requestToken(
-        transport,
-        client.endpoints.tokenUrl,
-        client.app,
-        {
-          type: "authorization_code",
-          code: callback.code,
-          codeVerifier: request.codeVerifier,
-          redirectUri: request.redirectUri,
-        },
-        now(),
-      );
+      if (external) stored = await external.exchange(request, callback.code);
+      else {
+        if (!client) throw new Error(`no OAuth app for ${request.provider} is configured any longer`);
+        tokens = await requestToken(
+          transport,
+          client.endpoints.tokenUrl,
+          client.app,
+          {
+            type: "authorization_code",
+            code: callback.code,
+            codeVerifier: request.codeVerifier,
+            redirectUri: request.redirectUri,
+          },
+          now(),
+        );
+      }
     } catch (error) {
       // The calls keep waiting: the next call of this user asks for consent again, and its completion resumes them.
       return {
@@ -204,19 +217,20 @@ export class ConsentDesk {
         message: `${request.provider} did not give tokens for this consent: ${(error as Error).message}`,
       };
     }
-    const scopes = tokens.scopes ?? [...request.scopes];
-    await credentials.put({
-      tenantId: request.tenantId,
-      principalId: request.principalId,
-      ref: request.credentialRef,
-      kind: "oauth",
-      provider: request.provider,
-      scopes,
-      expiresAt: tokens.expiresAt,
-      secrets: { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken },
-      connectedBy: request.principalId,
-      at: now(),
-    });
+    const scopes = stored ?? tokens?.scopes ?? [...request.scopes];
+    if (tokens)
+      await credentials.put({
+        tenantId: request.tenantId,
+        principalId: request.principalId,
+        ref: request.credentialRef,
+        kind: "oauth",
+        provider: request.provider,
+        scopes,
+        expiresAt: tokens.expiresAt,
+        secrets: { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken },
+        connectedBy: request.principalId,
+        at: now(),
+      });
     await this.#recordGrant(request, scopes);
     const waiting = await requests.waiting({
       tenantId: request.tenantId,

@@ -1,6 +1,7 @@
 /** @module What a host gives the seam for stored credentials and consent (`SeamOptions.consent`). */
 import type { ConsentStore } from "../../ports/consent-store.js";
 import type { CredentialStore } from "../../ports/credential-store.js";
+import type { ConsentExchanges } from "./consent-exchange.js";
 import type { CredentialInspector } from "./credential-inspector.js";
 import type { OAuthClients } from "./oauth-clients.js";
 import type { OAuthTransport } from "./token-endpoint.js";
@@ -25,6 +26,8 @@ export interface ConsentOptions {
    * `/oauth/start/<consentId>`), which binds the consent to that user's browser before sending it on.
    */
   consentLink(consentId: string): string;
+  /** Consents another client completes, by provider: an imported MCP server's (its own discovery and client). */
+  exchanges?: ConsentExchanges;
   /** How long a consent link works; 10 minutes. */
   stateTtlMs?: number;
   /** How long a parked call waits for its user's consent; 1 hour. */
