@@ -1,20 +1,15 @@
 /** @module One page of an MCP `tools/list` answer: the rendered tools and an opaque cursor to the next page. */
-import {
-  ErrorCode,
-  type ListToolsResult,
-  McpError,
-  type Tool as McpListedTool,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { ListToolsResult, Tool as McpListedTool } from "@modelcontextprotocol/sdk/types.js";
 import { type McpTool, renderMcpTools } from "../../catalog/mcp.js";
 import type { AnyTool } from "../../registry/registry.js";
+import { listPage } from "./list-page.js";
 
 export const DEFAULT_PAGE_SIZE = 100;
 
 /**
- * The page starting at `cursor`. The cursor is an offset, base64url-encoded so clients treat it as opaque;
- * a list that changes between pages may shift by a tool, which `list_changed` tells the client to re-read.
- * `asTasks`: the server runs calls as tasks, so every tool says a client may ask for one (any call may
- * park for a person, which is what a task is for); said only where the `tasks` capability is declared.
+ * The page starting at `cursor` (`listPage`). `asTasks`: the server runs calls as tasks, so every tool
+ * says a client may ask for one (any call may park for a person, which is what a task is for); said only
+ * where the `tasks` capability is declared.
  */
 export function toolListPage(
   tools: readonly AnyTool[],
@@ -22,25 +17,14 @@ export function toolListPage(
   pageSize: number,
   asTasks = false,
 ): ListToolsResult {
-  const start = cursor === undefined ? 0 : offsetOf(cursor);
-  const slice = tools.slice(start, start + pageSize);
-  const page: ListToolsResult = {
+  const { page: slice, nextCursor } = listPage(tools, cursor, pageSize);
+  return {
     tools: renderMcpTools(slice).map((rendered, index) => ({
       ...listedTool(rendered, slice[index]),
       ...(asTasks ? { execution: { taskSupport: "optional" as const } } : {}),
     })),
+    ...(nextCursor === undefined ? {} : { nextCursor }),
   };
-  const end = start + slice.length;
-  if (end < tools.length) page.nextCursor = Buffer.from(String(end)).toString("base64url");
-  return page;
-}
-
-function offsetOf(cursor: string): number {
-  const offset = Number(Buffer.from(cursor, "base64url").toString());
-  if (!Number.isSafeInteger(offset) || offset < 0) {
-    throw new McpError(ErrorCode.InvalidParams, "the cursor is not one this server gave out");
-  }
-  return offset;
 }
 
 /**

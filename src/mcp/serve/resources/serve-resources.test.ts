@@ -198,6 +198,18 @@ describe("MCP resources", () => {
     expect((await refusal(prompt)).message).toContain("no prompts are served");
   });
 
+  it("lists in pages of the server's page size, with an opaque cursor", async () => {
+    const client = await connect(harness(), {}, { pageSize: 2 });
+    const first = await client.listResources();
+    expect(first.resources.map((resource) => resource.uri)).toEqual(
+      ["calculate", "fetch_page"].map(toolDocsUri),
+    );
+    const second = await client.listResources({ cursor: first.nextCursor as string });
+    expect(second.resources.map((resource) => resource.uri)).toEqual([toolDocsUri("read_tool_output")]);
+    expect(second.nextCursor).toBeUndefined();
+    expect((await refusal(client.listResources({ cursor: "not-ours" }))).code).toBe(-32602);
+  });
+
   it("tells a subscriber when a tool's page changes, and every client when the list does", async () => {
     const h = harness();
     const client = await connect(h);

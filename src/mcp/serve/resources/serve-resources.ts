@@ -17,6 +17,8 @@ import {
 import type { ToolRegistry } from "../../../registry/registry.js";
 import type { ExecutionContext } from "../../../seam/context.js";
 import type { Seam } from "../../../seam/seam.js";
+import { listPage } from "../list-page.js";
+import { DEFAULT_PAGE_SIZE } from "../tool-list-page.js";
 import { type McpResourceContents, type McpResourceSource, RESOURCE_NOT_FOUND } from "./resource-source.js";
 import { toolDocsResources } from "./tool-docs-resources.js";
 
@@ -30,6 +32,8 @@ export interface ResourceOptions {
   registry?: Pick<ToolRegistry, "onUpdate">;
   /** The host's sources, after the tools' docs pages. */
   resources?: readonly McpResourceSource[];
+  /** How many resources a page of `resources/list` holds, as for `tools/list`. */
+  pageSize?: number;
 }
 
 /**
@@ -48,10 +52,15 @@ export function serveResources(
     completions: {},
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
+  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
     const context = contextFor(extra.signal);
     const lists = await Promise.all(sources.map((source) => source.list?.(context) ?? []));
-    return { resources: lists.flat() };
+    const { page, nextCursor } = listPage(
+      lists.flat(),
+      request.params?.cursor,
+      options.pageSize ?? DEFAULT_PAGE_SIZE,
+    );
+    return { resources: page, ...(nextCursor === undefined ? {} : { nextCursor }) };
   });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
     resourceTemplates: sources.flatMap((source) => source.templates ?? []),
