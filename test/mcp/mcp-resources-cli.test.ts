@@ -1,6 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,8 +13,8 @@ afterEach(async () => {
   client = undefined;
 });
 
-async function spawnToolregMcp(args: readonly string[]): Promise<Client> {
-  client = await connectToolregMcp(mkdtempSync(join(tmpdir(), "toolreg-mcp-resources-")), args);
+async function spawnToolregMcp(args: readonly string[], cwd?: string): Promise<Client> {
+  client = await connectToolregMcp(cwd ?? mkdtempSync(join(tmpdir(), "toolreg-mcp-resources-")), args);
   return client;
 }
 
@@ -33,6 +34,26 @@ describe("toolreg mcp: resources", () => {
     const [file] = (await mcp.readResource({ uri })).contents;
     expect(file).toMatchObject({ uri, mimeType: "text/markdown" });
     expect((file as { text: string }).text).toContain("One line.");
+  });
+
+  it("serves an output kept by the store whole to its principal, fenced, and to no other", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "toolreg-mcp-resources-"));
+    const longOutput = fileURLToPath(new URL("../fixtures/long-output/catalogue.mjs", import.meta.url));
+    const owner = await spawnToolregMcp(["--registry", longOutput], cwd);
+    const result = await owner.callTool({ name: "long_page", arguments: {} });
+    const note = (result.content as { text: string }[])[0]?.text ?? "";
+    const ref = /"ref":"(out_[0-9a-f]{64})"/.exec(note)?.[1];
+    expect(ref).toBeDefined();
+    const uri = `toolreg://outputs/${ref}`;
+    const [kept] = (await owner.readResource({ uri })).contents;
+    expect((kept as { text: string }).text).toContain("THE END");
+    expect((kept as { text: string }).text).toContain('source="https://example.test/long"');
+    await owner.close();
+
+    // The next command on the same store, as another principal: the output is not there for it.
+    const other = await spawnToolregMcp(["--registry", longOutput, "--principal", "someone-else"], cwd);
+    const refused = await other.readResource({ uri }).catch((error: unknown) => error);
+    expect((refused as McpError).code).toBe(-32002);
   });
 
   it("serves a catalogue module's own resources, and refuses what it does not hold", async () => {
