@@ -26,6 +26,7 @@ describe("the config file", () => {
       rateLimits: [],
       authFailures: DEFAULT_AUTH_FAILURES,
       trustProxy: 0,
+      corsOrigins: [],
       onAuditFailure: "refuse",
       drainMs: 30_000,
     });
@@ -54,6 +55,7 @@ describe("the config file", () => {
       ],
       authFailures: { limit: 5, windowMs: 10_000 },
       trustProxy: 1,
+      corsOrigins: [],
       onAuditFailure: "alert",
       drainMs: 5_000,
     });
@@ -72,6 +74,7 @@ describe("the config file", () => {
       rateLimits: [{ per: "tenant", limit: 2, windowMs: 60_000 }],
       authFailures: false,
       trustProxy: 2,
+      corsOrigins: [],
       onAuditFailure: "refuse",
       drainMs: 30_000,
     });
@@ -170,10 +173,22 @@ describe("the config file", () => {
     );
   });
 
+  it("takes CORS origins from the file and --cors-origin together, refusing what is not an origin by where it is", () => {
+    write("toolreg.config.json", { corsOrigins: ["https://app.example"] });
+    expect(
+      loadSettings({ corsOrigin: ["http://localhost:5173", "https://app.example/"] }, io).corsOrigins,
+    ).toEqual(["https://app.example", "http://localhost:5173"]);
+    expect(() => loadSettings({ corsOrigin: ["https://app.example/mcp"] }, io)).toThrow(
+      /^--cors-origin: .*not an origin/,
+    );
+    write("toolreg.config.json", { corsOrigins: ["*"] });
+    expect(() => loadSettings({}, io)).toThrow(/^corsOrigins in the config file: .*not an origin/);
+  });
+
   it("refuses a key it does not know, saying which keys it holds", () => {
     write("toolreg.config.json", { rateLimits: [], plugins: ["crm"] });
     expect(() => loadSettings({}, io)).toThrow(
-      'toolreg.config.json: unknown key "plugins" (a config file holds $schema, toolkits, toolsets, rateLimits, redis, store, nats, authFailures, trustProxy, onAuditFailure, drainMs)',
+      'toolreg.config.json: unknown key "plugins" (a config file holds $schema, toolkits, toolsets, rateLimits, redis, store, nats, authFailures, trustProxy, corsOrigins, onAuditFailure, drainMs)',
     );
     write("toolreg.config.json", { rateLimits: [{ per: "tool", rate: "1/min", tools: ["a"] }] });
     expect(() => loadSettings({}, io)).toThrow('toolreg.config.json: rateLimits[0]: unknown key "tools"');

@@ -14,6 +14,7 @@ import { CATEGORIES } from "../declaration/categories.js";
 import type { Ceilings, Toolsets } from "../policy/ports.js";
 import { type RateLimitRule, SlidingWindowCeilings } from "../policy/sliding-window-ceilings.js";
 import type { AuditFailureMode } from "../seam/audit-guard.js";
+import { checkOrigin } from "../server/cors-allow-list.js";
 import { DEFAULT_DRAIN_MS } from "../server/listen.js";
 import type { CeilingsUnavailableMode } from "../stores/redis/ceilings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
@@ -132,6 +133,10 @@ export const ConfigFileSchema = z
         description:
           "how many proxies in front of the server append the address they saw to X-Forwarded-For (true: 1); the client address is read from there instead of the socket. Default 0: the header is ignored",
       }),
+    corsOrigins: z.array(z.string()).optional().meta({
+      description:
+        "origins (http(s)://host[:port]) whose pages may call /mcp and the OAuth endpoints (CORS), past the DNS-rebinding check too; serve's --cors-origin adds to them",
+    }),
     onAuditFailure: z.enum(["refuse", "alert"]).optional().meta({
       description:
         "while audit events cannot be written (a full disk): refuse calls that change data (default), or run them and log an alert. Reads run either way",
@@ -166,6 +171,8 @@ export interface Settings {
   authFailures: Rate | false;
   /** Proxies trusted to append to X-Forwarded-For; 0 reads the socket. */
   trustProxy: number;
+  /** Origins allowed by CORS: the file's and the flags'. */
+  corsOrigins: string[];
   onAuditFailure: AuditFailureMode;
   drainMs: number;
 }
@@ -181,6 +188,8 @@ export interface SettingsFlags {
   authFailures?: string | undefined;
   /** `serve --trust-proxy`: a count of proxies; replaces the file's. */
   trustProxy?: string | undefined;
+  /** `serve --cors-origin`, repeatable: added to the file's. */
+  corsOrigin?: readonly string[] | undefined;
   /** `--on-audit-failure`: refuse or alert; replaces the file's. */
   onAuditFailure?: string | undefined;
   /** `--drain-ms`: replaces the file's. */
@@ -205,9 +214,25 @@ export function loadSettings(flags: SettingsFlags, io: CliIo): Settings {
     nats: natsFrom(flags.nats, file),
     authFailures: authFailuresFrom(flags.authFailures, file),
     trustProxy: trustProxyFrom(flags.trustProxy, file),
+    corsOrigins: corsOriginsFrom(flags.corsOrigin, file),
     onAuditFailure: (flags.onAuditFailure as AuditFailureMode | undefined) ?? file.onAuditFailure ?? "refuse",
     drainMs: drainMsFrom(flags.drainMs, file),
   };
+}
+
+function corsOriginsFrom(flags: readonly string[] | undefined, file: ConfigFile): string[] {
+  const checked = (where: string) => (origin: string) => {
+    try {
+      return checkOrigin(origin);
+    } catch (error) {
+      throw new UsageError(`${where}: ${(error as Error).message}`);
+    }
+  };
+  const origins = [
+    ...(file.corsOrigins ?? []).map(checked("corsOrigins in the config file")),
+    ...(flags ?? []).map(checked("--cors-origin")),
+  ];
+  return [...new Set(origins)];
 }
 
 function drainMsFrom(flag: string | undefined, file: ConfigFile): number {

@@ -7,6 +7,8 @@ import { methodNotAllowed } from "hono/method-not-allowed";
 import type { AuthFailures } from "./auth-failures.js";
 import { authenticate } from "./authenticate.js";
 import { loadConsoleAssets } from "./console-assets.js";
+import { corsAllowList } from "./cors-allow-list.js";
+import { mcpChallenge, oauthRoutes } from "./oauth/oauth-routes.js";
 import { problem } from "./problem.js";
 import { approvalsRoutes } from "./routes/approvals-routes.js";
 import { auditRoute } from "./routes/audit-route.js";
@@ -24,7 +26,7 @@ import type { ServerEnv } from "./server-env.js";
 
 export function createServerApp(
   deps: ServerDeps,
-  options: { consoleDir?: string; authFailures?: AuthFailures } = {},
+  options: { consoleDir?: string; authFailures?: AuthFailures; publicUrl?: string } = {},
 ): Hono<ServerEnv> {
   const app = new Hono<ServerEnv>();
   // One tracker for every authenticated entry (the manifest, /api, /mcp, the console login).
@@ -36,6 +38,9 @@ export function createServerApp(
   // The busiest route goes first, ahead of the middleware chain, with its own authentication and headers:
   // the rest of the chain costs more than serving its cached bytes.
   manifestRoute(app, deps, authenticated);
+  // Ahead of everything else there: a browser's preflight is answered (or refused) before any other check.
+  const cors = corsAllowList(deps.corsOrigins);
+  for (const path of ["/mcp", "/.well-known/*", "/oauth/*"]) app.use(path, cors);
   app.use(
     methodNotAllowed({
       app,
@@ -64,6 +69,7 @@ export function createServerApp(
   });
   loginRoute(app, deps, options.authFailures);
   consentBrowserRoutes(app, deps);
+  oauthRoutes(app, deps, options.publicUrl);
   const assets = loadConsoleAssets(options.consoleDir);
   const serveAsset = (name: string) => {
     const asset = assets.get(name);
@@ -91,7 +97,14 @@ export function createServerApp(
   consentRoutes(app, deps);
   credentialsRoutes(app, deps);
 
-  mcpRoute(app, deps, authenticated);
+  // The same check, but a 401 names where an OAuth client gets a token for /mcp.
+  const mcpAuthenticated = authenticate(deps.auth, {
+    keys: deps.keys,
+    failures: options.authFailures,
+    logger: deps.logger,
+    challenge: mcpChallenge(options.publicUrl),
+  });
+  mcpRoute(app, deps, mcpAuthenticated);
 
   app.notFound((c) =>
     problem(404, "not_found", `no route for ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`),

@@ -2,8 +2,10 @@
  * @module Every API request is authenticated: an API key (`Authorization: Bearer trk_…`), or the console's
  * session cookie — and then a state-changing request must also carry the session's CSRF token, which a
  * page on another origin cannot read. Failed attempts are throttled per client address (auth-failures.ts).
+ * An OAuth access token is an API key too (one that expires), so it is verified the same way.
  */
 import { timingSafeEqual } from "node:crypto";
+import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import type { AuthStore } from "../ports/auth-store.js";
@@ -18,15 +20,25 @@ export const SESSION_COOKIE = "toolreg_session";
 export const CSRF_HEADER = "x-csrf-token";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** The `WWW-Authenticate` challenge of a 401; `invalidToken` when a bearer token was sent and refused. */
+export type Challenge = (c: Context, invalidToken: boolean) => string;
+
+const REALM_ONLY: Challenge = () => 'Bearer realm="toolreg"';
+
 /**
  * With `failures`, a wrong key or a cookie naming no live session counts against the client's address,
- * which is refused once past the limit.
+ * which is refused once past the limit. `challenge` says where to get a token (default: the realm only).
  */
 export function authenticate(
   auth: AuthStore,
-  options: { keys?: VerifiedKeys; failures?: AuthFailures | undefined; logger?: Logger } = {},
+  options: {
+    keys?: VerifiedKeys;
+    failures?: AuthFailures | undefined;
+    logger?: Logger;
+    challenge?: Challenge;
+  } = {},
 ) {
-  const { keys = new VerifiedKeys(auth), failures, logger } = options;
+  const { keys = new VerifiedKeys(auth), failures, logger, challenge = REALM_ONLY } = options;
   const unlessStoreDown = async <T>(lookup: Promise<T>): Promise<T | Response> => {
     try {
       return await lookup;
@@ -54,7 +66,7 @@ export function authenticate(
       if (caller instanceof Response) return caller;
       if (!caller) {
         failures?.failed(address);
-        return unauthorized("the API key is unknown or revoked");
+        return unauthorized("the API key or access token is unknown, expired or revoked", challenge(c, true));
       }
       c.set("caller", caller);
       c.set("viaSession", false);
@@ -66,7 +78,7 @@ export function authenticate(
     if (!session) {
       // Only a cookie that names no live session is a failure; no credential at all guessed nothing.
       if (sessionId) failures?.failed(address);
-      return unauthorized("send an API key as `Authorization: Bearer trk_…`");
+      return unauthorized("send an API key as `Authorization: Bearer trk_…`", challenge(c, false));
     }
     if (!SAFE_METHODS.has(c.req.method) && !sameToken(c.req.header(CSRF_HEADER), session.csrfToken)) {
       return problem(
@@ -82,13 +94,13 @@ export function authenticate(
 }
 
 /** Constant-time: how much of a guess matched must not show in the response time. */
-function sameToken(presented: string | undefined, expected: string): boolean {
+export function sameToken(presented: string | undefined, expected: string): boolean {
   if (presented === undefined) return false;
   const left = Buffer.from(presented);
   const right = Buffer.from(expected);
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function unauthorized(detail: string): Response {
-  return problem(401, "unauthenticated", detail, {}, { "www-authenticate": 'Bearer realm="toolreg"' });
+function unauthorized(detail: string, challenge: string): Response {
+  return problem(401, "unauthenticated", detail, {}, { "www-authenticate": challenge });
 }

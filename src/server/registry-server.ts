@@ -22,6 +22,7 @@ import { openSqliteDeployment } from "../stores/sqlite/index.js";
 import { createServerApp } from "./app.js";
 import { type AuthFailureSettings, AuthFailures } from "./auth-failures.js";
 import { serveBusDiscovery } from "./bus-discovery.js";
+import { checkOrigin } from "./cors-allow-list.js";
 import { approvalEventOf, EventHub } from "./event-hub.js";
 import { InflightCalls } from "./inflight-calls.js";
 import { hearInstances, tellApproval, tellToolUpdate } from "./instance-events.js";
@@ -69,6 +70,10 @@ export interface RegistryServerOptions {
    * revisions are announced as `tool.update`, and `tool.query` is answered. The caller closes it.
    */
   bus?: EventBus;
+  /** Origins whose pages may call `/mcp` and the OAuth endpoints (`--cors-origin`); none unless given. */
+  corsOrigins?: readonly string[];
+  /** The origin users and OAuth clients reach the server at, when not the one requests are sent to (a proxy). */
+  publicUrl?: string;
   /**
    * Names this process: in the claims of the calls it runs, and hashed (`instance`) in the MCP session ids
    * it gives. `host:pid` unless given.
@@ -88,6 +93,8 @@ export interface RegistryServer {
 }
 
 export function openRegistryServer(options: RegistryServerOptions): RegistryServer {
+  // Before anything opens: a malformed origin is the caller's mistake, with nothing to close.
+  const corsOrigins = new Set((options.corsOrigins ?? []).map(checkOrigin));
   const stores =
     typeof options.store === "string"
       ? openSqliteDeployment(options.store, { credentialsKey: options.credentials?.key })
@@ -149,6 +156,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     credentials: credentials?.resolver,
     credentialStore: credentials?.store,
     consentBinding: credentials?.binding,
+    corsOrigins,
     mcpResources: [
       ...(options.outputs ? [keptOutputResources(options.outputs, seam)] : []),
       ...(options.artifacts ? [artifactResources(options.artifacts)] : []),
@@ -159,6 +167,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
   const stopAnswering = bus ? serveBusDiscovery(bus, deps) : undefined;
   const app = createServerApp(deps, {
     ...(options.consoleDir ? { consoleDir: options.consoleDir } : {}),
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.authFailures ? { authFailures: new AuthFailures(options.authFailures) } : {}),
   });
   // Housekeeping, as the CLI does on open: expired approvals leave the inbox, old keys stop replaying.

@@ -36,6 +36,8 @@ export interface ServerDeps {
   credentialStore: CredentialStore | undefined;
   /** Ties each consent to the browser of its user; none unless the server keeps credentials. */
   consentBinding: ConsentBinding | undefined;
+  /** Origins whose pages may call `/mcp` and the OAuth endpoints (CORS), past the DNS-rebinding check too. */
+  corsOrigins: ReadonlySet<string>;
   /** What `/mcp` serves as resources beside the tools' docs pages: kept outputs, artifacts, the host's own. */
   mcpResources: readonly McpResourceSource[];
 }

@@ -33,6 +33,7 @@ export async function startFixture(
     sweepIntervalMs?: number;
     approvalTtlMs?: number;
     allowSelfApproval?: boolean;
+    corsOrigins?: string[];
   } = {},
 ): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), "toolreg-server-"));
@@ -93,6 +94,7 @@ export async function startFixture(
     ...(options.sweepIntervalMs ? { sweepIntervalMs: options.sweepIntervalMs } : {}),
     ...(options.approvalTtlMs ? { approvalTtlMs: options.approvalTtlMs } : {}),
     ...(options.allowSelfApproval ? { allowSelfApproval: true } : {}),
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
   });
   const key = async (tenantId: string, principalId: string, operator = false) =>
     (await server.auth.createKey({ tenantId, principalId, operator })).key;

@@ -1,4 +1,7 @@
-/** @module `toolreg keys create|list|revoke|login`: API keys of the registry server, kept hashed in its store. */
+/**
+ * @module `toolreg keys create|list|revoke|login`: API keys of the registry server, kept hashed in its store.
+ * OAuth grants are keys too (labelled `oauth: <client>`, expiring): listed and revoked the same way.
+ */
 
 import type { AuthStore } from "../../ports/auth-store.js";
 import { ASSISTANT_MODES, type AssistantMode } from "../../seam/context.js";
@@ -58,7 +61,7 @@ export async function listKeysCommand(
   }
   io.stdout(
     formatTable(
-      ["ID", "TENANT", "PRINCIPAL", "SCOPES", "MODE", "OPERATOR", "REVOKED"],
+      ["ID", "TENANT", "PRINCIPAL", "SCOPES", "MODE", "OPERATOR", "EXPIRES", "REVOKED", "LABEL"],
       keys.map((key) => [
         key.id,
         key.tenantId,
@@ -66,7 +69,10 @@ export async function listKeysCommand(
         key.scopes.join(",") || "-",
         key.mode,
         key.operator ? "yes" : "no",
+        // An OAuth grant's key: its access token's end (a refresh renews it).
+        key.expiresAt ? new Date(key.expiresAt).toISOString() : "-",
         key.revokedAt ? new Date(key.revokedAt).toISOString() : "-",
+        key.label ?? "-",
       ]),
     ),
   );

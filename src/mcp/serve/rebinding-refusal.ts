@@ -17,15 +17,20 @@ export function isLoopbackAddress(address: string | undefined): boolean {
  * Why a request must be refused, or undefined when it may go on. A request that came over loopback must
  * name a loopback host (localhost, 127.0.0.1 or [::1], any port): no one reaches this machine's loopback
  * under another name but through a proxy, which then sends the upstream's name, or a rebound one. An
- * Origin, when a browser sends one, must be the request's own host: a page elsewhere gets no MCP.
+ * Origin, when a browser sends one, must be the request's own host or one the operator listed (CORS): a
+ * page elsewhere gets no MCP.
  */
-export function rebindingRefusal(headers: Headers, fromLoopback: boolean): string | undefined {
+export function rebindingRefusal(
+  headers: Headers,
+  fromLoopback: boolean,
+  listedOrigins: ReadonlySet<string> = new Set(),
+): string | undefined {
   const host = headers.get("host");
   if (fromLoopback && (host === null || !LOOPBACK_NAMES.has(hostnameOf(host) ?? ""))) {
     return `a request over loopback must name a loopback host, not ${JSON.stringify(host?.slice(0, 100) ?? null)}`;
   }
   const origin = headers.get("origin");
-  if (origin !== null && (host === null || !sameHost(origin, host))) {
+  if (origin !== null && !listedOrigins.has(origin) && (host === null || !sameHost(origin, host))) {
     return `requests from another origin (${JSON.stringify(origin.slice(0, 100))}) are refused`;
   }
   return undefined;

@@ -1,11 +1,13 @@
 /**
  * @module The console's session: a one-time login token (printed on first start, as notebook servers do)
- * becomes an HttpOnly, SameSite=Strict cookie; the page reads its CSRF token from `/api/v1/session`.
+ * becomes an HttpOnly, SameSite=Strict cookie; the page reads its CSRF token from `/api/v1/session`. A
+ * login on the way to an OAuth consent goes back to it.
  */
 import type { Hono } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AuthFailures } from "../auth-failures.js";
 import { SESSION_COOKIE } from "../authenticate.js";
+import { AUTHORIZE_PATH } from "../oauth/oauth-authorize-routes.js";
 import { problem } from "../problem.js";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
@@ -35,7 +37,9 @@ export function loginRoute(app: Hono<ServerEnv>, deps: ServerDeps, failures?: Au
       secure: new URL(c.req.url).protocol === "https:",
       maxAge: 12 * 60 * 60,
     });
-    return c.redirect("/", 303);
+    // Back to the OAuth consent that sent the user to log in; anywhere else is the console.
+    const next = c.req.query("next");
+    return c.redirect(next?.startsWith(`${AUTHORIZE_PATH}?`) ? next : "/", 303);
   });
 }
 

@@ -1,0 +1,28 @@
+/** @module Dynamic client registration (RFC 7591), open to anyone as the MCP authorization spec expects. */
+import type { Hono } from "hono";
+import { readJsonBody } from "../read-json-body.js";
+import type { ServerDeps } from "../server-deps.js";
+import type { ServerEnv } from "../server-env.js";
+import { registerClient } from "./oauth-clients.js";
+import { oauthError, oauthJson } from "./oauth-error.js";
+
+/** A registration is a few URIs and names; a bigger body is refused before it is read. */
+const MAX_REGISTRATION_BYTES = 16 * 1024;
+
+export function oauthRegisterRoute(app: Hono<ServerEnv>, deps: ServerDeps): void {
+  app.post("/oauth/register", async (c) => {
+    const body = await readJsonBody(c, { maxBytes: MAX_REGISTRATION_BYTES, timeoutMs: deps.bodyTimeoutMs });
+    if (!body.ok) {
+      const status = body.response.status;
+      return oauthError(
+        "invalid_client_metadata",
+        "send the client's metadata as a JSON object of at most 16 KiB",
+        status,
+      );
+    }
+    const registered = await registerClient(deps.auth, body.value);
+    if (!registered.ok) return oauthError(registered.error, registered.description);
+    deps.logger.info({ clientId: registered.client.client_id }, "OAuth client registered");
+    return oauthJson(registered.client, 201);
+  });
+}
