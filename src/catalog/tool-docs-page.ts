@@ -3,6 +3,7 @@
  * `toolreg describe` prints and an MCP client reads as the tool's docs resource.
  */
 import type { AnyTool } from "../registry/registry.js";
+import { descriptionForModel } from "./model-description.js";
 
 interface PropertySchema {
   type?: string | string[];
@@ -11,12 +12,15 @@ interface PropertySchema {
   default?: unknown;
 }
 
-/** The page for one tool, as Markdown: its declaration's facts and its input table. */
+/**
+ * The page for one tool, as Markdown: its declaration's facts and its input table. An imported tool's
+ * description is the upstream's own words, fenced as the model reads them.
+ */
 export function toolDocsPage(tool: AnyTool): string {
   const lines = [
     `# ${tool.name}`,
     "",
-    tool.description,
+    descriptionForModel(tool),
     "",
     "| | |",
     "| --- | --- |",

@@ -5,6 +5,7 @@
  */
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import type { Resource } from "@modelcontextprotocol/sdk/types.js";
+import { descriptionForModel } from "../../../catalog/model-description.js";
 import { toolDocsPage } from "../../../catalog/tool-docs-page.js";
 import type { AnyTool, ToolRegistry } from "../../../registry/registry.js";
 import type { Seam } from "../../../seam/seam.js";
@@ -59,7 +60,8 @@ function listed(tool: AnyTool): Resource {
   return {
     uri: toolDocsUri(tool.name),
     name: `${tool.name} docs`,
-    description: tool.description,
+    // An imported tool's description is its upstream's words: fenced, as tools/list gives it.
+    description: descriptionForModel(tool),
     mimeType: "text/markdown",
   };
 }
