@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openAuthDatabase } from "./auth-database.js";
 import { MIGRATIONS, openSqliteStores } from "./index.js";
@@ -36,7 +37,35 @@ describe("openAuthDatabase", () => {
     expect(db.pragma("busy_timeout", { simple: true })).toBeGreaterThan(0);
     expect(db.pragma("user_version", { simple: true })).toBe(0);
     db.close();
-    expect(tablesOf(path)).toEqual(["auth_keys", "auth_login_tokens", "auth_sessions"]);
+    expect(tablesOf(path)).toEqual([
+      "auth_grant_tokens",
+      "auth_keys",
+      "auth_login_tokens",
+      "auth_oauth_clients",
+      "auth_sessions",
+    ]);
+  });
+
+  it("adds key expiry to a file made before it, keeping its keys, once", () => {
+    const path = temporaryFile();
+    const old = new Database(path);
+    old.exec(`CREATE TABLE auth_keys (
+      id TEXT NOT NULL PRIMARY KEY, secret_hash BLOB NOT NULL, tenant_id TEXT NOT NULL, principal_id TEXT NOT NULL,
+      scopes TEXT NOT NULL, mode TEXT NOT NULL, operator INTEGER NOT NULL, label TEXT, created_at INTEGER NOT NULL,
+      revoked_at INTEGER)`);
+    old
+      .prepare(
+        "INSERT INTO auth_keys VALUES ('k1', zeroblob(32), 'acme', 'ops', '[]', 'active', 1, NULL, 1, NULL)",
+      )
+      .run();
+    old.close();
+    for (let open = 0; open < 2; open++) {
+      const db = openAuthDatabase(path);
+      expect(db.prepare("SELECT id, valid_until FROM auth_keys").all()).toEqual([
+        { id: "k1", valid_until: null },
+      ]);
+      db.close();
+    }
   });
 
   it("shares a file with the server's other stores, before or after their migrations", () => {
@@ -50,8 +79,10 @@ describe("openAuthDatabase", () => {
       expect(tablesOf(path)).toEqual([
         "approvals",
         "audit",
+        "auth_grant_tokens",
         "auth_keys",
         "auth_login_tokens",
+        "auth_oauth_clients",
         "auth_sessions",
         "consent_requests",
         "credentials",
