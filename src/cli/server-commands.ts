@@ -194,7 +194,10 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
   keys
     .command("create")
     .description("create a key for --tenant and --principal (both required); it is printed once")
-    .option("--scopes <list>", "comma-separated scopes, e.g. finance:read,approvals:decide")
+    .option(
+      "--scopes <list>",
+      "comma-separated scopes, e.g. finance:read,approvals:decide; approvals:elicit lets the key's MCP client approve its own parked calls (docs/mcp.md)",
+    )
     .option(
       "--key-mode <mode>",
       "the assistant mode of calls made with it: active, gated or disabled",

@@ -4,6 +4,7 @@
  */
 import type { McpImport } from "../../mcp/import/mcp-server.js";
 import { syncRegistry } from "../../mcp/import/sync-registry.js";
+import { McpCallTasks } from "../../mcp/serve/call-tasks.js";
 import { createMcpServer } from "../../mcp/serve/create-mcp-server.js";
 import { keptOutputResources } from "../../mcp/serve/resources/kept-output-resources.js";
 import type { McpResourceSource } from "../../mcp/serve/resources/resource-source.js";
@@ -22,6 +23,9 @@ export async function mcpCommand(
   resources: readonly McpResourceSource[] = [],
 ): Promise<number> {
   const following = imports.map((imported) => syncRegistry(state.registry, imported));
+  // A call asked for as a task waits for its approval, decided by `toolreg approvals` or a server on this
+  // store, for as long as this process serves.
+  const tasks = new McpCallTasks();
   const server = createMcpServer({
     seam: state.seam,
     registry: state.registry,
@@ -31,6 +35,7 @@ export async function mcpCommand(
       state.context({ toolCallId, signal, ...(idempotencyKey === undefined ? {} : { idempotencyKey }) }),
     // Outputs kept by this or an earlier command, then what comes with the tools (generated files, a catalogue's own).
     resources: [keptOutputResources(state.stores.outputs, state.seam), ...resources],
+    tasks: { tasks, owner: "operator", approvals: state.stores.approvals },
   });
   const stop = listenForStop();
   try {
@@ -42,6 +47,7 @@ export async function mcpCommand(
       await Promise.race([served, new Promise((resolve) => setTimeout(resolve, 1_000).unref())]);
     }
   } finally {
+    tasks.close();
     stop.dispose();
     for (const stopFollowing of following) stopFollowing();
   }

@@ -10,6 +10,7 @@ import {
   type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
+  type CreateTaskResult,
   ErrorCode,
   ListToolsRequestSchema,
   type LoggingLevel,
@@ -28,6 +29,7 @@ import { callToolResult } from "./call-tool-result.js";
 import { type McpClientChannel, openMcpClient } from "./client-channel.js";
 import type { McpResourceSource } from "./resources/resource-source.js";
 import { serveResources } from "./resources/serve-resources.js";
+import { type CallTaskRun, type McpTaskOptions, runCallTask } from "./run-call-task.js";
 import { DEFAULT_PAGE_SIZE, toolListPage } from "./tool-list-page.js";
 
 /** What the host gets to build a request's context from: who is asking comes from the host's own state. */
@@ -58,6 +60,11 @@ export interface McpServerOptions {
   /** Runs each `tools/call`, so a host can count the calls in flight; called as is when not given. */
   track?<T>(call: () => Promise<T>): Promise<T>;
   /**
+   * Calls a client asks for as tasks (`params.task`) are answered at once with the task, run in the
+   * background and kept for the caller; without this, no `tasks` capability is declared.
+   */
+  tasks?: McpTaskOptions;
+  /**
    * Resources beside each visible tool's docs page (`toolreg://tools/{name}/docs`): kept outputs,
    * artifacts, the host's own (`defineMcpResources`); see resources/serve-resources.ts.
    */
@@ -72,9 +79,18 @@ const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options;
  * The server's `onclose` unsubscribes from the registry; chain it rather than replace it.
  */
 export function createMcpServer(options: McpServerOptions): Server {
+  const tasks = options.tasks;
   const server = new Server(
     { name: "toolreg", version: packageVersion() },
-    { capabilities: { tools: { listChanged: true }, logging: {} } },
+    {
+      capabilities: {
+        tools: { listChanged: true },
+        logging: {},
+        ...(tasks ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
+      },
+      // The SDK answers tasks/get, tasks/result, tasks/list and tasks/cancel from the caller's own tasks.
+      ...(tasks ? { taskStore: tasks.tasks.storeFor(tasks.owner) } : {}),
+    },
   );
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   const elicitApprovals = options.elicitApprovals ?? true;
@@ -88,9 +104,17 @@ export function createMcpServer(options: McpServerOptions): Server {
   });
 
   server.setRequestHandler(ListToolsRequestSchema, (request, extra) =>
-    toolListPage(options.seam.visibleTools(contextFor(extra.signal)), request.params?.cursor, pageSize),
+    toolListPage(
+      options.seam.visibleTools(contextFor(extra.signal)),
+      request.params?.cursor,
+      pageSize,
+      tasks !== undefined,
+    ),
   );
-  const callTool = async (request: CallToolRequest, extra: CallExtra): Promise<CallToolResult> => {
+  const callTool = async (
+    request: CallToolRequest,
+    extra: CallExtra,
+  ): Promise<CallToolResult | CreateTaskResult> => {
     const idempotencyKey = request.params._meta?.[IDEMPOTENCY_KEY_META];
     if (
       idempotencyKey !== undefined &&
@@ -101,12 +125,19 @@ export function createMcpServer(options: McpServerOptions): Server {
         `${IDEMPOTENCY_KEY_META} must be 1–200 visible ASCII characters`,
       );
     }
+    // A task outlives its request: its call runs under the task's signal, which tasks/cancel aborts.
+    const task =
+      tasks && request.params.task ? await extra.taskStore?.createTask(request.params.task) : undefined;
     const context = options.context({
       toolCallId: randomUUID(),
-      signal: extra.signal,
+      signal: task && tasks ? tasks.tasks.signalOf(task.taskId) : extra.signal,
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
     });
     const { name, arguments: input = {} } = request.params;
+    if (task && tasks) {
+      startTask(server, tasks, { taskId: task.taskId, seam: options.seam, context, name, input, track });
+      return { task };
+    }
     // Made only if the tool asks for the client, and then once for the call and its approval.
     let channel: McpClientChannel | undefined;
     const makeChannel = () => {
@@ -133,11 +164,8 @@ export function createMcpServer(options: McpServerOptions): Server {
     }
     return callToolResult(context.toolCallId, name, envelope);
   };
-  const track = options.track;
-  server.setRequestHandler(
-    CallToolRequestSchema,
-    track ? (request, extra) => track(() => callTool(request, extra)) : callTool,
-  );
+  const track = options.track ?? (<T>(call: () => Promise<T>) => call());
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => track(() => callTool(request, extra)));
 
   const unsubscribe = options.registry?.onUpdate(() => {
     // Before a client connects there is no one to tell; it reads the current list when it lists.
@@ -150,6 +178,19 @@ export function createMcpServer(options: McpServerOptions): Server {
 }
 
 type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * Runs a call as its task, after its request is answered. The task's changes go to this server's client
+ * while it is connected; a stateless request's server is gone at once, and its client polls.
+ */
+function startTask(server: Server, tasks: McpTaskOptions, run: CallTaskRun): void {
+  tasks.tasks.watch(run.taskId, (task) => {
+    server.notification({ method: "notifications/tasks/status", params: task }).catch(() => {});
+  });
+  runCallTask(tasks, run).catch((error: unknown) =>
+    run.context.logger.error({ err: error, taskId: run.taskId }, "an MCP task's call failed unanswered"),
+  );
+}
 
 /** The client of one `tools/call`: what it sends goes on that request's stream, related to it. */
 function clientChannel(

@@ -54,6 +54,8 @@ export async function runCallTask(options: McpTaskOptions, run: CallTaskRun): Pr
     // Still pending by the seam's reckoning (its clock may differ from this one's): look again later, not at once.
     if (parked === previous) await pause(pollMs, signal);
     previous = parked;
+    // Still `working`, not `input_required`: the spec keeps that for a receiver with requests queued for the
+    // requestor on tasks/result; this decision is a person's, taken elsewhere, and asks the client nothing.
     tasks.report(
       taskId,
       `parked as approval ${parked}: waiting for a person to decide it (console, API, toolreg approvals); ${name} has not run`,

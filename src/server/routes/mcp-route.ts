@@ -2,13 +2,15 @@
  * @module `/mcp`: MCP over Streamable HTTP with the same keys, callers and seam as the API. An `initialize`
  * opens a session (SSE answers, server-to-client requests, `list_changed` on GET) that only its key may
  * use, held by this instance alone: its id begins with the instance's token, for a load balancer to route
- * by. A POST naming no session is answered statelessly as JSON, by any instance. Every tool call counts
- * as in flight, so a shutdown waits for it; the sessions close when the server stops.
+ * by. A POST naming no session is answered statelessly as JSON, by any instance. A call asked for as an
+ * MCP task is the key's, in any of its sessions, until its ttl; tasks live on this instance. Every tool
+ * call counts as in flight, so a shutdown waits for it; the sessions and tasks end when the server stops.
  */
 
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Context, Hono, MiddlewareHandler } from "hono";
+import { McpCallTasks } from "../../mcp/serve/call-tasks.js";
 import { createMcpServer } from "../../mcp/serve/create-mcp-server.js";
 import { McpHttpSessions, SESSION_HEADER } from "../../mcp/serve/mcp-http-sessions.js";
 import { isLoopbackAddress, rebindingRefusal } from "../../mcp/serve/rebinding-refusal.js";
@@ -20,6 +22,17 @@ import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
 import { canDecide } from "./approvals-routes.js";
 
+/**
+ * The scope an operator grants a key (`toolreg keys create --scopes approvals:elicit`) so that the person
+ * at its MCP client approves the key's own parked calls there, by elicitation: a self-approval this key
+ * alone may make, in the client's form only, whatever the deployment says of self-approval elsewhere.
+ */
+export const ELICIT_SCOPE = "approvals:elicit";
+
+/** Whether a parked call of this key is put to its client's user: the operator's grant, or what deciding needs. */
+const mayApproveByElicitation = (caller: Caller, allowSelfApproval: boolean) =>
+  caller.scopes.includes(ELICIT_SCOPE) || (allowSelfApproval && canDecide(caller));
+
 export function mcpRoute(
   app: Hono<ServerEnv>,
   deps: ServerDeps,
@@ -29,10 +42,20 @@ export function mcpRoute(
   const sessions = new McpHttpSessions({ instance: deps.instance, logger: deps.logger });
   deps.logger.info({ instance: deps.instance }, "MCP session ids of this instance begin with its token");
   // The hub closes when the server stops, after the running calls drained: the sessions' streams end too.
+  // Tasks outlive their sessions, as long as their ttl; they stop waiting when the server stops.
+  const tasks = new McpCallTasks();
   deps.hub.subscribe(
     () => {},
-    () => void sessions.close(),
+    () => {
+      tasks.close();
+      void sessions.close();
+    },
   );
+  // A task waiting on an approval looks at it as soon as any instance's decision is heard.
+  const approvalChanges = (listener: (approvalId: string) => void) =>
+    deps.hub.subscribe((event) => {
+      if ("approvalId" in event) listener(event.approvalId);
+    });
   const serverFor = (caller: Caller) => (sessionId: string | undefined) => {
     const runId = `mcp-${sessionId ?? randomUUID()}`;
     return createMcpServer({
@@ -53,9 +76,10 @@ export function mcpRoute(
         }),
       // A stateless server lives for one request: there is no one to tell of a change.
       ...(sessionId === undefined ? {} : { registry: deps.registry }),
-      // Accepting at the client approves as the caller: a self-approval, so it needs what deciding over the
-      // API needs (an approver) and the deployment's leave to approve one's own calls.
-      elicitApprovals: deps.allowSelfApproval && canDecide(caller),
+      // Accepting at the client approves as the caller: a self-approval, so it needs the operator's grant
+      // for this key, or what deciding over the API needs and the deployment's leave to approve one's own.
+      elicitApprovals: mayApproveByElicitation(caller, deps.allowSelfApproval),
+      tasks: { tasks, owner: caller.keyId, approvals: deps.stores.approvals, approvalChanges },
       track: (call) => deps.inflight.track(call),
       // Each read answers to this caller, as a call would: their tenant, principal and visible tools.
       resources: deps.mcpResources,
@@ -64,7 +88,7 @@ export function mcpRoute(
 
   // Ahead of authentication: a rebound request is refused for where it came from, whatever it carries.
   app.use("/mcp", async (c, next) => {
-    const refusal = rebindingRefusal(c.req.raw.headers, fromLoopback(c));
+    const refusal = rebindingRefusal(c.req.raw.headers, fromLoopback(c), deps.corsOrigins);
     if (refusal) return problem(403, "host_not_allowed", refusal);
     return next();
   });
