@@ -7,6 +7,7 @@
 import { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InvalidGrantError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fixture, jsonBody, startFixture } from "../../../test/server/server-fixture.js";
 import {
@@ -120,7 +121,6 @@ describe("OAuth for /mcp with the SDK client", () => {
     expect(refreshed.access_token).not.toBe(firstTokens.access_token);
     expect(refreshed.refresh_token).not.toBe(firstTokens.refresh_token);
     expect(refreshed.access_token.startsWith(`trk_${grant.id}_`)).toBe(true);
-    fixture.server.deps.keys.forget(grant.id);
     expect(
       (await fixture.call("/mcp", { ...jsonBody(INITIALIZE), key: firstTokens.access_token })).status,
     ).toBe(401);
@@ -151,6 +151,8 @@ describe("OAuth for /mcp with the SDK client", () => {
       client_id: provider.client!.client_id,
     });
     expect(await refreshAfterRevoke.json()).toMatchObject({ error: "invalid_grant" });
+    // The SDK client, refused, cannot refresh either: the grant is gone, and it is told so.
+    await expect(connect()).rejects.toBeInstanceOf(InvalidGrantError);
   });
 });
 

@@ -96,6 +96,8 @@ export function oauthTokenRoute(app: Hono<ServerEnv>, deps: ServerDeps): void {
         return oauthError("invalid_scope", `not granted: ${beyond.join(" ").slice(0, 200)}`);
       const tokens = await renewGrant(deps.auth, redeemed.caller.keyId, grant, now);
       if (!tokens) return oauthError("invalid_grant", "the grant was revoked; authorize again");
+      // The old access token stops here at once; other instances' caches let it go within their second.
+      deps.keys.forget(redeemed.caller.keyId);
       return oauthJson(tokens);
     }
 
