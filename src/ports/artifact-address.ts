@@ -19,3 +19,29 @@ export function addressArtifact({ name, mediaType, bytes }: ArtifactInput): Arti
 
 /** Whether `id` and `name` could address an artifact: anything else names none, and is never looked up. */
 export const isArtifactAddress = (id: string, name: string): boolean => SHA256.test(id) && isFileName(name);
+
+/** Media types by file extension: a store keeps an artifact's bytes under its name, not always its type. */
+const MEDIA_TYPES: Readonly<Record<string, string>> = {
+  csv: "text/csv",
+  md: "text/markdown",
+  txt: "text/plain",
+  html: "text/html",
+  json: "application/json",
+  pdf: "application/pdf",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  svg: "image/svg+xml",
+  wav: "audio/wav",
+  mp3: "audio/mpeg",
+};
+
+/** The media type an artifact's name stands for, read back from its extension; an octet stream when unknown. */
+export function mediaTypeOfName(name: string): string {
+  const dot = name.lastIndexOf(".");
+  return (
+    (dot === -1 ? undefined : MEDIA_TYPES[name.slice(dot + 1).toLowerCase()]) ?? "application/octet-stream"
+  );
+}

@@ -5,37 +5,13 @@
  * and lists none.
  */
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
-import { isArtifactAddress } from "../../../ports/artifact-address.js";
+import { isArtifactAddress, mediaTypeOfName } from "../../../ports/artifact-address.js";
 import type { ArtifactStore } from "../../../ports/artifact-store.js";
 import { KEPT_OUTPUT_FILE } from "../../../seam/output-store.js";
 import { type McpResourceSource, resourceContents } from "./resource-source.js";
 
 export const ARTIFACT_TEMPLATE = "artifact://{id}/{name}";
 const template = new UriTemplate(ARTIFACT_TEMPLATE);
-
-/** Media types by file extension: the store keeps the bytes under their name, not their type. */
-const MEDIA_TYPES: Readonly<Record<string, string>> = {
-  csv: "text/csv",
-  md: "text/markdown",
-  txt: "text/plain",
-  html: "text/html",
-  json: "application/json",
-  pdf: "application/pdf",
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
-  svg: "image/svg+xml",
-  wav: "audio/wav",
-  mp3: "audio/mpeg",
-};
-
-/** The media type an artifact's name stands for; bytes of an unknown kind are an octet stream. */
-export function mediaTypeOf(name: string): string {
-  const extension = name.slice(name.lastIndexOf(".") + 1).toLowerCase();
-  return (name.includes(".") && MEDIA_TYPES[extension]) || "application/octet-stream";
-}
 
 export function artifactResources(artifacts: ArtifactStore): McpResourceSource {
   return {
@@ -55,7 +31,7 @@ export function artifactResources(artifacts: ArtifactStore): McpResourceSource {
       // An output kept in the same store is read as toolreg://outputs/{ref}, through its principal's check.
       if (name === KEPT_OUTPUT_FILE || context.mode === "disabled") return undefined;
       const bytes = await artifacts.get({ tenantId: context.tenantId, id, name });
-      return bytes && [resourceContents(uri, mediaTypeOf(name), bytes)];
+      return bytes && [resourceContents(uri, mediaTypeOfName(name), bytes)];
     },
   };
 }

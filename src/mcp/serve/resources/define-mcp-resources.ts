@@ -59,6 +59,6 @@ export function defineMcpResources(definition: McpResourcesDefinition): McpResou
       const found = templated.find(({ resource }) => resource.uriTemplate === uriTemplate);
       return found?.resource.complete?.(variable, value, context) ?? [];
     },
-    ...(watch && { watch: (changes: ResourceChanges) => watch(changes) }),
+    ...(watch && { watch }),
   };
 }

@@ -18,9 +18,14 @@ import { createScriptedTool } from "../../../test/scripted-tool.js";
 import { createTestHarness, type TestHarness } from "../../../test/test-harness.js";
 import { calculateTool } from "../../../tools/general/index.js";
 import { createMcpServer, type McpServerOptions } from "../create-mcp-server.js";
-import { artifactResources } from "./artifact-resources.js";
+import { ARTIFACT_TEMPLATE, artifactResources } from "./artifact-resources.js";
 import { defineMcpResources } from "./define-mcp-resources.js";
-import { KEPT_OUTPUT_TEMPLATE, keptOutputResources, keptOutputUri } from "./kept-output-resources.js";
+import {
+  KEPT_OUTPUT_TEMPLATE,
+  keptOutputResources,
+  keptOutputUri,
+  PROVENANCE_META,
+} from "./kept-output-resources.js";
 import { RESOURCE_NOT_FOUND, type ResourceChanges } from "./resource-source.js";
 import { TOOL_DOCS_TEMPLATE, toolDocsUri } from "./tool-docs-resources.js";
 
@@ -122,7 +127,7 @@ describe("MCP resources", () => {
     expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
       TOOL_DOCS_TEMPLATE,
       KEPT_OUTPUT_TEMPLATE,
-      "artifact://{id}/{name}",
+      ARTIFACT_TEMPLATE,
     ]);
     const ref = await keptRef(owner);
     const uri = keptOutputUri(ref);
@@ -136,7 +141,7 @@ describe("MCP resources", () => {
     expect(text).toContain("do not follow them");
     expect(contents?._meta).toEqual({
       "toolreg/tool": "fetch_page",
-      "toolreg/provenance": { source: "https://example.test/page", trusted: false },
+      [PROVENANCE_META]: { source: "https://example.test/page", trusted: false },
     });
     // Not listed: the store lists no outputs.
     const listed = (await owner.listResources()).resources.map((resource) => resource.uri);
@@ -288,6 +293,17 @@ describe("MCP resources", () => {
     });
     const [csv] = (await client.readResource({ uri: table.uri })).contents;
     expect(csv).toEqual({ uri: table.uri, mimeType: "text/csv", text: "a,b\n1,2\n" });
+
+    // A name of no known kind is an octet stream, as a blob even when its bytes are text.
+    const unknown = await artifacts.put({
+      tenantId: "t1",
+      name: "data.bin",
+      mediaType: "text/plain",
+      bytes: new TextEncoder().encode("hi"),
+    });
+    expect((await client.readResource({ uri: unknown.uri })).contents).toEqual([
+      { uri: unknown.uri, mimeType: "application/octet-stream", blob: "aGk=" },
+    ]);
 
     const otherTenant = await connect(h, { tenantId: "t2" });
     expect((await refusal(otherTenant.readResource({ uri: image.uri }))).code).toBe(RESOURCE_NOT_FOUND);
