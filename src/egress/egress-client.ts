@@ -9,6 +9,7 @@ import { PinnedPools } from "./pinned-pools.js";
 import { readCappedBody } from "./read-capped-body.js";
 import { redactUrl } from "./redact-url.js";
 import { checkCallerHeaders, type EgressCaller, headersForHop } from "./request-headers.js";
+import { streamCappedBody } from "./stream-capped-body.js";
 import { translateFailure } from "./translate-failure.js";
 
 export const EGRESS_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -33,6 +34,11 @@ export interface EgressRequestInit {
    * Otherwise the policy's `followRedirects` decides.
    */
   redirect?: "manual";
+  /**
+   * The body handed on as it arrives (`stream`), for a reader that must act before it ends; `body` is then
+   * empty. Still bounded by the cap and the time limit.
+   */
+  streamed?: boolean;
 }
 
 export interface EgressResponse {
@@ -49,6 +55,8 @@ export interface EgressResponse {
   bytesRead: number;
   /** True when the body went on past the cap: `body` holds the first `bytesRead` bytes only. */
   truncated: boolean;
+  /** The body as it arrives, when the request asked for `streamed`. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 export interface EgressClientOptions {
@@ -100,6 +108,13 @@ export class EgressClient {
     const timer = AbortSignal.timeout(timeoutMs);
     const signal = init.signal ? AbortSignal.any([timer, init.signal]) : timer;
     const redirects: string[] = [];
+    const failureOf = (error: unknown) =>
+      translateFailure(error, {
+        url: redactUrl(url),
+        timedOut: timer.aborted,
+        aborted: init.signal?.aborted === true,
+        timeoutMs,
+      });
 
     try {
       for (;;) {
@@ -118,7 +133,14 @@ export class EgressClient {
         const next =
           init.redirect === "manual" ? undefined : redirectTarget(response.statusCode, response.headers, url);
         if (next === undefined) {
-          const read = await readCappedBody(response.body, cap);
+          const read = init.streamed
+            ? {
+                body: Buffer.alloc(0),
+                bytesRead: 0,
+                truncated: false,
+                stream: streamCappedBody(response.body, cap, redactUrl(url), failureOf),
+              }
+            : await readCappedBody(response.body, cap);
           return {
             status: response.statusCode,
             headers: flattenHeaders(response.headers),
@@ -135,12 +157,7 @@ export class EgressClient {
         url = next;
       }
     } catch (error) {
-      throw translateFailure(error, {
-        url: redactUrl(url),
-        timedOut: timer.aborted,
-        aborted: init.signal?.aborted === true,
-        timeoutMs,
-      });
+      throw failureOf(error);
     }
   }
 

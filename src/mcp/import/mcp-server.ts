@@ -10,18 +10,21 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ToolAnnotations, Tool as UpstreamTool } from "@modelcontextprotocol/sdk/types.js";
 import type { Category } from "../../declaration/categories.js";
-import { defineTool, type ToolProvenance } from "../../declaration/define-tool.js";
+import { DEFAULT_LIMITS, defineTool, type ToolProvenance } from "../../declaration/define-tool.js";
 import type { Effect } from "../../declaration/effect.js";
 import { changesData, EFFECTS } from "../../declaration/effect.js";
 import type { ToolHints } from "../../declaration/hints.js";
 import { createEgressClient, type EgressClient } from "../../egress/egress-client.js";
 import type { EgressPolicyInit, HostCredential } from "../../egress/egress-policy.js";
+import type { ArtifactStore } from "../../ports/artifact-store.js";
 import type { PinStore, ToolPin } from "../../ports/pin-store.js";
 import type { AnyTool } from "../../registry/registry.js";
 import { type CredentialResolver, type Logger, silentLogger } from "../../seam/context.js";
+import { CallerRequests } from "./caller-requests.js";
 import { type Classification, classifyEffect, importedHints } from "./classify-effect.js";
 import { egressFetch } from "./egress-fetch.js";
 import { importedNames, type NameOutcome, snakeCase } from "./imported-name.js";
+import { importedOutputSchema } from "./imported-output.js";
 import { neutralisedSchema } from "./imported-schema.js";
 import { createMemoryPinStore } from "./pin-store.js";
 import { definitionHash, pinnedDefinitionOf } from "./pinned-definition.js";
@@ -66,6 +69,11 @@ export interface McpImportOptions {
   onDrift?: "withhold" | "report";
   /** Resolves `credentialRef`s for the connection itself. */
   credentials?: CredentialResolver;
+  /**
+   * Where images, audio and blob resources from the server are kept, for the caller to read at the
+   * `artifact://` address the result names; without one, the result says they were not kept.
+   */
+  artifacts?: ArtifactStore;
   /** Each call's time limit. Default 30 s. */
   timeoutMs?: number;
   reconnect?: ReconnectOptions;
@@ -141,6 +149,8 @@ class ImportedServer implements McpImport {
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #connection: UpstreamConnection;
+  /** Who is asked when the upstream asks its client something during a call. */
+  readonly #callers: CallerRequests;
   readonly #listeners = new Set<() => void>();
   #tools: readonly AnyTool[] = [];
   #report: readonly ImportedToolReport[] = [];
@@ -156,6 +166,7 @@ class ImportedServer implements McpImport {
     this.#pins = options.pins ?? createMemoryPinStore();
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.clock ?? Date.now;
+    this.#callers = new CallerRequests(options.name);
     this.#connection = new UpstreamConnection(
       options.name,
       () => this.#openTransport(),
@@ -175,6 +186,7 @@ class ImportedServer implements McpImport {
             nextDelayMs,
           }),
       },
+      this.#callers,
       options.reconnect,
     );
   }
@@ -356,26 +368,44 @@ class ImportedServer implements McpImport {
     const connection = this.#connection;
     const description = upstream.description?.trim() || `${upstream.name}, from the MCP server ${this.name}.`;
     const timeoutMs = this.#options.timeoutMs ?? 30_000;
+    const callers = this.#callers;
+    const artifacts = this.#options.artifacts;
+    const nonce = hash.slice(0, 16);
     return defineTool({
       name,
       description,
       category: this.#options.category ?? "general",
       effect,
       hints,
-      input: neutralisedSchema(upstream.inputSchema, hash.slice(0, 16)),
+      input: neutralisedSchema(upstream.inputSchema, nonce),
       scopes: this.#options.scopes ?? [],
       provenance: source,
       limits: { timeoutMs },
-      run: async (input, context) =>
-        toToolOutput(
-          await connection.callTool(upstream.name, input, {
+      ...(upstream.outputSchema ? { output: importedOutputSchema(upstream.outputSchema, nonce) } : {}),
+      run: async (input, context) => {
+        let result: Awaited<ReturnType<UpstreamConnection["callTool"]>>;
+        // While it runs, what the upstream asks its client is put to this call's own client.
+        const release = callers.enter(context);
+        try {
+          result = await connection.callTool(upstream.name, input, {
             signal: context.signal,
             // The seam aborts the signal at the call's deadline; this bounds the request on its own too.
             timeoutMs,
             mayHaveActed: changesData(effect),
-          }),
-          `${source}/${upstream.name}`,
-        ),
+          });
+        } finally {
+          release();
+        }
+        return toToolOutput(result, {
+          source: `${source}/${upstream.name}`,
+          toolName: name,
+          declaresOutput: upstream.outputSchema !== undefined,
+          tenantId: context.tenantId,
+          artifacts,
+          // Half the cap, so the text and the structured data keep room beside the images.
+          inlineBudget: Math.floor(DEFAULT_LIMITS.outputBytes / 2),
+        });
+      },
     });
   }
 

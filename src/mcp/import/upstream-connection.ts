@@ -1,7 +1,9 @@
 /**
  * @module One connection to an upstream MCP server, kept up: connects, lists every page of tools, calls
  * them, follows `tools/list_changed`, and reconnects with backoff when the server goes away. A call never
- * hangs on a dead server: it fails when the transport closes, or when its deadline passes.
+ * hangs on a dead server: it fails when the transport closes, or when its deadline passes. The client
+ * declares sampling, elicitation (forms, with their defaults applied to an accepted answer, SEP-1034) and
+ * roots, and hands each such request from the server to `requests`.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -9,12 +11,16 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type CallToolResult,
   CallToolResultSchema,
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
   McpError,
   ErrorCode as McpErrorCode,
   ToolListChangedNotificationSchema,
   type Tool as UpstreamTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
+import type { UpstreamRequests } from "./caller-requests.js";
 
 export interface ReconnectOptions {
   /** The first wait after a connection is lost; doubled on each failed attempt. Default 250 ms. */
@@ -37,6 +43,7 @@ export class UpstreamConnection {
   readonly #server: string;
   readonly #openTransport: () => Promise<Transport>;
   readonly #events: ConnectionEvents;
+  readonly #requests: UpstreamRequests;
   readonly #initialDelayMs: number;
   readonly #maxDelayMs: number;
   #client: Client | undefined;
@@ -47,18 +54,27 @@ export class UpstreamConnection {
     server: string,
     openTransport: () => Promise<Transport>,
     events: ConnectionEvents,
+    requests: UpstreamRequests,
     reconnect: ReconnectOptions = {},
   ) {
     this.#server = server;
     this.#openTransport = openTransport;
     this.#events = events;
+    this.#requests = requests;
     this.#initialDelayMs = reconnect.initialDelayMs ?? 250;
     this.#maxDelayMs = reconnect.maxDelayMs ?? 30_000;
   }
 
   /** Connects once; the first connection's failure is the caller's to report. */
   async connect(): Promise<void> {
-    const client = new Client({ name: "toolreg", version: "1" }, { capabilities: {} });
+    const client = new Client(
+      { name: "toolreg", version: "1" },
+      { capabilities: { sampling: {}, elicitation: { form: { applyDefaults: true } }, roots: {} } },
+    );
+    const requests = this.#requests;
+    client.setRequestHandler(CreateMessageRequestSchema, (request) => requests.createMessage(request.params));
+    client.setRequestHandler(ElicitRequestSchema, (request) => requests.elicitInput(request.params));
+    client.setRequestHandler(ListRootsRequestSchema, () => requests.listRoots());
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       if (this.#client === client) this.#events.onToolsChanged();
     });
@@ -104,11 +120,13 @@ export class UpstreamConnection {
   ): Promise<CallToolResult> {
     const client = this.#require();
     try {
-      return (await client.callTool(
-        { name, arguments: input as Record<string, unknown> },
+      // A plain request, not the SDK's callTool: the structured content is checked against the output
+      // schema by the seam, whose failure is an `output_invalid` envelope rather than a thrown error.
+      return await client.request(
+        { method: "tools/call", params: { name, arguments: input as Record<string, unknown> } },
         CallToolResultSchema,
         { signal: options.signal, timeout: Math.max(1, options.timeoutMs) },
-      )) as CallToolResult;
+      );
     } catch (error) {
       this.#noticeForgottenSession(client, error);
       throw this.#failure(name, error, options.mayHaveActed);

@@ -6,6 +6,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { renderMcpToolResult } from "../../catalog/tool-calls/mcp.js";
 import { approvalIdOf, type Envelope } from "../../seam/envelope.js";
+import { passableMedia } from "./passable-media.js";
 
 /** Where a parked call's approval id goes in `_meta`, for a client that polls without reading the text. */
 export const APPROVAL_ID_META = "toolreg/approvalId";
@@ -39,6 +40,9 @@ export function callToolResult(toolCallId: string, name: string, envelope: Envel
   const result: CallToolResult = { ...renderMcpToolResult([{ call, envelope }]) };
   const approvalId = approvalIdOf(envelope);
   if (approvalId !== undefined) result._meta = { [APPROVAL_ID_META]: approvalId };
+  if (envelope.ok && envelope.provenance?.trusted === false) {
+    result.content = [...result.content, ...untrustedMedia(envelope.data)];
+  }
   const structured = result.structuredContent;
   // renderMcpToolResult leaves out untrusted data, so blocks from an untrusted source never get this far.
   if (structured !== undefined && MCP_CONTENT_KEY in structured) {
@@ -54,4 +58,21 @@ export function callToolResult(toolCallId: string, name: string, envelope: Envel
     }
   }
   return result;
+}
+
+/**
+ * The images and audio an untrusted tool's data carries (an imported MCP tool's), and only those whose
+ * bytes are what their type says: the fence around the text cannot wrap pixels, so nothing that is text
+ * underneath is passed on, nor the blocks' annotations (docs/mcp-import.md, "Images, audio and files").
+ */
+function untrustedMedia(data: unknown): ContentBlock[] {
+  if (typeof data !== "object" || data === null || !(MCP_CONTENT_KEY in data)) return [];
+  const blocks = ContentBlocksSchema.safeParse((data as Record<string, unknown>)[MCP_CONTENT_KEY]);
+  if (!blocks.success) return [];
+  return blocks.data.flatMap((block) =>
+    (block.type === "image" || block.type === "audio") &&
+    passableMedia(block.mimeType, Buffer.from(block.data, "base64")) !== undefined
+      ? [{ type: block.type, data: block.data, mimeType: block.mimeType }]
+      : [],
+  );
 }

@@ -11,6 +11,9 @@ const channel = (name: string): McpClientChannel => ({
   elicitInput: async () => {
     throw new Error(name);
   },
+  listRoots: async () => {
+    throw new Error(name);
+  },
 });
 
 const call = { tenantId: "t1", principalId: "p1", runId: "r1", toolCallId: "call-1" };

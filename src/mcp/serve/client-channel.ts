@@ -11,6 +11,7 @@ import type {
   CreateMessageResult,
   ElicitRequestFormParams,
   ElicitResult,
+  ListRootsResult,
   LoggingLevel,
 } from "@modelcontextprotocol/sdk/types.js";
 
@@ -28,6 +29,8 @@ export interface McpClientChannel {
   createMessage(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
   /** `elicitation/create` as a form: asks the client's user. Throws when the client cannot be asked. */
   elicitInput(params: Omit<ElicitRequestFormParams, "mode">): Promise<ElicitResult>;
+  /** `roots/list`: the client's roots. Throws when the client cannot be asked. */
+  listRoots(): Promise<ListRootsResult>;
 }
 
 /** Who a call is, as the tool's context says: enough to find its channel, and only its own. */

@@ -216,6 +216,7 @@ function clientChannel(
     },
     createMessage: (params) => server.createMessage(params, related),
     elicitInput: (params) => server.elicitInput({ ...params, mode: "form" }, related),
+    listRoots: () => server.listRoots(undefined, related),
   };
 }
 
