@@ -23,6 +23,11 @@ const json = (response: ServerResponse, body: unknown) => {
 
 /** A hand-written server doing what the suite's does: prime, close, answer on the resumed GET. */
 async function answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  if (request.method === "GET" && request.headers["last-event-id"] === undefined) {
+    // No standing stream here, as the suite's server has none to offer either until a call's is resumed.
+    response.writeHead(405).end();
+    return;
+  }
   if (request.method === "GET") {
     const lastEventId = request.headers["last-event-id"];
     gets.push({ lastEventId: typeof lastEventId === "string" ? lastEventId : undefined, at: Date.now() });
@@ -81,8 +86,6 @@ describe("the import's HTTP transport through egress", () => {
       transport: { kind: "http", url, egress: { allowAddressClasses: ["public", "loopback"] } },
     });
     try {
-      // The standing GET a client opens after initializing is declined before it reaches the server.
-      expect(gets).toEqual([]);
       const { seam, context } = createTestHarness(imported.tools());
       const envelope = await seam.call(context(), "retry_slow", {});
       expect(envelope.ok && envelope.content).toContain("resumed");

@@ -4,8 +4,8 @@
  * deployment's policy. Replies stream as they arrive, so a server's request during a call (sampling,
  * elicitation, roots) is heard and answered before the call ends, and a stream the server closed early is
  * resumed with a GET carrying `Last-Event-ID` after the server's `retry:` wait (the SDK's transport does
- * both). The standing GET stream a client may open for server notifications, which never ends, is
- * declined here as a server without one would (405).
+ * both). The standing GET stream, where a server sends notifications and requests tied to no call, is
+ * opened the same way; the egress time limit ends it, and the SDK's transport opens it again.
  */
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { EGRESS_METHODS, type EgressClient, type EgressMethod } from "../../egress/egress-client.js";
@@ -14,11 +14,10 @@ import type { EgressCaller } from "../../egress/request-headers.js";
 export function egressFetch(egress: EgressClient, caller: EgressCaller): FetchLike {
   return async (url, init = {}) => {
     const method = (init.method ?? "GET").toUpperCase();
-    const headers = Object.fromEntries(new Headers(init.headers).entries());
-    const resumes = method === "GET" && headers["last-event-id"] !== undefined;
-    if ((method === "GET" && !resumes) || !(EGRESS_METHODS as readonly string[]).includes(method)) {
+    if (!(EGRESS_METHODS as readonly string[]).includes(method)) {
       return new Response(null, { status: 405, statusText: "Method Not Allowed" });
     }
+    const headers = Object.fromEntries(new Headers(init.headers).entries());
     const body = typeof init.body === "string" ? init.body : undefined;
     const response = await egress.request(url, {
       method: method as EgressMethod,

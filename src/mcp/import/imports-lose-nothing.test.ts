@@ -73,7 +73,11 @@ function upstreamServer(): Server {
         annotations: { readOnlyHint: true },
       },
       { name: "ask_model", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
-      { name: "ask_user", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } },
+      {
+        name: "ask_user",
+        inputSchema: { type: "object", properties: { standing: { type: "boolean" } } },
+        annotations: { readOnlyHint: true },
+      },
       {
         name: "roots",
         inputSchema: { type: "object", properties: { together: { type: "boolean" } } },
@@ -112,9 +116,10 @@ function upstreamServer(): Server {
         }
       case "ask_user":
         try {
+          // Asked on the call's own stream, or (`standing`) on the session's standing GET stream.
           const answer = await server.elicitInput(
             { mode: "form", message: "Who are you?", requestedSchema: DEFAULTS_SCHEMA },
-            related,
+            request.params.arguments?.standing ? {} : related,
           );
           return text(`user ${answer.action}: ${JSON.stringify(answer.content)}`);
         } catch (error) {
@@ -342,6 +347,16 @@ describe("what an upstream asks its client during a call", () => {
     expect(asked).toEqual([
       { message: "up (an imported MCP server) asks: Who are you?", schema: DEFAULTS_SCHEMA },
     ]);
+  });
+
+  it("hears a request the upstream sends on its standing stream, tied to no call, while one call is in flight", async () => {
+    const imported = await importUpstream();
+    const client = await callerOf(createTestHarness(imported.tools()), {
+      capabilities: everything,
+      elicit: () => ({ name: "Bo", age: 7, verified: false }),
+    });
+    const result = await client.callTool({ name: "up_ask_user", arguments: { standing: true } });
+    expect(textOf(result)).toContain('user accept: {"name":"Bo","age":7,"verified":false}');
   });
 
   it("answers roots/list with the calling client's roots", async () => {
