@@ -301,7 +301,7 @@ describe("an imported tool's structured output", () => {
       provenance: { source: "mcp:up/weather", trusted: false },
     });
     // No text from the upstream: the model reads the data, fenced.
-    expect(envelope.ok && envelope.content).toMatch(/<untrusted[^]*"temperature":21.5[^]*<\/untrusted/);
+    expect(envelope.ok && envelope.content).toMatch(/<untrusted[\s\S]*"temperature":21.5[\s\S]*<\/untrusted/);
   });
 
   it("that breaks the upstream's own output schema is an output_invalid failure", async () => {
