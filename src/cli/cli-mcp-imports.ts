@@ -1,14 +1,19 @@
 /**
  * @module The MCP servers `--mcp-config` names, imported for one command: their pins are kept in the
  * CLI's stores (so `toolreg mcp accept` reaches them), drift and withheld tools are said on stderr,
- * and credentials are `env:NAME` references to the CLI's environment.
+ * and credentials are `env:NAME` references to the CLI's environment. An OAuth import keeps its tokens in
+ * the sealed credential store and asks for consent through the server's start link and callback.
  */
 import { resolve } from "node:path";
 import type { McpImport, McpImportEvent } from "../mcp/import/mcp-server.js";
 import { mcpServer } from "../mcp/import/mcp-server.js";
+import type { McpOAuthHost } from "../mcp/import/oauth/mcp-oauth-settings.js";
+import type { SealedStores } from "../ports/deployment-stores.js";
 import type { PinStore } from "../ports/pin-store.js";
 import type { AnyTool } from "../registry/registry.js";
+import type { ConsentExchanges } from "../seam/consent/consent-exchange.js";
 import type { CredentialResolver } from "../seam/context.js";
+import { CALLBACK_PATH, START_PATH } from "../server/server-credentials.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { loadMcpConfig } from "./mcp-config.js";
 
@@ -30,12 +35,22 @@ export function envCredentials(env: CliIo["env"]): CredentialResolver {
   };
 }
 
+/** Whom an OAuth import's consent is asked of by default, and where the server's browser pages are. */
+export interface ImportOwner {
+  tenant: string;
+  principal: string;
+  /** The registry server's origin; an OAuth import needs it (only `serve` has a callback). */
+  publicUrl?: string | undefined;
+}
+
 export async function importMcpServers(
   configPath: string,
-  pins: PinStore,
+  stores: { pins: PinStore; sealed?: SealedStores | undefined },
   io: CliIo,
+  owner: ImportOwner,
 ): Promise<ImportedServers> {
-  const configs = loadMcpConfig(resolve(io.cwd, configPath));
+  const configs = loadMcpConfig(resolve(io.cwd, configPath), owner);
+  const oauthHost = oauthHostOf(stores.sealed, owner.publicUrl);
   const imports: McpImport[] = [];
   const close = async () => {
     await Promise.allSettled(imports.map((imported) => imported.close()));
@@ -46,7 +61,8 @@ export async function importMcpServers(
         imports.push(
           await mcpServer({
             ...config,
-            pins,
+            pins: stores.pins,
+            ...(oauthHost ? { oauthHost } : {}),
             credentials: envCredentials(io.env),
             onEvent: (event) => say(io, event),
           }),
@@ -62,7 +78,27 @@ export async function importMcpServers(
   return { tools: imports.flatMap((imported) => imported.tools()), imports, close };
 }
 
-/** Only what an operator must act on is said: a drifted or withheld tool, a server gone. */
+/** The consents each OAuth import completes at the server's callback, by provider (`mcp:<name>`). */
+export function consentExchangesOf(imports: readonly McpImport[]): ConsentExchanges {
+  return (provider) => imports.find((imported) => `mcp:${imported.name}` === provider)?.consentExchange;
+}
+
+/** The sealed stores and the server's consent pages, when both exist: without them no import can use OAuth. */
+function oauthHostOf(
+  sealed: SealedStores | undefined,
+  publicUrl: string | undefined,
+): McpOAuthHost | undefined {
+  if (!sealed || !publicUrl) return undefined;
+  const origin = publicUrl.replace(/\/$/, "");
+  return {
+    credentials: sealed.credentials,
+    consents: sealed.consents,
+    redirectUri: () => `${origin}${CALLBACK_PATH}`,
+    consentLink: (consentId) => `${origin}${START_PATH}/${encodeURIComponent(consentId)}`,
+  };
+}
+
+/** Only what an operator must act on is said: a drifted or withheld tool, a server gone, a consent to give. */
 function say(io: CliIo, event: McpImportEvent): void {
   if (event.type === "mcp.drift") {
     io.stderr(
@@ -70,6 +106,10 @@ function say(io: CliIo, event: McpImportEvent): void {
     );
   } else if (event.type === "mcp.withheld") {
     io.stderr(`toolreg: MCP server ${event.server}: ${event.tool} withheld: ${event.reason}\n`);
+  } else if (event.type === "mcp.authorization_required") {
+    io.stderr(
+      `toolreg: MCP server ${event.server} needs authorization: ${event.principalId} should open ${event.consentUrl} signed in to the console as ${event.principalId}\n`,
+    );
   } else if (event.type === "mcp.disconnected") {
     io.stderr(`toolreg: MCP server ${event.server}: ${event.message}; reconnecting\n`);
   }

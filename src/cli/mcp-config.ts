@@ -2,6 +2,7 @@
  * @module `--mcp-config FILE`: the MCP servers whose tools the CLI imports. A JSON file:
  * `{ "servers": [{ "name", "command", "args", … } | { "name", "url", … }] }`. A stdio server starts in
  * the file's folder unless it names a `cwd`; credentials are `credentialRef`s (the CLI resolves `env:NAME`).
+ * An HTTP server may be authorized with OAuth (`oauth`) instead of a static credential.
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -10,6 +11,7 @@ import { CATEGORIES } from "../declaration/categories.js";
 import { EFFECTS } from "../declaration/effect.js";
 import { snakeCase } from "../mcp/import/imported-name.js";
 import type { McpImportOptions } from "../mcp/import/mcp-server.js";
+import { TOKEN_ENDPOINT_AUTH_METHODS } from "../mcp/import/oauth/mcp-oauth-settings.js";
 import { UsageError } from "./cli-io.js";
 import { egressAllowing } from "./egress-allow.js";
 
@@ -40,6 +42,22 @@ const httpServer = z.strictObject({
     .optional(),
   /** Address classes or CIDRs beyond public ones, e.g. "loopback" for a server on this machine. */
   egressAllow: z.array(z.string()).optional(),
+  oauth: z
+    .strictObject({
+      /** The tenant whose connection it is (default --tenant), and the user asked to consent (default --principal). */
+      tenant: z.string().min(1).optional(),
+      principal: z.string().min(1).optional(),
+      clientId: z.string().min(1).optional(),
+      /** The pre-registered client's secret, as a credential reference (`env:NAME`). */
+      clientSecret: z.string().min(1).optional(),
+      clientMetadataUrl: z.url({ protocol: /^https$/ }).optional(),
+      scopes: z.array(z.string().min(1)).optional(),
+      tokenEndpointAuthMethod: z.enum(TOKEN_ENDPOINT_AUTH_METHODS).optional(),
+    })
+    .refine((oauth) => oauth.clientSecret === undefined || oauth.clientId !== undefined, {
+      message: "clientSecret goes with the clientId it was issued for",
+    })
+    .optional(),
 });
 
 const configFile = z.strictObject({ servers: z.array(z.union([stdioServer, httpServer])) });
@@ -47,7 +65,7 @@ const configFile = z.strictObject({ servers: z.array(z.union([stdioServer, httpS
 export type McpServerConfig = Omit<McpImportOptions, "pins" | "logger" | "credentials" | "onEvent">;
 
 /** Reads and checks the file; every problem is a usage error naming the file and the field. */
-export function loadMcpConfig(path: string): McpServerConfig[] {
+export function loadMcpConfig(path: string, owner: { tenant: string; principal: string }): McpServerConfig[] {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
@@ -97,6 +115,18 @@ export function loadMcpConfig(path: string): McpServerConfig[] {
       (entry) =>
         new UsageError(`--mcp-config ${path}: egressAllow "${entry}" is not an address class or a CIDR`),
     );
+    if (server.oauth && server.credential) {
+      throw new UsageError(`--mcp-config ${path}: server "${server.name}" has both a credential and oauth`);
+    }
+    const oauth = server.oauth && {
+      tenantId: server.oauth.tenant ?? owner.tenant,
+      principalId: server.oauth.principal ?? owner.principal,
+      clientId: server.oauth.clientId,
+      clientSecretRef: server.oauth.clientSecret,
+      clientMetadataUrl: server.oauth.clientMetadataUrl,
+      scopes: server.oauth.scopes,
+      tokenEndpointAuthMethod: server.oauth.tokenEndpointAuthMethod,
+    };
     return {
       ...shared,
       transport: {
@@ -104,6 +134,7 @@ export function loadMcpConfig(path: string): McpServerConfig[] {
         url: server.url,
         egress,
         credential: server.credential,
+        ...(oauth ? { oauth } : {}),
       },
     };
   });

