@@ -59,6 +59,7 @@ export function defineMcpResources(definition: McpResourcesDefinition): McpResou
       const found = templated.find(({ resource }) => resource.uriTemplate === uriTemplate);
       return found?.resource.complete?.(variable, value, context) ?? [];
     },
-    ...(watch && { watch }),
+    // Bound: a host may write it as a method of its definition.
+    ...(watch && { watch: watch.bind(definition) }),
   };
 }
