@@ -6,11 +6,12 @@
  * roots requests during a call reach the calling client, or are refused with the reason.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -31,6 +32,9 @@ import { createTestHarness, type TestHarness } from "../../test/test-harness.js"
 import { createMcpServer } from "../serve/create-mcp-server.js";
 import { type McpImport, mcpServer } from "./mcp-server.js";
 
+const STDIO_FIXTURE = fileURLToPath(
+  new URL("../../../test/fixtures/mcp-upstream/upstream-server.mjs", import.meta.url),
+);
 const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   Buffer.alloc(64, 7),
@@ -347,6 +351,22 @@ describe("what an upstream asks its client during a call", () => {
     expect(asked).toEqual([
       { message: "up (an imported MCP server) asks: Who are you?", schema: DEFAULTS_SCHEMA },
     ]);
+  });
+
+  it("puts a stdio upstream's sampling request to the calling client's model too", async () => {
+    const spec = join(folder, "stdio-spec.json");
+    writeFileSync(spec, JSON.stringify({ tools: [{ name: "sample", annotations: { readOnlyHint: true } }] }));
+    const imported = await mcpServer({
+      name: "local",
+      transport: { kind: "stdio", command: process.execPath, args: [STDIO_FIXTURE, spec] },
+    });
+    closers.push(() => imported.close());
+    const client = await callerOf(createTestHarness(imported.tools()), {
+      capabilities: everything,
+      sample: (prompt) => `${prompt}, said the model`,
+    });
+    const result = await client.callTool({ name: "local_sample", arguments: { text: "hello" } });
+    expect(textOf(result)).toContain("sampled: hello, said the model");
   });
 
   it("hears a request the upstream sends on its standing stream, tied to no call, while one call is in flight", async () => {
