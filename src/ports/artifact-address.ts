@@ -45,3 +45,9 @@ export function mediaTypeOfName(name: string): string {
     (dot === -1 ? undefined : MEDIA_TYPES[name.slice(dot + 1).toLowerCase()]) ?? "application/octet-stream"
   );
 }
+
+/** The extension an artifact of `mediaType` is named with, so `mediaTypeOfName` reads its type back; `bin` when none does. */
+export function extensionOfMediaType(mediaType: string): string {
+  const type = mediaType.split(";")[0]?.trim().toLowerCase();
+  return Object.keys(MEDIA_TYPES).find((extension) => MEDIA_TYPES[extension] === type) ?? "bin";
+}

@@ -287,6 +287,19 @@ describe("an imported tool's images, audio and files", () => {
       "resource file:///report.pdf application/pdf, 9 bytes: not kept",
     );
   });
+  it("says so when the artifact store fails, and keeps the rest of the result", async () => {
+    const failing: ArtifactStore = {
+      put: () => Promise.reject(new Error("disk full")),
+      get: () => Promise.resolve(undefined),
+    };
+    const imported = await importUpstream(failing);
+    const { seam, context } = createTestHarness(imported.tools());
+    const envelope = await seam.call(context(), "up_picture", {});
+    expect(envelope.ok && envelope.content).toContain("a chart");
+    expect(envelope.ok && envelope.content).toContain(
+      "[image image/png, 72 bytes: not kept, as the artifact store failed to keep it",
+    );
+  });
 });
 
 describe("an imported tool's structured output", () => {

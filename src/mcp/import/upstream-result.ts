@@ -10,6 +10,7 @@
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolOutput } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
+import { extensionOfMediaType } from "../../ports/artifact-address.js";
 import type { ArtifactStore } from "../../ports/artifact-store.js";
 import { encloseUntrusted } from "../../seam/untrusted-fence.js";
 import { mcpContent } from "../serve/call-tool-result.js";
@@ -113,33 +114,18 @@ async function keep(
   bytes: Uint8Array,
 ): Promise<string> {
   if (!options.artifacts) return "not kept, as this deployment has no artifact store";
-  const artifact = await options.artifacts.put({
-    tenantId: options.tenantId,
-    name: `${options.toolName}-${index}.${extensionOf(mediaType)}`,
-    mediaType,
-    bytes,
-  });
-  return `kept as ${artifact.uri} (an MCP client reads it with resources/read)`;
-}
-
-const EXTENSIONS: Readonly<Record<string, string>> = {
-  "image/png": "png",
-  "image/jpeg": "jpg",
-  "image/gif": "gif",
-  "image/webp": "webp",
-  "image/svg+xml": "svg",
-  "audio/wav": "wav",
-  "audio/x-wav": "wav",
-  "audio/mpeg": "mp3",
-  "application/pdf": "pdf",
-  "application/json": "json",
-  "text/plain": "txt",
-  "text/csv": "csv",
-};
-
-/** The file extension the artifact resources read a media type back from; `bin` for the rest. */
-function extensionOf(mediaType: string): string {
-  return EXTENSIONS[mediaType.split(";")[0]?.trim().toLowerCase() ?? ""] ?? "bin";
+  try {
+    const artifact = await options.artifacts.put({
+      tenantId: options.tenantId,
+      name: `${options.toolName}-${index}.${extensionOfMediaType(mediaType)}`,
+      mediaType,
+      bytes,
+    });
+    return `kept as ${artifact.uri} (an MCP client reads it with resources/read)`;
+  } catch {
+    // The rest of the result is still the caller's; the text says what was lost.
+    return "not kept, as the artifact store failed to keep it";
+  }
 }
 
 /** Text as it is; links and text resources as what they say, since the envelope carries text. */
