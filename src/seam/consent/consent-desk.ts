@@ -167,7 +167,7 @@ export class ConsentDesk {
     const wrongIssuer = external
       ? await external
           .wrongIssuer(callback.issuer)
-          .catch(() => "an authorization server that could not be reached")
+          .catch(() => `${request.provider}'s authorization server, which could not be reached to check it`)
       : expected !== undefined && callback.issuer !== expected
         ? `${request.provider}'s authorization server (${expected})`
         : undefined;

@@ -34,11 +34,13 @@ export class ImportAuthorization {
   readonly fetch: FetchLike;
   readonly exchange: ConsentExchange;
   readonly #server: string;
+  readonly #now: () => number;
   readonly #close: () => Promise<void>;
 
   constructor(input: ImportAuthorizationInput) {
     const { server, settings } = input;
     this.#server = server;
+    this.#now = input.now;
     const host = { ...input.host, now: input.now, resolveSecret: input.resolveSecret };
     this.provider = new StoredOAuthProvider({
       server,
@@ -99,7 +101,7 @@ export class ImportAuthorization {
         { cause: error },
       );
     }
-    const minutes = Math.max(1, Math.round((pending.expiresAt - Date.now()) / 60_000));
+    const minutes = Math.max(1, Math.round((pending.expiresAt - this.#now()) / 60_000));
     return new ToolFailure(
       "auth_required",
       `${tool} has not run: the MCP server ${this.#server} needs ${pending.principalId} to authorize toolreg. Ask ${pending.principalId} to open ${pending.consentUrl} in a browser signed in to the toolreg console as ${pending.principalId} and allow access (the link works for ${minutes} minutes), then call it again`,
