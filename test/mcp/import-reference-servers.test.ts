@@ -82,6 +82,23 @@ describe("importing @modelcontextprotocol/server-everything", () => {
     }
   });
 
+  it("imports the tools that ask their client, and keeps images and structured content", async () => {
+    // Shown only to a client that declares sampling, elicitation and roots, as the import now does.
+    expect(Object.keys(effects(everything))).toEqual(
+      expect.arrayContaining(["trigger-sampling-request", "trigger-elicitation-request", "get-roots-list"]),
+    );
+    const { seam, context } = createTestHarness(everything.tools());
+    const image = await seam.call(context(), "everything_get_tiny_image", {});
+    expect(image.ok && image.content).toMatch(
+      /\[image image\/png, \d+ bytes: not kept, as this deployment has no artifact store; it follows this text as image content\]/,
+    );
+    const weather = await seam.call(context(), "everything_get_structured_content", { location: "Chicago" });
+    expect(weather).toMatchObject({
+      ok: true,
+      data: { temperature: expect.any(Number), conditions: expect.any(String) },
+    });
+  });
+
   it("parks a write for approval", async () => {
     const { seam, context } = createTestHarness(everything.tools());
     expect(await seam.call(context(), "everything_toggle_simulated_logging", {})).toMatchObject({
