@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import type { McpImport, McpImportEvent } from "../mcp/import/mcp-server.js";
 import { mcpServer } from "../mcp/import/mcp-server.js";
 import type { McpOAuthHost } from "../mcp/import/oauth/mcp-oauth-settings.js";
+import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { SealedStores } from "../ports/deployment-stores.js";
 import type { PinStore } from "../ports/pin-store.js";
 import type { AnyTool } from "../registry/registry.js";
@@ -45,7 +46,7 @@ export interface ImportOwner {
 
 export async function importMcpServers(
   configPath: string,
-  stores: { pins: PinStore; sealed?: SealedStores | undefined },
+  stores: { pins: PinStore; sealed?: SealedStores | undefined; artifacts?: ArtifactStore | undefined },
   io: CliIo,
   owner: ImportOwner,
 ): Promise<ImportedServers> {
@@ -62,6 +63,7 @@ export async function importMcpServers(
           await mcpServer({
             ...config,
             pins: stores.pins,
+            ...(stores.artifacts ? { artifacts: stores.artifacts } : {}),
             ...(oauthHost ? { oauthHost } : {}),
             credentials: envCredentials(io.env),
             onEvent: (event) => say(io, event),

@@ -13,6 +13,7 @@ import { ADDRESS_CLASSES } from "../egress/classify-address.js";
 import type { McpImport } from "../mcp/import/mcp-server.js";
 import { artifactResources } from "../mcp/serve/resources/artifact-resources.js";
 import type { McpResourceSource } from "../mcp/serve/resources/resource-source.js";
+import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { AnyTool } from "../registry/registry.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import type { OutputStore } from "../seam/output-store.js";
@@ -41,6 +42,8 @@ export interface ServedTools {
   imports?: readonly McpImport[];
   /** MCP resources that come with the tools: the generate toolkit's files, a catalogue module's own. */
   resources?: readonly McpResourceSource[];
+  /** Where files are kept (the generate toolkit's `artifactsDir`): imported MCP servers keep their images there too. */
+  artifacts?: ArtifactStore;
   /** Closes database connections the tools hold. */
   close(): Promise<void>;
 }
@@ -90,11 +93,10 @@ export async function serveTools(
     }
     // The files the generate toolkit keeps are served from where it keeps them.
     const artifactsDir = entries.find((entry) => entry.toolkit === "generate")?.config?.artifactsDir;
+    const artifacts = typeof artifactsDir === "string" ? createFileArtifactStore(artifactsDir) : undefined;
     return {
       tools: [...tools, ...metaTools(meta)],
-      ...(typeof artifactsDir === "string"
-        ? { resources: [artifactResources(createFileArtifactStore(artifactsDir))] }
-        : {}),
+      ...(artifacts ? { resources: [artifactResources(artifacts)], artifacts } : {}),
       close: () => host.close(),
     };
   } catch (error) {

@@ -188,15 +188,14 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
     if (!config) return base;
     try {
       const { tenant, principal } = globals();
-      const imported = await importMcpServers(config, await stores.open(), io, {
-        tenant,
-        principal,
-        publicUrl,
-      });
+      // Imported images are kept where the generate toolkit keeps its files, and served from there.
+      const kept = { ...(await stores.open()), artifacts: base.artifacts };
+      const imported = await importMcpServers(config, kept, io, { tenant, principal, publicUrl });
       return {
         tools: [...base.tools, ...imported.tools],
         imports: imported.imports,
         ...(base.resources ? { resources: base.resources } : {}),
+        ...(base.artifacts ? { artifacts: base.artifacts } : {}),
         close: async () => {
           await imported.close();
           await base.close();

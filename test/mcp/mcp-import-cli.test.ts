@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runToolreg } from "../cli/run-cli.js";
+import { connectToolregMcp } from "./connect-toolreg-mcp.js";
 import { offerTools, writeFixtureConfig } from "./fixture-upstream.js";
 
 let folder: string;
@@ -68,6 +69,22 @@ describe("toolreg --mcp-config", () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("no change of echo on fixture is waiting");
   }, 60_000);
+
+  it("keeps an imported image in --artifacts-dir, where toolreg mcp serves it, and passes it on as image content", async () => {
+    offerTools(folder, [{ name: "picture", description: "Draws.", annotations: { readOnlyHint: true } }]);
+    const client = await connectToolregMcp(folder, ["--mcp-config", "mcp.json", "--artifacts-dir", "files"]);
+    try {
+      const result = await client.callTool({ name: "fixture_picture", arguments: {} });
+      const [said, image] = result.content as { type: string; text?: string }[];
+      expect(image).toEqual({ type: "image", mimeType: "image/png", data: "iVBORw0KGgoAAAAAAAAAAA==" });
+      const uri = /artifact:\/\/[0-9a-f]{64}\/fixture_picture-2\.png/.exec(said?.text ?? "")?.[0];
+      expect(uri).toBeDefined();
+      const [file] = (await client.readResource({ uri: uri as string })).contents;
+      expect(file).toMatchObject({ uri, mimeType: "image/png", blob: "iVBORw0KGgoAAAAAAAAAAA==" });
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
 
   it("refuses a malformed config with one line naming the field", async () => {
     writeFileSync(
