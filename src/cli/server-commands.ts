@@ -264,9 +264,14 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
     );
   keys
     .command("login")
-    .description("print a one-time console link for the tenant's newest operator key")
+    .description(
+      "print a one-time console link for the tenant's newest operator key, or with --principal for that user's own newest key (to consent as themselves)",
+    )
     .option("--url <origin>", "where the server listens", `http://127.0.0.1:${DEFAULT_PORT}`)
-    .action((options: { url: string }) =>
-      withAuth((auth) => loginCommand(auth, host.globals().tenant, options.url, io)),
-    );
+    .action((options: { url: string }) => {
+      // --principal only when typed: its default names the acting operator, not a user to sign in as.
+      const principal =
+        program.getOptionValueSource("principal") === "cli" ? host.globals().principal : undefined;
+      return withAuth((auth) => loginCommand(auth, host.globals().tenant, options.url, io, principal));
+    });
 }

@@ -88,18 +88,32 @@ export async function revokeKeyCommand(auth: AuthStore, id: string, io: CliIo): 
   return 0;
 }
 
-/** A fresh one-time console link for the tenant's newest live operator key. */
+/**
+ * A fresh one-time console link: for the newest live key of `principal` when given (a user signing in as
+ * themselves, e.g. to consent to an OAuth grant or a connection), else for the tenant's newest operator key.
+ * An expiring key (an OAuth grant) is never one to sign in with.
+ */
 export async function loginCommand(
   auth: AuthStore,
   tenant: string,
   origin: string,
   io: CliIo,
+  principal?: string,
 ): Promise<number> {
   const key = (await auth.listKeys({ tenantId: tenant }))
-    .filter((candidate) => candidate.operator && candidate.revokedAt === undefined)
+    .filter(
+      (candidate) =>
+        (principal === undefined ? candidate.operator : candidate.principalId === principal) &&
+        candidate.revokedAt === undefined &&
+        candidate.expiresAt === undefined,
+    )
     .sort((a, b) => b.createdAt - a.createdAt)[0];
   if (!key) {
-    io.stderr(`error: tenant ${tenant} has no live operator key; create one with keys create --operator\n`);
+    io.stderr(
+      principal === undefined
+        ? `error: tenant ${tenant} has no live operator key; create one with keys create --operator\n`
+        : `error: ${principal} has no live key in tenant ${tenant}; create one with keys create --principal ${principal}\n`,
+    );
     return 1;
   }
   io.stdout(`${origin.replace(/\/$/, "")}/login?token=${await auth.createLoginToken(key.id)}\n`);
