@@ -170,7 +170,7 @@ export function addCredentialCommands(program: Command, host: CredentialCommandH
           // toolreg's start link, not the provider's URL: only the start link binds the consent to its user.
           io.stdout(`${origin}${START_PATH}/${request.id}\n`);
           io.stderr(
-            `open it as ${principalId} within 10 minutes, in a browser signed in to the console at ${origin} as ${principalId} (toolreg keys login prints a sign-in link); toolreg serve stores the connection as "${ref}"\n`,
+            `open it as ${principalId} within 10 minutes, in a browser signed in to the console at ${origin} as ${principalId} (toolreg keys login --principal ${principalId} prints a sign-in link); toolreg serve stores the connection as "${ref}"\n`,
           );
           return 0;
         } finally {

@@ -45,7 +45,7 @@ export function consentBrowserRoutes(app: Hono<ServerEnv>, deps: ServerDeps): vo
       return page(
         401,
         "Sign in to toolreg first",
-        "Open a console sign-in link for your user (toolreg keys login prints one), then open this link again in the same browser.",
+        "Open a console sign-in link for your user (toolreg keys login --principal YOU prints one), then open this link again in the same browser.",
       );
     }
     if (c.req.method === "POST" && !sameOrigin(c, binding)) {
