@@ -170,6 +170,25 @@ export function runAuthStoreGrantConformance(
         ).rejects.toThrow(/ttlMs/);
       });
 
+      it("tells a spent token's key until the token's end, and nothing for one unspent, unknown or revoked", async () => {
+        const { store, time, keyId, open } = await withKey();
+        const token = await store.createGrantToken({ kind: "refresh", keyId, payload: "{}", ttlMs: HOUR });
+        expect(await store.spentGrantToken("refresh", token)).toBeUndefined();
+        await store.redeemGrantToken("refresh", token);
+        // Issuing the next token purges what has ended, not what was spent.
+        await store.createGrantToken({ kind: "refresh", keyId, payload: "{}", ttlMs: HOUR });
+        expect(await (await open()).spentGrantToken("refresh", token)).toBe(keyId);
+        expect(await store.spentGrantToken("code", token)).toBeUndefined();
+        expect(await store.spentGrantToken("refresh", "A".repeat(43))).toBeUndefined();
+        expect(await store.spentGrantToken("refresh", "short")).toBeUndefined();
+        time.now += HOUR;
+        expect(await store.spentGrantToken("refresh", token)).toBeUndefined();
+        const later = await store.createGrantToken({ kind: "refresh", keyId, payload: "{}", ttlMs: HOUR });
+        await store.redeemGrantToken("refresh", later);
+        await store.revokeKey(keyId);
+        expect(await store.spentGrantToken("refresh", later)).toBeUndefined();
+      });
+
       it("gives one redeem of a token that two connections race for", async () => {
         const { store, keyId, open } = await withKey();
         const other = await open();

@@ -105,6 +105,12 @@ export interface AuthStore {
    * of the other kind, or its key revoked. A key's expiry does not stop it: a refresh token outlives its access token.
    */
   redeemGrantToken(kind: GrantTokenKind, token: string): Promise<RedeemedGrantToken | undefined>;
+  /**
+   * The key of a grant token of that kind that was already redeemed and has not expired, its key not
+   * revoked; undefined for any other. A spent token is kept until its own end, so its reuse can be told
+   * apart from a token never issued (OAuth 2.1 §4.3.1: a rotated refresh token presented again).
+   */
+  spentGrantToken(kind: GrantTokenKind, token: string): Promise<string | undefined>;
   /** Registers an OAuth client under a new id. */
   registerClient(metadata: string): Promise<OAuthClientRecord>;
   client(clientId: string): Promise<OAuthClientRecord | undefined>;

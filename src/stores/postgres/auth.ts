@@ -180,7 +180,7 @@ export function createPostgresAuthStore(pool: pg.Pool, schema: string, options: 
       const noKey = new Error(`auth store: no live API key ${JSON.stringify(keyId)} to grant for`);
       if (!isKeyId(keyId)) throw noKey;
       const now = clock();
-      await purge(grantTokens, "token_hash", "used_at IS NOT NULL OR expires_at <= $1", now);
+      await purge(grantTokens, "token_hash", "expires_at <= $1", now);
       const token = randomSecret();
       // Share-locked through the live key, as a login token is.
       const inserted = await pool.query(
@@ -207,6 +207,16 @@ export function createPostgresAuthStore(pool: pg.Pool, schema: string, options: 
       );
       const row = rows[0];
       return row && { caller: toCaller(row), payload: row.payload };
+    },
+    async spentGrantToken(kind, token) {
+      if (!isSecretShaped(token)) return undefined;
+      const { rows } = await pool.query<{ key_id: string }>(
+        `SELECT t.key_id FROM ${grantTokens} t JOIN ${keys} k ON k.id = t.key_id
+         WHERE t.token_hash = $1 AND t.kind = $2 AND t.used_at IS NOT NULL AND t.expires_at > $3
+           AND k.revoked_at IS NULL`,
+        [hashSecret(token), kind, clock()],
+      );
+      return rows[0]?.key_id;
     },
     async registerClient(metadata) {
       const record = { clientId: newClientId(), metadata, createdAt: clock() };

@@ -75,8 +75,11 @@ export function openSqliteAuthStore(path: string, options: AuthStoreOptions = {}
     `INSERT INTO auth_grant_tokens (token_hash, kind, payload, expires_at, key_id)
      SELECT ?, ?, ?, ?, id FROM auth_keys WHERE id = ? AND revoked_at IS NULL`,
   );
-  const purgeGrantTokens = db.prepare<[number]>(
-    "DELETE FROM auth_grant_tokens WHERE used_at IS NOT NULL OR expires_at <= ?",
+  const purgeGrantTokens = db.prepare<[number]>("DELETE FROM auth_grant_tokens WHERE expires_at <= ?");
+  const spentGrantToken = db.prepare<[Buffer, string, number], { key_id: string }>(
+    `SELECT key_id FROM auth_grant_tokens
+     WHERE token_hash = ? AND kind = ? AND used_at IS NOT NULL AND expires_at > ?
+       AND key_id IN (SELECT id FROM auth_keys WHERE revoked_at IS NULL)`,
   );
   // As with login tokens, one statement decides the redeem.
   const useGrantToken = db.prepare<[number, Buffer, string, number], { key_id: string; payload: string }>(
@@ -212,6 +215,9 @@ export function openSqliteAuthStore(path: string, options: AuthStoreOptions = {}
 
     redeemGrantToken: async (kind, token) =>
       isSecretShaped(token) ? redeemGrant.immediate(kind, token) : undefined,
+
+    spentGrantToken: async (kind, token) =>
+      isSecretShaped(token) ? spentGrantToken.get(hashSecret(token), kind, clock())?.key_id : undefined,
 
     async registerClient(metadata) {
       const record = { clientId: newClientId(), metadata, createdAt: clock() };
