@@ -22,9 +22,10 @@ export function createArtifactOutputStore(artifacts: ArtifactStore): OutputStore
     },
     async get({ tenantId, principalId, ref }) {
       if (!OUTPUT_REF.test(ref)) return undefined;
-      const bytes = await artifacts.get({ tenantId, id: ref.slice("out_".length), name: NAME });
-      if (!bytes) return undefined;
-      const kept = JSON.parse(new TextDecoder().decode(bytes)) as Kept;
+      const stored = await artifacts.get({ tenantId, id: ref.slice("out_".length), name: NAME });
+      if (!stored) return undefined;
+      // The output's provenance is inside the kept bytes, with its text.
+      const kept = JSON.parse(new TextDecoder().decode(stored.bytes)) as Kept;
       // The principal is inside the hashed bytes too, so another principal's reference never collides
       // with one's own; this check keeps a leaked reference from being read by someone else.
       if (kept.principalId !== principalId) return undefined;

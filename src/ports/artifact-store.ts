@@ -1,4 +1,5 @@
 /** @module The artifact store port: where generated files go, addressed by content, kept per tenant. */
+import type { Provenance } from "../seam/envelope.js";
 
 export interface ArtifactInput {
   tenantId: string;
@@ -6,6 +7,11 @@ export interface ArtifactInput {
   name: string;
   mediaType: string;
   bytes: Uint8Array;
+  /**
+   * Where the bytes came from, as the seam names a result's source; untrusted bytes (an imported MCP
+   * server's) are served fenced. Absent for a first-party file (`file_generate`).
+   */
+  provenance?: Provenance;
 }
 
 export interface Artifact {
@@ -18,7 +24,17 @@ export interface Artifact {
   uri: string;
 }
 
+/** What a store gives back for an address: the bytes, and the provenance they were kept with. */
+export interface StoredArtifact {
+  bytes: Uint8Array;
+  /**
+   * The same bytes under the same name are one artifact, so puts with different provenances share it:
+   * once any put was untrusted it stays untrusted (`keptProvenance`), so no put makes it read as trusted.
+   */
+  provenance?: Provenance;
+}
+
 export interface ArtifactStore {
   put(input: ArtifactInput): Promise<Artifact>;
-  get(input: { tenantId: string; id: string; name: string }): Promise<Uint8Array | undefined>;
+  get(input: { tenantId: string; id: string; name: string }): Promise<StoredArtifact | undefined>;
 }

@@ -266,8 +266,10 @@ describe("an imported tool's images, audio and files", () => {
         id: address?.[1] ?? "",
         name: address?.[2] ?? "",
       });
-    expect(Buffer.from((await read(png)) ?? [])).toEqual(PNG);
-    expect(Buffer.from((await read(svg)) ?? [])).toEqual(SVG);
+    expect(Buffer.from((await read(png))?.bytes ?? [])).toEqual(PNG);
+    expect(Buffer.from((await read(svg))?.bytes ?? [])).toEqual(SVG);
+    // Kept as the upstream's, untrusted, so they are never served as unfenced text.
+    expect((await read(svg))?.provenance).toEqual({ source: "mcp:up/picture", trusted: false });
     // The PNG follows the fenced text as image content; the SVG (text underneath) and the PDF do not.
     const blocks = result.content as { type: string; data?: string; mimeType?: string }[];
     expect(blocks.map((block) => block.type)).toEqual(["text", "image"]);

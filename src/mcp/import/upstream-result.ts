@@ -3,7 +3,7 @@
  * upstream's, so it carries an untrusted provenance and the seam fences its text; an `isError` result is a
  * failure whose message is fenced too, since a model reads it. Its `structuredContent` is the call's data
  * (checked by the seam against the tool's output schema, the upstream's). Binary content — images, audio,
- * blob resources — is kept as an artifact the caller reads at the `artifact://` address the text names;
+ * blob resources — is kept as an untrusted artifact the caller reads at the `artifact://` address the text names;
  * images and audio whose bytes are what their type says also ride along as MCP content for an MCP caller
  * (`toolreg/mcpContent`), within a share of the output cap.
  */
@@ -120,6 +120,8 @@ async function keep(
       name: `${options.toolName}-${index}.${extensionOfMediaType(mediaType)}`,
       mediaType,
       bytes,
+      // The upstream's bytes: artifact resources serve them fenced or as a blob, never as raw text.
+      provenance: { source: options.source, trusted: false },
     });
     return `kept as ${artifact.uri} (an MCP client reads it with resources/read)`;
   } catch {

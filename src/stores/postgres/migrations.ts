@@ -296,6 +296,19 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: "artifact provenance",
+    sql: `
+      -- Where an artifact's bytes came from (an imported MCP server's are untrusted and served fenced);
+      -- both NULL for a first-party file and for every artifact kept before this.
+      ALTER TABLE {schema}.artifacts
+        ADD COLUMN provenance_source  TEXT,
+        ADD COLUMN provenance_trusted BOOLEAN,
+        ADD CONSTRAINT artifacts_provenance_whole
+          CHECK ((provenance_source IS NULL) = (provenance_trusted IS NULL));
+    `,
+  },
 ];
 
 /** `name` as a quoted identifier; only plain lower-case names are accepted, so nothing needs escaping. */

@@ -118,7 +118,7 @@ describe("file artifact store", () => {
     });
     expect(
       Buffer.from(
-        (await store.get({ tenantId: "acme/eu", id: artifact.id, name: "a.txt" })) ?? [],
+        (await store.get({ tenantId: "acme/eu", id: artifact.id, name: "a.txt" }))?.bytes ?? [],
       ).toString(),
     ).toBe("hi");
     expect(await store.get({ tenantId: "other", id: artifact.id, name: "a.txt" })).toBeUndefined();

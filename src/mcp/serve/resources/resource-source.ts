@@ -73,7 +73,8 @@ export function resourceContents(
   return { uri, mimeType, blob: Buffer.from(body).toString("base64") };
 }
 
-function isTextType(mimeType: string): boolean {
+/** Whether a media type is one of text: text/*, JSON, XML and their `+json`, `+xml` kinds (SVG among them). */
+export function isTextType(mimeType: string): boolean {
   const type = mimeType.split(";")[0]?.trim().toLowerCase() ?? "";
   return (
     type.startsWith("text/") ||
