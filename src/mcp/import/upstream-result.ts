@@ -15,6 +15,7 @@ import type { ArtifactStore } from "../../ports/artifact-store.js";
 import { encloseUntrusted } from "../../seam/untrusted-fence.js";
 import { mcpContent } from "../serve/call-tool-result.js";
 import { passableMedia } from "../serve/passable-media.js";
+import { isTextType } from "../serve/resources/resource-source.js";
 
 export interface UpstreamResultOptions {
   /** `mcp:<server>/<tool>`: the provenance, and who the fence names. */
@@ -117,7 +118,7 @@ async function keep(
   try {
     const artifact = await options.artifacts.put({
       tenantId: options.tenantId,
-      name: `${options.toolName}-${index}.${extensionOfMediaType(mediaType)}`,
+      name: `${options.toolName}-${index}.${extensionOf(mediaType)}`,
       mediaType,
       bytes,
       // The upstream's bytes: artifact resources serve them fenced or as a blob, never as raw text.
@@ -128,6 +129,15 @@ async function keep(
     // The rest of the result is still the caller's; the text says what was lost.
     return "not kept, as the artifact store failed to keep it";
   }
+}
+
+/**
+ * The artifact's extension, which its type is read back from; a text type none stands for (`text/x-python`)
+ * is named `.txt`, so it is served fenced as text rather than as an octet stream a client may decode.
+ */
+function extensionOf(mediaType: string): string {
+  const extension = extensionOfMediaType(mediaType);
+  return extension === "bin" && isTextType(mediaType) ? "txt" : extension;
 }
 
 /** Text as it is; links and text resources as what they say, since the envelope carries text. */
