@@ -49,6 +49,18 @@ describe("an --mcp-config server with oauth", () => {
     });
   });
 
+  it("says whose token a call carries: the tenant's by default, or the deployment's, or each user's", () => {
+    const [plain] = loadMcpConfig(configWith({ oauth: {} }), owner);
+    expect(plain?.transport).toMatchObject({ oauth: { per: undefined } });
+    for (const per of ["tenant", "deployment", "user"]) {
+      const [server] = loadMcpConfig(configWith({ oauth: { per } }), owner);
+      expect(server?.transport).toMatchObject({
+        oauth: { per, tenantId: "acme", principalId: "operator" },
+      });
+    }
+    expect(() => loadMcpConfig(configWith({ oauth: { per: "principal" } }), owner)).toThrow(/servers\.0/);
+  });
+
   it("refuses a static credential beside it, a secret without its client, and a metadata URL that is not https", () => {
     const credential = { header: "authorization", credentialRef: "env:T" };
     expect(() => loadMcpConfig(configWith({ credential, oauth: {} }), owner)).toThrow(

@@ -11,7 +11,7 @@ import { CATEGORIES } from "../declaration/categories.js";
 import { EFFECTS } from "../declaration/effect.js";
 import { snakeCase } from "../mcp/import/imported-name.js";
 import type { McpImportOptions } from "../mcp/import/mcp-server.js";
-import { TOKEN_ENDPOINT_AUTH_METHODS } from "../mcp/import/oauth/mcp-oauth-settings.js";
+import { OAUTH_TOKEN_OWNERS, TOKEN_ENDPOINT_AUTH_METHODS } from "../mcp/import/oauth/mcp-oauth-settings.js";
 import { UsageError } from "./cli-io.js";
 import { egressAllowing } from "./egress-allow.js";
 
@@ -44,7 +44,12 @@ const httpServer = z.strictObject({
   egressAllow: z.array(z.string()).optional(),
   oauth: z
     .strictObject({
-      /** The tenant whose connection it is (default --tenant), and the user asked to consent (default --principal). */
+      /** Whose token a call carries: the tenant's (its callers only; the default), the deployment's, or each user's. */
+      per: z.enum(OAUTH_TOKEN_OWNERS).optional(),
+      /**
+       * The tenant whose connection it is (default --tenant), and the user asked to consent (default
+       * --principal); per user, the user whose connection lists the tools.
+       */
       tenant: z.string().min(1).optional(),
       principal: z.string().min(1).optional(),
       clientId: z.string().min(1).optional(),
@@ -119,6 +124,7 @@ export function loadMcpConfig(path: string, owner: { tenant: string; principal: 
       throw new UsageError(`--mcp-config ${path}: server "${server.name}" has both a credential and oauth`);
     }
     const oauth = server.oauth && {
+      per: server.oauth.per,
       tenantId: server.oauth.tenant ?? owner.tenant,
       principalId: server.oauth.principal ?? owner.principal,
       clientId: server.oauth.clientId,

@@ -26,6 +26,8 @@ export interface OAuthMcpServer {
   authorizeRequests: URLSearchParams[];
   /** The bearer tokens the MCP endpoint accepted, in order. */
   accepted: string[];
+  /** Each accepted MCP request's method, the tool it called and the bearer it carried, in order. */
+  requests: { method: string; tool: string | undefined; token: string }[];
   /** What the authorization endpoint sends back as `iss` (RFC 9207); the issuer by default. */
   answerIssuer: string;
   /** Every access token issued so far is refused from now on (as when they expire). */
@@ -45,6 +47,7 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
     tokenRequests: [],
     authorizeRequests: [],
     accepted: [],
+    requests: [],
     answerIssuer: "",
     expireTokens: () => access.clear(),
     close: async () => {},
@@ -165,6 +168,7 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
         return response.end();
       }
       fixture.accepted.push(token);
+      fixture.requests.push({ method: message.method ?? "", tool: message.params?.name, token });
       const mcp = notesServer();
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,

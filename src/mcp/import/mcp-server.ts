@@ -27,8 +27,10 @@ import { egressFetch } from "./egress-fetch.js";
 import { importedNames, type NameOutcome, snakeCase } from "./imported-name.js";
 import { importedOutputSchema } from "./imported-output.js";
 import { neutralisedSchema } from "./imported-schema.js";
-import { ImportAuthorization } from "./oauth/import-authorization.js";
+import { ImportAuthorization, type ImportAuthorizationInput } from "./oauth/import-authorization.js";
 import type { McpOAuthHost, McpOAuthSettings } from "./oauth/mcp-oauth-settings.js";
+import { OAuthCalls } from "./oauth/oauth-calls.js";
+import { type UserConnectionClosed, UserConnections } from "./oauth/user-connections.js";
 import { createMemoryPinStore } from "./pin-store.js";
 import { definitionHash, pinnedDefinitionOf } from "./pinned-definition.js";
 import { type ReconnectOptions, UpstreamConnection } from "./upstream-connection.js";
@@ -55,6 +57,8 @@ export type McpTransportConfig =
       /** Authorize with OAuth (the MCP authorization spec) instead of a static credential. */
       oauth?: McpOAuthSettings;
     };
+
+type HttpTransportConfig = Extract<McpTransportConfig, { kind: "http" }>;
 
 export interface McpImportOptions {
   /** The server's name: provenance `mcp:<name>` and the key its pins are kept under. */
@@ -103,7 +107,15 @@ export type McpImportEvent =
   | { type: "mcp.disconnected"; server: string; message: string }
   | { type: "mcp.reconnect_failed"; server: string; message: string; nextDelayMs: number }
   | { type: "mcp.listed"; server: string; available: number; withheld: number }
-  | { type: "mcp.authorization_required"; server: string; principalId: string; consentUrl: string };
+  | { type: "mcp.authorization_required"; server: string; principalId: string; consentUrl: string }
+  | {
+      /** `oauth.per: "user"`: a user's own connection was closed (unused, or the count was reached). */
+      type: "mcp.user_connection_closed";
+      server: string;
+      tenantId: string;
+      principalId: string;
+      reason: UserConnectionClosed;
+    };
 
 /** What became of one upstream tool in the last listing. */
 export interface ImportedToolReport {
@@ -169,6 +181,8 @@ class ImportedServer implements McpImport {
   /** One egress client for every connection to an HTTP server, reconnections included. */
   #egress: EgressClient | undefined;
   readonly #authorization: ImportAuthorization | undefined;
+  /** Which OAuth connection (and whose token) each call goes out on. */
+  readonly #oauthCalls: OAuthCalls | undefined;
   /** Whether the first connection was made; the connection keeps itself up from then on. */
   #connected = false;
 
@@ -203,6 +217,7 @@ class ImportedServer implements McpImport {
       this.#callers,
       options.reconnect,
     );
+    this.#oauthCalls = this.#oauthCallsOf(options);
   }
 
   async start(): Promise<void> {
@@ -219,7 +234,7 @@ class ImportedServer implements McpImport {
   }
 
   get consentExchange(): ConsentExchange | undefined {
-    return this.#authorization?.exchange;
+    return this.#oauthCalls?.exchange;
   }
 
   tools(): readonly AnyTool[] {
@@ -256,6 +271,7 @@ class ImportedServer implements McpImport {
 
   async close(): Promise<void> {
     await this.#connection.close();
+    await this.#oauthCalls?.close();
     await this.#egress?.close();
     await this.#authorization?.close();
   }
@@ -411,17 +427,19 @@ class ImportedServer implements McpImport {
       ...(upstream.outputSchema ? { output: importedOutputSchema(upstream.outputSchema, nonce) } : {}),
       run: async (input, context) => {
         let result: Awaited<ReturnType<UpstreamConnection["callTool"]>>;
-        // While it runs, what the upstream asks its client is put to this call's own client.
-        const release = callers.enter(context);
-        try {
-          result = await connection.callTool(upstream.name, input, {
+        const callOn = (on: UpstreamConnection) =>
+          on.callTool(upstream.name, input, {
             signal: context.signal,
             // The seam aborts the signal at the call's deadline; this bounds the request on its own too.
             timeoutMs,
             mayHaveActed: changesData(effect),
           });
-        } catch (error) {
-          throw this.#authorization?.failureOf(name, error) ?? error;
+        // While it runs, what the upstream asks its client is put to this call's own client.
+        const release = callers.enter(context);
+        try {
+          result = this.#oauthCalls
+            ? await this.#oauthCalls.call(context, name, callOn)
+            : await callOn(connection);
         } finally {
           release();
         }
@@ -496,13 +514,7 @@ class ImportedServer implements McpImport {
       );
     }
     return new ImportAuthorization({
-      server: options.name,
-      url: new URL(transport.url),
-      egress: transport.egress,
-      settings: transport.oauth,
-      host: options.oauthHost,
-      now: this.#now,
-      resolveSecret: (ref) => this.#resolve(ref),
+      ...this.#authorizationInput(transport, options.oauthHost, transport.oauth),
       onAuthorization: (pending) =>
         this.#emit({
           type: "mcp.authorization_required",
@@ -516,6 +528,67 @@ class ImportedServer implements McpImport {
           this.#logger.warn({ err: error, server: this.name }, "connecting after consent failed"),
         );
       },
+    });
+  }
+
+  /** What every authorization of the import shares: its server, egress, stores and clock. */
+  #authorizationInput(
+    transport: HttpTransportConfig,
+    host: McpOAuthHost,
+    settings: McpOAuthSettings,
+  ): Omit<ImportAuthorizationInput, "onAuthorization" | "onAuthorized"> {
+    return {
+      server: this.name,
+      url: new URL(transport.url),
+      egress: transport.egress,
+      settings,
+      host,
+      now: this.#now,
+      resolveSecret: (ref) => this.#resolve(ref),
+    };
+  }
+
+  /** OAuth's call routing; per user, each caller's own connection beside the listing one. */
+  #oauthCallsOf(options: McpImportOptions): OAuthCalls | undefined {
+    const { transport, oauthHost } = options;
+    const authorization = this.#authorization;
+    if (transport.kind !== "http" || !transport.oauth || !oauthHost || !authorization) return undefined;
+    const settings = transport.oauth;
+    const users =
+      settings.per === "user"
+        ? new UserConnections({
+            max: settings.userConnections?.max,
+            idleMs: settings.userConnections?.idleMs,
+            now: this.#now,
+            authorize: (user) =>
+              new ImportAuthorization({
+                ...this.#authorizationInput(transport, oauthHost, { ...settings, ...user }),
+                // The link is the caller's answer (auth_required), not the operator's to pass on.
+                onAuthorization: () => {},
+                onAuthorized: () => {},
+              }),
+            connect: ({ fetch, provider }) =>
+              new UpstreamConnection(
+                options.name,
+                async () =>
+                  new StreamableHTTPClientTransport(new URL(transport.url), {
+                    fetch,
+                    authProvider: provider,
+                  }),
+                // The listing connection alone hears of tool changes and speaks for the server's health.
+                { onToolsChanged: () => {}, onDisconnected: () => {}, onReconnectFailed: () => {} },
+                this.#callers,
+                options.reconnect,
+              ),
+            onClosed: (user, reason) =>
+              this.#emit({ type: "mcp.user_connection_closed", server: this.name, ...user, reason }),
+          })
+        : undefined;
+    return new OAuthCalls({
+      server: options.name,
+      settings,
+      listing: { authorization, connection: this.#connection },
+      users,
     });
   }
 

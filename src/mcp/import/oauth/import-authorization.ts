@@ -51,7 +51,11 @@ export class ImportAuthorization {
     const provider = this.provider;
     const egress = oauthEgressFetch(
       input.egress ?? {},
-      { tenantId: settings.tenantId, principalId: `mcp:${server}` },
+      // Per user, the requests are that user's; otherwise the import's own.
+      {
+        tenantId: settings.tenantId,
+        principalId: settings.per === "user" ? settings.principalId : `mcp:${server}`,
+      },
       (answer) => {
         if (answer.status !== 403) return;
         const { error, scope } = extractWWWAuthenticateParams(answer);

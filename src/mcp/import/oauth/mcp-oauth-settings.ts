@@ -8,11 +8,29 @@ import type { CredentialStore } from "../../../ports/credential-store.js";
 
 export const TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post", "none"] as const;
 
+/**
+ * Whose token a call goes out with. `tenant`: the configured tenant's, for its callers only (another
+ * tenant's call is refused). `deployment`: that same token for every tenant's callers. `user`: each
+ * caller's own (tenant and principal), consented by that user.
+ */
+export const OAUTH_TOKEN_OWNERS = ["tenant", "deployment", "user"] as const;
+export type OAuthTokenOwner = (typeof OAUTH_TOKEN_OWNERS)[number];
+
 export interface McpOAuthSettings {
-  /** The tenant whose credential the connection is: every call to the server goes out with its token. */
+  /** Whose token each call carries; `tenant` by default. */
+  per?: OAuthTokenOwner | undefined;
+  /**
+   * The tenant whose credential the connection is (`tenant`, `deployment`); with `per: "user"`, the tenant
+   * of the user whose connection lists the tools.
+   */
   tenantId: string;
-  /** The user asked to consent, signed in to the console as that principal of the tenant. */
+  /**
+   * The user asked to consent, signed in to the console as that principal of the tenant; with
+   * `per: "user"`, the user whose own token lists the tools (and runs that user's calls).
+   */
   principalId: string;
+  /** `per: "user"`: how many users' connections stay open (100) and how long an unused one does (5 min). */
+  userConnections?: { max?: number | undefined; idleMs?: number | undefined } | undefined;
   /** A client registered beforehand; without one, a client ID metadata document or dynamic registration. */
   clientId?: string | undefined;
   /** The pre-registered client's secret, as a credential reference (`env:NAME`). */

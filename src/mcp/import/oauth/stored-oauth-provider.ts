@@ -233,9 +233,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.#discovery;
   }
 
-  /** The import's tokens: the tenant's own credential, which every user of the tenant's calls go out with. */
+  /**
+   * The import's tokens: per user, that principal's own credential; otherwise the tenant's, which every
+   * call the import lets through goes out with.
+   */
   #tokenKey(): CredentialKey {
-    return { tenantId: this.#settings.tenantId, ref: this.provider };
+    const { tenantId, principalId, per } = this.#settings;
+    return { tenantId, ...(per === "user" ? { principalId } : {}), ref: this.provider };
   }
 
   #clientKey(): CredentialKey {

@@ -1,0 +1,310 @@
+/**
+ * @module Whose token an OAuth import's call carries, end to end over real HTTP on 127.0.0.1 (toolreg's
+ * registry server on SQLite with sealed credentials, the OAuth-only MCP server fixture): per user, each
+ * user of a tenant consents through their own link and each call goes out with that user's own bearer,
+ * sealed as theirs; a user who has not consented gets their own link and no one else's token is sent; an
+ * idle user's connection is closed and opened again. Per tenant, another tenant's call is refused; per
+ * deployment, it goes out with the one token.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEgressClient } from "../../src/egress/egress-client.js";
+import { type McpImport, type McpImportEvent, mcpServer } from "../../src/mcp/import/mcp-server.js";
+import type { OAuthTokenOwner } from "../../src/mcp/import/oauth/mcp-oauth-settings.js";
+import { syncRegistry } from "../../src/mcp/import/sync-registry.js";
+import type { DeploymentStores } from "../../src/ports/deployment-stores.js";
+import { ToolRegistry } from "../../src/registry/registry.js";
+import { silentLogger } from "../../src/seam/context.js";
+import type { Envelope } from "../../src/seam/envelope.js";
+import { type Listening, listen } from "../../src/server/listen.js";
+import { openRegistryServer, type RegistryServer } from "../../src/server/registry-server.js";
+import { openSqliteDeployment } from "../../src/stores/sqlite/index.js";
+import { type CookieJars, completeConsent, signedIn } from "./browser.js";
+import { type OAuthMcpServer, startOAuthMcpServer } from "./oauth-mcp-server.js";
+
+const TENANT = "acme";
+const IDLE_MS = 400;
+
+let upstream: OAuthMcpServer;
+let directory: string;
+let stores: DeploymentStores;
+let server: RegistryServer;
+let listening: Listening;
+const imports = new Map<string, McpImport>();
+const events: McpImportEvent[] = [];
+const keys = new Map<string, string>();
+const browsers = new Map<string, CookieJars>();
+const registry = new ToolRegistry([]);
+const transport = createEgressClient({ policy: { allowAddressClasses: ["loopback"] } });
+
+async function importNotes(
+  name: string,
+  per: OAuthTokenOwner,
+  userConnections: { max?: number; idleMs?: number } = { idleMs: IDLE_MS },
+): Promise<McpImport> {
+  const sealed = stores.sealed;
+  if (!sealed) throw new Error("the stores were opened without their key");
+  const imported = await mcpServer({
+    name,
+    transport: {
+      kind: "http",
+      url: upstream.url,
+      egress: { allowAddressClasses: ["loopback"] },
+      oauth: { per, tenantId: TENANT, principalId: "alice", userConnections },
+    },
+    oauthHost: {
+      credentials: sealed.credentials,
+      consents: sealed.consents,
+      redirectUri: () => `${listening.url}/oauth/callback`,
+      consentLink: (id) => `${listening.url}/oauth/start/${id}`,
+    },
+    onEvent: (event) => events.push(event),
+  });
+  imports.set(name, imported);
+  syncRegistry(registry, imported);
+  // The listing user (alice) consents first: until then the import lists nothing.
+  const link = events.flatMap((event) =>
+    event.type === "mcp.authorization_required" && event.server === name ? [event.consentUrl] : [],
+  )[0];
+  const page = await completeConsent(link ?? "", { login: "", password: "" }, browsers.get("alice"));
+  expect(page.text).toContain(`Connected mcp:${name}`);
+  await until(() => imported.tools().length > 0, `${name}'s tools`);
+  return imported;
+}
+
+beforeAll(async () => {
+  upstream = await startOAuthMcpServer();
+  directory = mkdtempSync(join(tmpdir(), "toolreg-mcp-oauth-per-user-"));
+  stores = openSqliteDeployment(join(directory, "toolreg.db"), { credentialsKey: randomBytes(32) });
+  server = openRegistryServer({
+    registry,
+    store: stores,
+    logger: silentLogger,
+    credentials: {
+      key: randomBytes(32),
+      publicUrl: () => listening.url,
+      transport,
+      exchanges: (provider) => imports.get(provider.replace(/^mcp:/, ""))?.consentExchange,
+    },
+  });
+  listening = await listen(server, { port: 0, host: "127.0.0.1" });
+  for (const [tenantId, principalId] of [
+    [TENANT, "alice"],
+    [TENANT, "bob"],
+    [TENANT, "carol"],
+    ["beta", "dave"],
+  ] as const) {
+    const created = await server.auth.createKey({ tenantId, principalId, label: "test" });
+    keys.set(principalId, created.key);
+    browsers.set(
+      principalId,
+      await signedIn(listening.url, await server.auth.createLoginToken(created.record.id)),
+    );
+  }
+  await importNotes("notes", "user");
+});
+
+afterAll(async () => {
+  for (const imported of imports.values()) await imported.close();
+  await listening?.stop(1_000);
+  await server?.close();
+  await transport.close();
+  await upstream?.close();
+  if (directory) rmSync(directory, { recursive: true, force: true });
+});
+
+let calls = 0;
+async function invoke(user: string, tool: string, input: unknown): Promise<Envelope> {
+  const response = await fetch(`${listening.url}/api/v1/tools/${tool}/invoke`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${keys.get(user)}`,
+      "content-type": "application/json",
+      "x-toolreg-run-id": "run-1",
+      "x-toolreg-tool-call-id": `call-${++calls}`,
+    },
+    body: JSON.stringify(input),
+  });
+  return (await response.json()) as Envelope;
+}
+
+function detailsOf(envelope: Envelope): { consentUrl?: string } {
+  return (envelope.ok ? {} : envelope.error.details) as { consentUrl?: string };
+}
+
+/** The access token stored for a user (or, with none, for the tenant). */
+async function storedToken(principalId: string | undefined, ref = "mcp:notes"): Promise<string | undefined> {
+  const stored = await stores.sealed?.credentials.get({ tenantId: TENANT, principalId, ref });
+  return stored?.secrets?.accessToken;
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let tries = 0; tries < 100; tries++) {
+    if (check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("an OAuth import per user", () => {
+  it("gives a user who has not consented their own link, sending no one else's token", async () => {
+    const alicesToken = await storedToken("alice");
+    expect(alicesToken).toBeDefined();
+    const seen = upstream.requests.length;
+    const answer = await invoke("bob", "notes_read_note", { id: "n-1" });
+    expect(answer).toMatchObject({ ok: false, error: { code: "auth_required" } });
+    expect(answer.ok ? "" : answer.error.message).toContain("bob to authorize");
+    const link = detailsOf(answer).consentUrl ?? "";
+    expect(link).toMatch(new RegExp(`^${listening.url}/oauth/start/`));
+    const consent = await stores.sealed?.consents.getRequest({
+      tenantId: TENANT,
+      id: link.split("/").at(-1) ?? "",
+    });
+    expect(consent).toMatchObject({ principalId: "bob", credentialRef: "mcp:notes" });
+    // Bob's attempt reached the server with no token it accepted: alice's was not sent for him.
+    expect(upstream.requests.slice(seen)).toEqual([]);
+
+    // The link is bob's: alice, signed in as herself, cannot complete it for him.
+    const stolen = await completeConsent(link, { login: "", password: "" }, browsers.get("alice"));
+    expect(stolen.text).not.toContain("Connected");
+    expect(await storedToken("bob")).toBeUndefined();
+
+    const page = await completeConsent(link, { login: "", password: "" }, browsers.get("bob"));
+    expect(page.text).toContain("Connected mcp:notes");
+  });
+
+  it("sends each user's call with that user's own bearer", async () => {
+    const bobs = await invoke("bob", "notes_read_note", { id: "n-2" });
+    expect(bobs).toMatchObject({ ok: true });
+    const alices = await invoke("alice", "notes_read_note", { id: "n-3" });
+    expect(alices).toMatchObject({ ok: true });
+    const bobsToken = await storedToken("bob");
+    const alicesToken = await storedToken("alice");
+    expect(bobsToken).toBeDefined();
+    expect(bobsToken).not.toBe(alicesToken);
+    const called = upstream.requests.filter((request) => request.method === "tools/call").slice(-2);
+    expect(called).toEqual([
+      { method: "tools/call", tool: "read_note", token: bobsToken },
+      { method: "tools/call", tool: "read_note", token: alicesToken },
+    ]);
+  });
+
+  it("keeps each user's tokens sealed as that user's credential, none as the tenant's", async () => {
+    const listed = await stores.sealed?.credentials.list({ tenantId: TENANT, ref: "mcp:notes" });
+    expect(listed?.map((credential) => credential.principalId).sort()).toEqual(["alice", "bob"]);
+    for (const credential of listed ?? []) {
+      expect(credential).toMatchObject({ kind: "oauth", provider: "mcp:notes", hasRefreshToken: true });
+      expect(credential.connectedBy).toBe(credential.principalId);
+    }
+    expect(await storedToken(undefined)).toBeUndefined();
+    const file = readFileSync(join(directory, "toolreg.db"));
+    for (const user of ["alice", "bob"]) {
+      const token = (await storedToken(user)) ?? "";
+      expect(token.length).toBeGreaterThan(20);
+      expect(file.includes(Buffer.from(token))).toBe(false);
+    }
+  });
+
+  it("gives a third user of the tenant their own link while the others are connected", async () => {
+    const seen = upstream.requests.length;
+    const answer = await invoke("carol", "notes_read_note", { id: "n-4" });
+    expect(answer).toMatchObject({ ok: false, error: { code: "auth_required" } });
+    expect(answer.ok ? "" : answer.error.message).toContain("carol to authorize");
+    const id = (detailsOf(answer).consentUrl ?? "").split("/").at(-1) ?? "";
+    expect(await stores.sealed?.consents.getRequest({ tenantId: TENANT, id })).toMatchObject({
+      principalId: "carol",
+    });
+    expect(upstream.requests.slice(seen)).toEqual([]);
+  });
+
+  it("closes a user's connection once unused, and opens it again at their next call", async () => {
+    await invoke("bob", "notes_read_note", { id: "n-5" });
+    const closing = events.length;
+    await until(
+      () =>
+        events
+          .slice(closing)
+          .some(
+            (event) =>
+              event.type === "mcp.user_connection_closed" &&
+              event.principalId === "bob" &&
+              event.reason === "idle",
+          ),
+      "bob's idle connection to close",
+    );
+    const seen = upstream.requests.length;
+    expect(await invoke("bob", "notes_read_note", { id: "n-6" })).toMatchObject({ ok: true });
+    const bobsToken = await storedToken("bob");
+    // A new connection: initialize again, with bob's token, before the call.
+    expect(upstream.requests.slice(seen).map((request) => [request.method, request.token])).toEqual([
+      ["initialize", bobsToken],
+      ["notifications/initialized", bobsToken],
+      ["tools/call", bobsToken],
+    ]);
+  });
+});
+
+describe("an OAuth import per user with room for one user's connection", () => {
+  it("closes the connection used longest ago for another user's, and bob's next call opens his again", async () => {
+    await importNotes("few-notes", "user", { max: 1 });
+    const asked = await invoke("bob", "few_notes_read_note", { id: "n-10" });
+    const page = await completeConsent(
+      detailsOf(asked).consentUrl ?? "",
+      { login: "", password: "" },
+      browsers.get("bob"),
+    );
+    expect(page.text).toContain("Connected mcp:few-notes");
+    expect(await invoke("bob", "few_notes_read_note", { id: "n-11" })).toMatchObject({ ok: true });
+    const closing = events.length;
+    expect(await invoke("carol", "few_notes_read_note", { id: "n-12" })).toMatchObject({
+      ok: false,
+      error: { code: "auth_required" },
+    });
+    await until(
+      () =>
+        events
+          .slice(closing)
+          .some(
+            (event) =>
+              event.type === "mcp.user_connection_closed" &&
+              event.server === "few-notes" &&
+              event.principalId === "bob" &&
+              event.reason === "evicted",
+          ),
+      "bob's connection to make room for carol's",
+    );
+    const seen = upstream.requests.length;
+    expect(await invoke("bob", "few_notes_read_note", { id: "n-13" })).toMatchObject({ ok: true });
+    expect(upstream.requests.slice(seen).map((request) => request.method)).toEqual([
+      "initialize",
+      "notifications/initialized",
+      "tools/call",
+    ]);
+  });
+});
+
+describe("an OAuth import per tenant or per deployment", () => {
+  it("refuses another tenant's call per tenant, saying whose connection it is", async () => {
+    await importNotes("tenant-notes", "tenant");
+    const seen = upstream.requests.length;
+    const answer = await invoke("dave", "tenant_notes_read_note", { id: "n-7" });
+    expect(answer).toMatchObject({ ok: false, error: { code: "not_authorized" } });
+    expect(answer.ok ? "" : answer.error.message).toContain("belongs to tenant acme");
+    expect(upstream.requests.slice(seen)).toEqual([]);
+    // The tenant's own users share its token.
+    expect(await invoke("bob", "tenant_notes_read_note", { id: "n-8" })).toMatchObject({ ok: true });
+    expect(upstream.requests.at(-1)?.token).toBe(await storedToken(undefined, "mcp:tenant-notes"));
+  });
+
+  it("lets every tenant's call go out with the one token per deployment", async () => {
+    await importNotes("shared-notes", "deployment");
+    expect(await invoke("dave", "shared_notes_read_note", { id: "n-9" })).toMatchObject({ ok: true });
+    expect(upstream.requests.at(-1)).toMatchObject({
+      method: "tools/call",
+      token: await storedToken(undefined, "mcp:shared-notes"),
+    });
+  });
+});
