@@ -220,6 +220,30 @@ describe("an OAuth import per user", () => {
     expect(upstream.requests.slice(seen)).toEqual([]);
   });
 
+  it("serves a user of another tenant with their own consent and token, kept as that tenant's user's", async () => {
+    const asked = await invoke("dave", "notes_read_note", { id: "n-14" });
+    expect(asked).toMatchObject({ ok: false, error: { code: "auth_required" } });
+    const link = detailsOf(asked).consentUrl ?? "";
+    const id = link.split("/").at(-1) ?? "";
+    expect(await stores.sealed?.consents.getRequest({ tenantId: "beta", id })).toMatchObject({
+      principalId: "dave",
+    });
+    const page = await completeConsent(link, { login: "", password: "" }, browsers.get("dave"));
+    expect(page.text).toContain("Connected mcp:notes");
+    expect(await invoke("dave", "notes_read_note", { id: "n-15" })).toMatchObject({ ok: true });
+    const daves = await stores.sealed?.credentials.get({
+      tenantId: "beta",
+      principalId: "dave",
+      ref: "mcp:notes",
+    });
+    expect(daves?.secrets?.accessToken).toBeDefined();
+    expect(upstream.requests.at(-1)).toEqual({
+      method: "tools/call",
+      tool: "read_note",
+      token: daves?.secrets?.accessToken,
+    });
+  });
+
   it("closes a user's connection once unused, and opens it again at their next call", async () => {
     await invoke("bob", "notes_read_note", { id: "n-5" });
     const closing = events.length;
