@@ -1,5 +1,6 @@
 /** @module The egress client: the only way a tool reaches the network, every hop checked, pinned and bounded. */
 import type { IncomingHttpHeaders } from "node:http";
+import { rootCertificates } from "node:tls";
 import { ToolFailure } from "../errors/tool-failure.js";
 import { checkTarget } from "./check-target.js";
 import { type Resolver, systemResolver } from "./dns-resolver.js";
@@ -63,6 +64,11 @@ export interface EgressClientOptions {
   policy?: EgressPolicyInit;
   /** Name resolution; the operating system's by default. */
   resolver?: Resolver;
+  /**
+   * PEM certificates of authorities trusted besides Node's bundled ones: a deployment's private CA, or a
+   * test's own HTTPS server on 127.0.0.1.
+   */
+  extraCertificates?: readonly string[];
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -75,7 +81,10 @@ export class EgressClient {
   constructor(options: EgressClientOptions = {}) {
     this.policy = resolveEgressPolicy(options.policy);
     this.#resolver = options.resolver ?? systemResolver;
-    this.#pools = new PinnedPools({ connectTimeoutMs: this.policy.connectTimeoutMs });
+    this.#pools = new PinnedPools({
+      connectTimeoutMs: this.policy.connectTimeoutMs,
+      ...(options.extraCertificates ? { ca: [...rootCertificates, ...options.extraCertificates] } : {}),
+    });
   }
 
   /**

@@ -8,6 +8,8 @@ import { normaliseHost } from "./host-pattern.js";
 
 export interface PinnedPoolOptions {
   connectTimeoutMs: number;
+  /** The certificate authorities TLS connections trust; the system's (Node's bundled ones) unless given. */
+  ca?: readonly string[];
   /** Pools kept open at once; the least recently used is closed past this. */
   maxPools?: number;
 }
@@ -20,9 +22,11 @@ export class PinnedPools {
   readonly #pools = new Map<string, { origin: string; pool: Pool }>();
   readonly #connectTimeoutMs: number;
   readonly #maxPools: number;
+  readonly #ca: string[] | undefined;
 
   constructor(options: PinnedPoolOptions) {
     this.#connectTimeoutMs = options.connectTimeoutMs;
+    this.#ca = options.ca ? [...options.ca] : undefined;
     this.#maxPools = options.maxPools ?? 32;
   }
 
@@ -41,7 +45,11 @@ export class PinnedPools {
     }
     const pool = new Pool(origin, {
       connections: 8,
-      connect: { lookup: pinnedLookup(hostname, address, family), timeout: this.#connectTimeoutMs },
+      connect: {
+        lookup: pinnedLookup(hostname, address, family),
+        timeout: this.#connectTimeoutMs,
+        ...(this.#ca ? { ca: this.#ca } : {}),
+      },
     });
     this.#pools.set(key, { origin, pool });
     while (this.#pools.size > this.#maxPools) {

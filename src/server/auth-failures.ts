@@ -80,13 +80,7 @@ export class AuthFailures {
 
   /** The address a request's failures count against: the socket's peer, or what trusted proxies recorded. */
   addressOf(c: Context): string {
-    const forwarded = this.#trustProxy > 0 ? c.req.header("x-forwarded-for") : undefined;
-    if (forwarded !== undefined) {
-      const hops = forwarded.split(",").map((hop) => hop.trim());
-      // Each trusted proxy appended the address it saw: the client is that many entries from the end.
-      return clientKey(hops[Math.max(0, hops.length - this.#trustProxy)]);
-    }
-    return clientKey(socketAddress(c));
+    return clientAddressOf(c, this.#trustProxy);
   }
 
   /** The 429 for an address that failed too often, decided before any credential is looked at. */
@@ -127,6 +121,17 @@ export class AuthFailures {
     }
     count.add(now);
   }
+}
+
+/** The client a request counts against (see `clientKey`): the socket's peer, or what `trustProxy` proxies recorded. */
+export function clientAddressOf(c: Context, trustProxy: number): string {
+  const forwarded = trustProxy > 0 ? c.req.header("x-forwarded-for") : undefined;
+  if (forwarded !== undefined) {
+    const hops = forwarded.split(",").map((hop) => hop.trim());
+    // Each trusted proxy appended the address it saw: the client is that many entries from the end.
+    return clientKey(hops[Math.max(0, hops.length - trustProxy)]);
+  }
+  return clientKey(socketAddress(c));
 }
 
 /** The peer address from @hono/node-server; undefined where there is no socket (a request made in process). */

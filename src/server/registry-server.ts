@@ -28,6 +28,7 @@ import { InflightCalls } from "./inflight-calls.js";
 import { hearInstances, tellApproval, tellToolUpdate } from "./instance-events.js";
 import { VerifiedKeys } from "./key-cache.js";
 import { ManifestCache } from "./manifest.js";
+import { type OAuthServerOptions, openOAuthServer } from "./oauth/oauth-server.js";
 import { BODY_TIMEOUT_MS } from "./read-json-body.js";
 import { openServerCredentials, type ServerCredentialsOptions } from "./server-credentials.js";
 import type { ServerDeps } from "./server-deps.js";
@@ -74,6 +75,8 @@ export interface RegistryServerOptions {
   corsOrigins?: readonly string[];
   /** The origin users and OAuth clients reach the server at, when not the one requests are sent to (a proxy). */
   publicUrl?: string;
+  /** How the OAuth endpoints fetch client ID metadata documents and bound registration; defaults otherwise. */
+  oauth?: OAuthServerOptions;
   /**
    * Names this process: in the claims of the calls it runs, and hashed (`instance`) in the MCP session ids
    * it gives. `host:pid` unless given.
@@ -140,6 +143,10 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     if (bus) tellToolUpdate(bus, event);
   });
   const keys = new VerifiedKeys(auth);
+  const oauth = openOAuthServer(
+    { auth, keys, bus },
+    { trustProxy: options.authFailures?.trustProxy ?? 0, ...options.oauth },
+  );
   const deps: ServerDeps = {
     registry: options.registry,
     seam,
@@ -157,6 +164,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     credentialStore: credentials?.store,
     consentBinding: credentials?.binding,
     corsOrigins,
+    oauth,
     mcpResources: [
       ...(options.outputs ? [keptOutputResources(options.outputs, seam)] : []),
       ...(options.artifacts ? [artifactResources(options.artifacts)] : []),

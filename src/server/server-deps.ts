@@ -12,6 +12,7 @@ import type { EventHub } from "./event-hub.js";
 import type { InflightCalls } from "./inflight-calls.js";
 import type { VerifiedKeys } from "./key-cache.js";
 import type { ManifestCache } from "./manifest.js";
+import type { OAuthServer } from "./oauth/oauth-server.js";
 
 export interface ServerDeps {
   registry: ToolRegistry;
@@ -38,6 +39,8 @@ export interface ServerDeps {
   consentBinding: ConsentBinding | undefined;
   /** Origins whose pages may call `/mcp` and the OAuth endpoints (CORS), past the DNS-rebinding check too. */
   corsOrigins: ReadonlySet<string>;
+  /** The OAuth endpoints' own parts: client metadata documents, the registration limit, ending a grant. */
+  oauth: OAuthServer;
   /** What `/mcp` serves as resources beside the tools' docs pages: kept outputs, artifacts, the host's own. */
   mcpResources: readonly McpResourceSource[];
 }

@@ -7,6 +7,7 @@ import { defineTool } from "../../src/declaration/define-tool.js";
 import { ToolRegistry } from "../../src/registry/registry.js";
 import { silentLogger } from "../../src/seam/context.js";
 import { type Listening, listen } from "../../src/server/listen.js";
+import type { OAuthServerOptions } from "../../src/server/oauth/oauth-server.js";
 import { openRegistryServer, type RegistryServer } from "../../src/server/registry-server.js";
 import { createScriptedTool, type ScriptedTool } from "../../src/test/scripted-tool.js";
 import { calculateTool } from "../../src/tools/general/index.js";
@@ -34,6 +35,7 @@ export async function startFixture(
     approvalTtlMs?: number;
     allowSelfApproval?: boolean;
     corsOrigins?: string[];
+    oauth?: OAuthServerOptions;
   } = {},
 ): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), "toolreg-server-"));
@@ -95,6 +97,7 @@ export async function startFixture(
     ...(options.approvalTtlMs ? { approvalTtlMs: options.approvalTtlMs } : {}),
     ...(options.allowSelfApproval ? { allowSelfApproval: true } : {}),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
+    ...(options.oauth ? { oauth: options.oauth } : {}),
   });
   const key = async (tenantId: string, principalId: string, operator = false) =>
     (await server.auth.createKey({ tenantId, principalId, operator })).key;

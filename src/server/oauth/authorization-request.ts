@@ -5,7 +5,7 @@
  * to the client's redirect URI.
  */
 import type { Caller } from "../../ports/auth-store.js";
-import type { RegisteredClient } from "./oauth-clients.js";
+import type { ClientLookup, RegisteredClient } from "./oauth-clients.js";
 import type { OAuthErrorCode } from "./oauth-error.js";
 import { CHALLENGE_SHAPE, type CodePayload, grantedScopes } from "./oauth-grant.js";
 import { namesResource } from "./oauth-urls.js";
@@ -30,17 +30,18 @@ export type ReadAuthorization =
   /** Sent to the client at its redirect URI. */
   | { ok: false; redirect: string };
 
-/** Reads the parameters against the client they name (`undefined` when it names none) and this server's resource. */
+/** Reads the parameters against the client they name (or why it cannot be used) and this server's resource. */
 export function readAuthorization(
   field: (name: string) => string | undefined,
-  client: RegisteredClient | undefined,
+  lookup: ClientLookup,
   resource: string,
 ): ReadAuthorization {
-  if (!client) return { ok: false, shown: "client_id names no client registered with this server" };
+  if (!lookup.ok) return { ok: false, shown: lookup.reason };
+  const { client } = lookup;
   const redirectUri = field("redirect_uri");
   // Exact match (OAuth 2.1 §2.3.1): no prefix, no normalising.
   if (redirectUri === undefined || !client.redirectUris.includes(redirectUri)) {
-    return { ok: false, shown: "redirect_uri is not one the client registered" };
+    return { ok: false, shown: "redirect_uri is not one of the client's redirect_uris" };
   }
   const state = field("state");
   const back = (error: OAuthErrorCode, description: string) => ({

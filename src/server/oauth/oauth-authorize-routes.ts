@@ -16,7 +16,6 @@ import {
   redirectWith,
 } from "./authorization-request.js";
 import { consentPage, loginPage, refusalPage } from "./consent-page.js";
-import { readClient } from "./oauth-clients.js";
 import { CODE_TTL_MS } from "./oauth-grant.js";
 import { oauthUrlsOf } from "./oauth-urls.js";
 import { readForm } from "./read-form.js";
@@ -35,7 +34,7 @@ export function oauthAuthorizeRoutes(
   const read = async (c: Context, field: (name: string) => string | undefined): Promise<ReadAuthorization> =>
     readAuthorization(
       field,
-      await readClient(deps.auth, field("client_id")),
+      await deps.oauth.client(field("client_id")),
       oauthUrlsOf(c.req.url, publicUrl).resource,
     );
   const unanswerable = (c: Context, refusal: Exclude<ReadAuthorization, { ok: true }>) =>

@@ -5,12 +5,13 @@
  */
 import {
   type OAuthClientInformationFull,
+  type OAuthClientMetadata,
   OAuthClientMetadataSchema,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { AuthStore } from "../../ports/auth-store.js";
 
 const MAX_REDIRECT_URIS = 10;
-const MAX_URI_LENGTH = 2_000;
+export const MAX_URI_LENGTH = 2_000;
 const MAX_NAME_LENGTH = 100;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 const NOT_APP_SCHEMES = new Set(["file:", "blob:", "about:", "ftp:", "ws:", "wss:"]);
@@ -22,14 +23,21 @@ export interface RegisteredClient {
   name: string | undefined;
 }
 
-/** The registration's answer, or why its metadata is refused (`invalid_client_metadata` / `invalid_redirect_uri`). */
-export async function registerClient(
-  auth: AuthStore,
+export type ClientMetadataRefusal = {
+  ok: false;
+  error: "invalid_client_metadata" | "invalid_redirect_uri";
+  description: string;
+};
+
+/**
+ * A client's metadata as this server keeps it, or why it is refused: whether it came in a registration or
+ * in a client ID metadata document, the same redirect URIs and grant types pass. Every client is public,
+ * whatever method it asked for: the answer says so, and the SDK's client (like others) then authenticates
+ * with its client_id and PKCE.
+ */
+export function checkClientMetadata(
   body: unknown,
-): Promise<
-  | { ok: true; client: OAuthClientInformationFull }
-  | { ok: false; error: "invalid_client_metadata" | "invalid_redirect_uri"; description: string }
-> {
+): { ok: true; metadata: OAuthClientMetadata } | ClientMetadataRefusal {
   const parsed = OAuthClientMetadataSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -57,15 +65,29 @@ export async function registerClient(
       description: "grant_types may hold only authorization_code and refresh_token",
     };
   }
-  // Whatever method the client asked for, it is registered as public: the answer says so, and the SDK's
-  // client (like others) then authenticates with its client_id and PKCE.
-  const metadata = {
-    ...parsed.data,
-    ...(name === undefined ? {} : { client_name: name.slice(0, MAX_NAME_LENGTH) }),
-    token_endpoint_auth_method: "none",
-    grant_types: grantTypes,
-    response_types: ["code"],
+  return {
+    ok: true,
+    metadata: {
+      ...parsed.data,
+      ...(name === undefined ? {} : { client_name: name.slice(0, MAX_NAME_LENGTH) }),
+      token_endpoint_auth_method: "none",
+      grant_types: grantTypes,
+      response_types: ["code"],
+    },
   };
+}
+
+/** A client as an endpoint finds it, or why it cannot be used (shown to the user, never sent to a redirect URI). */
+export type ClientLookup = { ok: true; client: RegisteredClient } | { ok: false; reason: string };
+
+/** The registration's answer, or why its metadata is refused (`invalid_client_metadata` / `invalid_redirect_uri`). */
+export async function registerClient(
+  auth: AuthStore,
+  body: unknown,
+): Promise<{ ok: true; client: OAuthClientInformationFull } | ClientMetadataRefusal> {
+  const checked = checkClientMetadata(body);
+  if (!checked.ok) return checked;
+  const { metadata } = checked;
   const record = await auth.registerClient(JSON.stringify(metadata));
   return {
     ok: true,

@@ -16,15 +16,22 @@ export type OAuthErrorCode =
   | "invalid_redirect_uri"
   | "access_denied"
   | "unsupported_response_type"
+  | "unsupported_token_type"
+  | "temporarily_unavailable"
   | "server_error";
 
 export const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" } as const;
 
 /** A JSON OAuth error; `invalid_client` is a 401 (RFC 6749 §5.2), the rest a 400 unless told. */
-export function oauthError(error: OAuthErrorCode, description: string, status?: number): Response {
+export function oauthError(
+  error: OAuthErrorCode,
+  description: string,
+  status?: number,
+  headers: Record<string, string> = {},
+): Response {
   return new Response(JSON.stringify({ error, error_description: description }), {
     status: status ?? (error === "invalid_client" ? 401 : error === "server_error" ? 500 : 400),
-    headers: { ...SECURITY_HEADERS, ...NO_STORE, "content-type": "application/json" },
+    headers: { ...SECURITY_HEADERS, ...NO_STORE, "content-type": "application/json", ...headers },
   });
 }
 

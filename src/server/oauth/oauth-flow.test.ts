@@ -124,13 +124,7 @@ describe("OAuth for /mcp with the SDK client", () => {
     expect(
       (await fixture.call("/mcp", { ...jsonBody(INITIALIZE), key: firstTokens.access_token })).status,
     ).toBe(401);
-    const reused = await tokenRequest({
-      grant_type: "refresh_token",
-      refresh_token: firstTokens.refresh_token!,
-      client_id: provider.client!.client_id,
-    });
-    expect(reused.status).toBe(400);
-    expect(await reused.json()).toMatchObject({ error: "invalid_grant" });
+    // (Presenting the old refresh token again would end the grant: oauth-revocation.test.ts.)
     const again = await connect();
     expect((await again.callTool({ name: "calculate", arguments: { expression: "1+1" } })).content).toEqual([
       { type: "text", text: "2" },

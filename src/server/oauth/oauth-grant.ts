@@ -8,11 +8,17 @@
 import { createHash } from "node:crypto";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { z } from "zod";
-import type { AuthStore, Caller } from "../../ports/auth-store.js";
+import type { ApiKeyRecord, AuthStore, Caller } from "../../ports/auth-store.js";
 
 export const CODE_TTL_MS = 60_000;
 export const ACCESS_TOKEN_TTL_MS = 60 * 60_000;
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 60 * 60_000;
+/** How a grant's key is labelled, and told from a key made with `toolreg keys create`. */
+const GRANT_LABEL_PREFIX = "oauth: ";
+
+/** Whether a key is an OAuth grant: labelled as one and expiring, as only createGrant makes it. */
+export const isGrantKey = (record: ApiKeyRecord): boolean =>
+  record.expiresAt !== undefined && !record.operator && (record.label ?? "").startsWith(GRANT_LABEL_PREFIX);
 
 const Scopes = z.array(z.string());
 
@@ -67,7 +73,7 @@ export async function createGrant(
     scopes: grant.scopes,
     mode: user.mode,
     operator: false,
-    label: `oauth: ${grant.clientName ?? "unnamed client"} (${grant.clientId})`.slice(0, 200),
+    label: `${GRANT_LABEL_PREFIX}${grant.clientName ?? "unnamed client"} (${grant.clientId})`.slice(0, 200),
     expiresAt: now + ACCESS_TOKEN_TTL_MS,
   });
   return tokensOf(auth, record.id, key, grant);

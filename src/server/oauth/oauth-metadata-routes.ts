@@ -12,7 +12,11 @@ import type { ServerEnv } from "../server-env.js";
 import { oauthJson } from "./oauth-error.js";
 import { AUTHORIZATION_SERVER_PATH, MCP_PATH, oauthUrlsOf, PROTECTED_RESOURCE_PATH } from "./oauth-urls.js";
 
-export function oauthMetadataRoutes(app: Hono<ServerEnv>, publicUrl: string | undefined): void {
+export function oauthMetadataRoutes(
+  app: Hono<ServerEnv>,
+  publicUrl: string | undefined,
+  clientMetadataDocuments: boolean,
+): void {
   const protectedResource = (c: Context) => {
     const urls = oauthUrlsOf(c.req.url, publicUrl);
     return oauthJson(
@@ -35,11 +39,14 @@ export function oauthMetadataRoutes(app: Hono<ServerEnv>, publicUrl: string | un
         authorization_endpoint: urls.authorization,
         token_endpoint: urls.token,
         registration_endpoint: urls.registration,
+        revocation_endpoint: urls.revocation,
+        revocation_endpoint_auth_methods_supported: ["none"],
         response_types_supported: ["code"],
         grant_types_supported: ["authorization_code", "refresh_token"],
         code_challenge_methods_supported: ["S256"],
         token_endpoint_auth_methods_supported: ["none"],
         authorization_response_iss_parameter_supported: true,
+        client_id_metadata_document_supported: clientMetadataDocuments,
       }),
     );
   });

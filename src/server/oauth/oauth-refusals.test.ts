@@ -14,7 +14,8 @@ const REDIRECT = "http://127.0.0.1:9/callback";
 let fixture: Fixture;
 let aliceCookie: string;
 beforeAll(async () => {
-  fixture = await startFixture();
+  // Each test registers its own client; the registration limit has its own test (oauth-revocation.test.ts).
+  fixture = await startFixture({ oauth: { registrationsPerMinute: 1_000 } });
   aliceCookie = await consoleLogin(fixture.url, fixture.server.auth, "tenant-a", "alice");
 });
 afterAll(() => fixture.close());

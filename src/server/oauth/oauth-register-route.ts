@@ -1,5 +1,6 @@
 /** @module Dynamic client registration (RFC 7591), open to anyone as the MCP authorization spec expects. */
 import type { Hono } from "hono";
+import { clientAddressOf } from "../auth-failures.js";
 import { readJsonBody } from "../read-json-body.js";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
@@ -11,6 +12,17 @@ const MAX_REGISTRATION_BYTES = 16 * 1024;
 
 export function oauthRegisterRoute(app: Hono<ServerEnv>, deps: ServerDeps): void {
   app.post("/oauth/register", async (c) => {
+    // Counted before the body is read: each attempt costs the server, not only those that are stored.
+    const taken = deps.oauth.registrations.take(clientAddressOf(c, deps.oauth.trustProxy));
+    if (!taken.ok) {
+      const seconds = Math.ceil(taken.retryAfterMs / 1000);
+      return oauthError(
+        "temporarily_unavailable",
+        `too many client registrations from this address; retry in ${seconds} s, or reuse the client already registered`,
+        429,
+        { "retry-after": String(seconds) },
+      );
+    }
     const body = await readJsonBody(c, { maxBytes: MAX_REGISTRATION_BYTES, timeoutMs: deps.bodyTimeoutMs });
     if (!body.ok) {
       const status = body.response.status;

@@ -10,15 +10,17 @@ import type { ServerEnv } from "../server-env.js";
 import { oauthAuthorizeRoutes } from "./oauth-authorize-routes.js";
 import { oauthMetadataRoutes } from "./oauth-metadata-routes.js";
 import { oauthRegisterRoute } from "./oauth-register-route.js";
+import { oauthRevokeRoute } from "./oauth-revoke-route.js";
 import { oauthTokenRoute } from "./oauth-token-route.js";
 import { oauthUrlsOf } from "./oauth-urls.js";
 
-/** Public routes: each is its own credential check (a code, a refresh token, the console session). */
+/** Public routes: each is its own credential check (a code, a token, the console session). */
 export function oauthRoutes(app: Hono<ServerEnv>, deps: ServerDeps, publicUrl: string | undefined): void {
-  oauthMetadataRoutes(app, publicUrl);
+  oauthMetadataRoutes(app, publicUrl, deps.oauth.clientMetadataDocuments);
   oauthRegisterRoute(app, deps);
   oauthAuthorizeRoutes(app, deps, publicUrl);
   oauthTokenRoute(app, deps);
+  oauthRevokeRoute(app, deps);
 }
 
 /** `/mcp`'s 401 names its protected resource metadata (RFC 9728 §5.1), where an OAuth client starts. */

@@ -7,7 +7,6 @@
 import type { Hono } from "hono";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
-import { readClient } from "./oauth-clients.js";
 import { oauthError, oauthJson } from "./oauth-error.js";
 import {
   CodePayloadSchema,
@@ -20,15 +19,16 @@ import {
 } from "./oauth-grant.js";
 import { namesResource } from "./oauth-urls.js";
 import { readForm } from "./read-form.js";
+import { endReusedGrant } from "./refresh-reuse.js";
 
 export function oauthTokenRoute(app: Hono<ServerEnv>, deps: ServerDeps): void {
   app.post("/oauth/token", async (c) => {
     const form = await readForm(c, deps.bodyTimeoutMs);
     if (form instanceof Response) return form;
     const field = (name: string) => form.get(name) ?? undefined;
-    const client = await readClient(deps.auth, field("client_id"));
-    if (!client)
-      return oauthError("invalid_client", "client_id names no client registered here; register again");
+    const lookup = await deps.oauth.client(field("client_id"));
+    if (!lookup.ok) return oauthError("invalid_client", lookup.reason);
+    const { client } = lookup;
     const presentedResource = field("resource");
     const grantType = field("grant_type");
     const now = Date.now();
@@ -79,6 +79,12 @@ export function oauthTokenRoute(app: Hono<ServerEnv>, deps: ServerDeps): void {
       if (!token) return oauthError("invalid_request", "send refresh_token with a refresh_token grant");
       const redeemed = await deps.auth.redeemGrantToken("refresh", token);
       const grant = redeemed && readPayload(RefreshPayloadSchema, redeemed.payload);
+      if (!redeemed && (await endReusedGrant(deps, token))) {
+        return oauthError(
+          "invalid_grant",
+          "the refresh token was already used: its grant is ended, since the token may be in other hands; authorize again",
+        );
+      }
       if (!redeemed || !grant) {
         return oauthError(
           "invalid_grant",

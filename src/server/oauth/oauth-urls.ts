@@ -17,6 +17,7 @@ export interface OAuthUrls {
   authorization: string;
   token: string;
   registration: string;
+  revocation: string;
 }
 
 /** The URLs for a request to `requestUrl`, or under `publicUrl` when the server is reached through one. */
@@ -29,6 +30,7 @@ export function oauthUrlsOf(requestUrl: string, publicUrl: string | undefined): 
     authorization: `${issuer}/oauth/authorize`,
     token: `${issuer}/oauth/token`,
     registration: `${issuer}/oauth/register`,
+    revocation: `${issuer}/oauth/revoke`,
   };
 }
 
