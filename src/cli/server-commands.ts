@@ -138,15 +138,14 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
             ),
           );
         }
-        // Token endpoints are reached like any vendor: through egress, with the operator's --egress-allow.
-        oauthEgress = credentialsKey
-          ? createEgressClient({
-              policy: egressAllowing(
-                host.globals().egressAllow ?? [],
-                (entry) => new UsageError(`--egress-allow ${entry}`),
-              ),
-            })
-          : undefined;
+        // Token endpoints and OAuth clients' metadata documents are reached like any vendor: through
+        // egress, with the operator's --egress-allow (a document on a private address is refused otherwise).
+        oauthEgress = createEgressClient({
+          policy: egressAllowing(
+            host.globals().egressAllow ?? [],
+            (entry) => new UsageError(`--egress-allow ${entry}`),
+          ),
+        });
         const server = openRegistryServer({
           registry,
           store: stores,
@@ -154,6 +153,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
           ...(options.instanceId ? { holder: options.instanceId } : {}),
           ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
           corsOrigins: settings.corsOrigins,
+          oauth: { clientMetadataFetcher: oauthEgress },
           ...(credentialsKey && oauthEgress
             ? {
                 credentials: {

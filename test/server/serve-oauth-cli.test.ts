@@ -55,8 +55,16 @@ describe("toolreg serve as an OAuth authorization server", () => {
       authorization_endpoint: `${url}/oauth/authorize`,
       token_endpoint: `${url}/oauth/token`,
       registration_endpoint: `${url}/oauth/register`,
+      revocation_endpoint: `${url}/oauth/revoke`,
       code_challenge_methods_supported: ["S256"],
+      client_id_metadata_document_supported: true,
     });
+    // A client ID metadata document is fetched through serve's egress: without --egress-allow, not from loopback.
+    const documentClient = new URL(`${url}/oauth/authorize`);
+    documentClient.searchParams.set("client_id", "https://127.0.0.1:9/client.json");
+    const unfetched = await fetch(documentClient, { redirect: "manual" });
+    expect(unfetched.status).toBe(400);
+    expect(await unfetched.text()).toMatch(/could not be fetched: .*loopback/);
     const preflight = (origin: string) =>
       fetch(`${url}/mcp`, {
         method: "OPTIONS",
