@@ -226,6 +226,22 @@ export function runAuthStoreGrantConformance(
         expect(await store.client("0".repeat(32))).toBeUndefined();
         expect(await store.client("'; DROP TABLE auth_oauth_clients; --")).toBeUndefined();
       });
+
+      it("prunes clients never used once they are old, keeps used ones, and counts those left unused", async () => {
+        const { store, time, open } = await withKey();
+        const used = await store.registerClient("{}");
+        const unused = await store.registerClient("{}");
+        time.now += HOUR;
+        const young = await store.registerClient("{}");
+        expect(await store.pruneUnusedClients(time.now - HOUR)).toBe(3);
+        await (await open()).markClientUsed(used.clientId);
+        await store.markClientUsed("0".repeat(32));
+        await store.markClientUsed("not an id");
+        expect(await store.pruneUnusedClients(time.now - HOUR + 1)).toBe(1);
+        expect(await store.client(used.clientId)).toEqual(used);
+        expect(await store.client(unused.clientId)).toBeUndefined();
+        expect(await store.client(young.clientId)).toEqual(young);
+      });
     });
   });
 }

@@ -114,6 +114,13 @@ export interface AuthStore {
   /** Registers an OAuth client under a new id. */
   registerClient(metadata: string): Promise<OAuthClientRecord>;
   client(clientId: string): Promise<OAuthClientRecord | undefined>;
+  /** Marks a client used (a user consented to it): it is kept from then on. Unknown ids are ignored. */
+  markClientUsed(clientId: string): Promise<void>;
+  /**
+   * Deletes the clients registered before `registeredBefore` that were never used, and tells how many
+   * never-used clients remain: open registration bounded by age and by count.
+   */
+  pruneUnusedClients(registeredBefore: number): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -71,6 +71,8 @@ export function oauthAuthorizeRoutes(
         303,
       );
     }
+    // Consented to: a registered client is kept from now on (one never used is pruned).
+    await deps.auth.markClientUsed(request.request.client.clientId);
     const code = await deps.auth.createGrantToken({
       kind: "code",
       keyId: session.caller.keyId,

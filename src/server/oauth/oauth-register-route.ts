@@ -32,6 +32,16 @@ export function oauthRegisterRoute(app: Hono<ServerEnv>, deps: ServerDeps): void
         status,
       );
     }
+    // Clients nobody consented to are dropped after a while, and only so many are kept meanwhile.
+    const { max, ttlMs } = deps.oauth.unusedClients;
+    if ((await deps.auth.pruneUnusedClients(Date.now() - ttlMs)) >= max) {
+      return oauthError(
+        "temporarily_unavailable",
+        "too many registered clients are waiting for a user's consent; retry later, or reuse a client already registered",
+        503,
+        { "retry-after": "60" },
+      );
+    }
     const registered = await registerClient(deps.auth, body.value);
     if (!registered.ok) return oauthError(registered.error, registered.description);
     deps.logger.info({ clientId: registered.client.client_id }, "OAuth client registered");

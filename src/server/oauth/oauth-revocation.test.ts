@@ -179,4 +179,45 @@ describe("registration", () => {
     // Without trusted proxies, a forwarded address written by the client changes nothing.
     expect((await register({ "x-forwarded-for": "203.0.113.9" })).status).toBe(429);
   });
+
+  it("keeps only so many clients no user consented to, for a while; a consented one stays", async () => {
+    const bounded = await startFixture({ oauth: { maxUnusedClients: 2, unusedClientTtlMs: 400 } });
+    try {
+      const registerAt = async () => {
+        const response = await fetch(`${bounded.url}/oauth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ redirect_uris: [REDIRECT] }),
+        });
+        return {
+          status: response.status,
+          body: (await response.json()) as { client_id?: string; error?: string },
+        };
+      };
+      const first = await registerAt();
+      expect((await registerAt()).status).toBe(201);
+      const full = await registerAt();
+      expect(full).toMatchObject({ status: 503, body: { error: "temporarily_unavailable" } });
+      // A user consents to the first: it is used, and no longer counts.
+      const boundedCookie = await consoleLogin(bounded.url, bounded.server.auth, "tenant-a", "alice");
+      const url = new URL(`${bounded.url}/oauth/authorize`);
+      for (const [name, value] of Object.entries({
+        response_type: "code",
+        client_id: first.body.client_id!,
+        redirect_uri: REDIRECT,
+        code_challenge: createHash("sha256").update("v".repeat(43)).digest("base64url"),
+        code_challenge_method: "S256",
+      }))
+        url.searchParams.set(name, value);
+      await consent(url, boundedCookie, "allow");
+      expect((await registerAt()).status).toBe(201);
+      expect((await registerAt()).status).toBe(503);
+      // Once the unused ones are old enough they are dropped; the consented one is still there.
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      expect((await registerAt()).status).toBe(201);
+      expect(await bounded.server.auth.client(first.body.client_id!)).toBeDefined();
+    } finally {
+      await bounded.close();
+    }
+  });
 });

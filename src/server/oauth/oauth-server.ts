@@ -25,6 +25,10 @@ export interface OAuthServerOptions {
   clientMetadataFetcher?: DocumentFetcher;
   /** Client registrations one address may make in a minute; 10 unless given. */
   registrationsPerMinute?: number;
+  /** Registered clients no user consented to yet, kept at most; past it registration waits. 1,000 unless given. */
+  maxUnusedClients?: number;
+  /** How long a registered client no user consented to is kept; 24 h unless given. */
+  unusedClientTtlMs?: number;
   /** How many proxies append to X-Forwarded-For in front of the server (the registration limit's address); 0 unless given. */
   trustProxy?: number;
 }
@@ -35,6 +39,8 @@ export interface OAuthServer {
   /** The client a client_id names: registered here, or described by the document at its URL. */
   client(clientId: string | undefined): Promise<ClientLookup>;
   registrations: RegistrationLimit;
+  /** The bound on registered clients never used: how many, and for how long. */
+  unusedClients: { max: number; ttlMs: number };
   trustProxy: number;
   /** Ends a grant (its key) everywhere; false when the key was unknown or already revoked. */
   endGrant(keyId: string): Promise<boolean>;
@@ -66,6 +72,10 @@ export function openOAuthServer(
     registrations: new RegistrationLimit({
       ...(options.registrationsPerMinute ? { perMinute: options.registrationsPerMinute } : {}),
     }),
+    unusedClients: {
+      max: options.maxUnusedClients ?? 1_000,
+      ttlMs: options.unusedClientTtlMs ?? 24 * 60 * 60_000,
+    },
     trustProxy: options.trustProxy ?? 0,
     async endGrant(keyId) {
       const revoked = await parts.auth.revokeKey(keyId);

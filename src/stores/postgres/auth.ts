@@ -236,6 +236,22 @@ export function createPostgresAuthStore(pool: pg.Pool, schema: string, options: 
       const row = rows[0];
       return row && { clientId: row.client_id, metadata: row.metadata, createdAt: row.created_at };
     },
+    async markClientUsed(clientId) {
+      if (!isClientId(clientId)) return;
+      await pool.query(`UPDATE ${clients} SET used_at = $1 WHERE client_id = $2 AND used_at IS NULL`, [
+        clock(),
+        clientId,
+      ]);
+    },
+    async pruneUnusedClients(registeredBefore) {
+      await pool.query(`DELETE FROM ${clients} WHERE used_at IS NULL AND created_at < $1`, [
+        registeredBefore,
+      ]);
+      const { rows } = await pool.query<{ unused: string }>(
+        `SELECT count(*) AS unused FROM ${clients} WHERE used_at IS NULL`,
+      );
+      return Number(rows[0]?.unused ?? 0);
+    },
     async close() {},
   };
 }

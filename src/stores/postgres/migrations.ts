@@ -309,6 +309,14 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
           CHECK ((provenance_source IS NULL) = (provenance_trusted IS NULL));
     `,
   },
+  {
+    version: 7,
+    name: "oauth clients used",
+    sql: `
+      -- When a user first consented to a registered client; clients never used are pruned after a while.
+      ALTER TABLE {schema}.auth_oauth_clients ADD COLUMN used_at BIGINT;
+    `,
+  },
 ];
 
 /** `name` as a quoted identifier; only plain lower-case names are accepted, so nothing needs escaping. */

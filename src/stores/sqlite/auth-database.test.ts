@@ -68,6 +68,23 @@ describe("openAuthDatabase", () => {
     }
   });
 
+  it("adds clients' first use to a file made before it, keeping its clients, once", () => {
+    const path = temporaryFile();
+    const old = new Database(path);
+    old.exec(
+      "CREATE TABLE auth_oauth_clients (client_id TEXT NOT NULL PRIMARY KEY, metadata TEXT NOT NULL, created_at INTEGER NOT NULL)",
+    );
+    old.prepare("INSERT INTO auth_oauth_clients VALUES ('c1', '{}', 1)").run();
+    old.close();
+    for (let open = 0; open < 2; open++) {
+      const db = openAuthDatabase(path);
+      expect(db.prepare("SELECT client_id, used_at FROM auth_oauth_clients").all()).toEqual([
+        { client_id: "c1", used_at: null },
+      ]);
+      db.close();
+    }
+  });
+
   it("shares a file with the server's other stores, before or after their migrations", () => {
     for (const authFirst of [true, false]) {
       const path = temporaryFile();

@@ -46,11 +46,17 @@ const SCHEMA = `
   ) WITHOUT ROWID;
 `;
 
-/** Added after the tables first shipped, so a file made before has it added once. */
-function addKeyExpiry(db: Database.Database): void {
-  const columns = db.prepare<[], { name: string }>("PRAGMA table_info(auth_keys)").all();
-  if (!columns.some((column) => column.name === "valid_until"))
-    db.exec("ALTER TABLE auth_keys ADD COLUMN valid_until INTEGER");
+/** Added after the tables first shipped, so a file made before has them added once. */
+function addLaterColumns(db: Database.Database): void {
+  const has = (table: string, name: string) =>
+    db
+      .prepare<[], { name: string }>(`PRAGMA table_info(${table})`)
+      .all()
+      .some((column) => column.name === name);
+  if (!has("auth_keys", "valid_until")) db.exec("ALTER TABLE auth_keys ADD COLUMN valid_until INTEGER");
+  // When a user first consented to the client; never-used clients are pruned.
+  if (!has("auth_oauth_clients", "used_at"))
+    db.exec("ALTER TABLE auth_oauth_clients ADD COLUMN used_at INTEGER");
 }
 
 /** Opens (creating if needed) the file at `path` in WAL mode with the auth tables present. */
@@ -66,7 +72,7 @@ export function openAuthDatabase(path: string): Database.Database {
     // Immediate, so two processes starting on a fresh file create the tables one after the other.
     db.transaction(() => {
       db.exec(SCHEMA);
-      addKeyExpiry(db);
+      addLaterColumns(db);
     }).immediate();
     return db;
   } catch (error) {

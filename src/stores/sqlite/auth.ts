@@ -91,6 +91,19 @@ export function openSqliteAuthStore(path: string, options: AuthStoreOptions = {}
   const insertClient = db.prepare<[string, string, number]>(
     "INSERT INTO auth_oauth_clients (client_id, metadata, created_at) VALUES (?, ?, ?)",
   );
+  const markClientUsed = db.prepare<[number, string]>(
+    "UPDATE auth_oauth_clients SET used_at = ? WHERE client_id = ? AND used_at IS NULL",
+  );
+  const deleteUnusedClients = db.prepare<[number]>(
+    "DELETE FROM auth_oauth_clients WHERE used_at IS NULL AND created_at < ?",
+  );
+  const countUnusedClients = db.prepare<[], { unused: number }>(
+    "SELECT count(*) AS unused FROM auth_oauth_clients WHERE used_at IS NULL",
+  );
+  const pruneClients = db.transaction((registeredBefore: number): number => {
+    deleteUnusedClients.run(registeredBefore);
+    return countUnusedClients.get()!.unused;
+  });
   const clientById = db.prepare<[string], { client_id: string; metadata: string; created_at: number }>(
     "SELECT client_id, metadata, created_at FROM auth_oauth_clients WHERE client_id = ?",
   );
@@ -229,6 +242,12 @@ export function openSqliteAuthStore(path: string, options: AuthStoreOptions = {}
       const row = isClientId(clientId) ? clientById.get(clientId) : undefined;
       return row && { clientId: row.client_id, metadata: row.metadata, createdAt: row.created_at };
     },
+
+    async markClientUsed(clientId) {
+      if (isClientId(clientId)) markClientUsed.run(clock(), clientId);
+    },
+
+    pruneUnusedClients: async (registeredBefore) => pruneClients.immediate(registeredBefore),
 
     close: async () => {
       db.close();
