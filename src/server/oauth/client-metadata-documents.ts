@@ -8,18 +8,18 @@
  */
 
 import { ToolFailure } from "../../errors/tool-failure.js";
-import {
-  type ClientLookup,
-  checkClientMetadata,
-  MAX_URI_LENGTH,
-  type RegisteredClient,
-} from "./oauth-clients.js";
+import { type ClientLookup, checkClientMetadata, MAX_URI_LENGTH } from "./oauth-clients.js";
 
 /** The draft's suggested ceiling (§6.6 of -00): a client's metadata is a few URIs and names. */
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
 const FETCH_TIMEOUT_MS = 5_000;
 /** Long enough that one flow's three reads (authorize, consent, token) fetch once; short enough that a change is seen. */
 const CACHE_TTL_MS = 5 * 60_000;
+/**
+ * A refusal is remembered too, briefly: anyone can send a client_id, and without it every request naming
+ * the same URL would be another outbound request (requests in flight for one URL share one fetch as well).
+ */
+const REFUSAL_TTL_MS = 30_000;
 const MAX_CACHED = 1_000;
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -46,7 +46,7 @@ export interface DocumentFetcher {
 export class ClientMetadataDocuments {
   readonly #egress: DocumentFetcher;
   readonly #now: () => number;
-  readonly #cache = new Map<string, { client: RegisteredClient; until: number }>();
+  readonly #cache = new Map<string, { read: Promise<ClientLookup>; until: number }>();
 
   constructor(egress: DocumentFetcher, clock: () => number = Date.now) {
     this.#egress = egress;
@@ -55,15 +55,18 @@ export class ClientMetadataDocuments {
 
   /** The client the document at `clientId` describes, fetched or remembered; or why it cannot be used. */
   async read(clientId: string): Promise<ClientLookup> {
-    const cached = this.#cache.get(clientId);
-    if (cached && cached.until > this.#now()) return { ok: true, client: cached.client };
-    this.#cache.delete(clientId);
     const urlRefusal = clientIdUrlRefusal(clientId);
     if (urlRefusal) return { ok: false, reason: `client_id ${clientId.slice(0, 200)} ${urlRefusal}` };
-    const read = await this.#fetch(clientId);
-    if (!read.ok) return read;
+    const cached = this.#cache.get(clientId);
+    if (cached && cached.until > this.#now()) return cached.read;
     if (this.#cache.size >= MAX_CACHED) this.#cache.clear();
-    this.#cache.set(clientId, { client: read.client, until: this.#now() + CACHE_TTL_MS });
+    const fetched = this.#fetch(clientId).catch(
+      (): ClientLookup => ({ ok: false, reason: "the client's metadata document could not be read" }),
+    );
+    const entry = { read: fetched, until: Number.POSITIVE_INFINITY };
+    this.#cache.set(clientId, entry);
+    const read = await entry.read;
+    entry.until = this.#now() + (read.ok ? CACHE_TTL_MS : REFUSAL_TTL_MS);
     return read;
   }
 

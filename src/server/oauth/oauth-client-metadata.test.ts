@@ -186,6 +186,9 @@ describe("client ID metadata documents", () => {
     const garbled = publish("/clients/garbled.json", () => "{ not json");
     await expectRefusalPage(fixture, garbled, /is not valid JSON/);
     await expectRefusalPage(fixture, `${site.origin}/clients/missing.json`, /answered 404, not 200/);
+    // A refusal is remembered briefly: asking again fetches nothing.
+    await expectRefusalPage(fixture, `${site.origin}/clients/missing.json`, /answered 404, not 200/);
+    expect(site.hits.get("/clients/missing.json")).toBe(1);
     const secret = publish("/clients/secret.json", (url) => ({
       client_id: url,
       redirect_uris: [REDIRECT],
@@ -210,5 +213,14 @@ describe("client ID metadata documents", () => {
     const hits = site.hits.get("/clients/private.json") ?? 0;
     await expectRefusalPage(unallowed, documentUrl, /could not be fetched: .*loopback/);
     expect(site.hits.get("/clients/private.json") ?? 0).toBe(hits);
+    // Allowed, but over TLS with a certificate the egress client does not trust: refused as well.
+    const untrusting = createEgressClient({ policy: { allowAddressClasses: ["loopback"] } });
+    const strict = await startFixture({ oauth: { clientMetadataFetcher: untrusting } });
+    try {
+      await expectRefusalPage(strict, documentUrl, /could not be fetched/);
+    } finally {
+      await strict.close();
+      await untrusting.close();
+    }
   });
 });
