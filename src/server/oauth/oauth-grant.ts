@@ -9,6 +9,8 @@ import { createHash } from "node:crypto";
 import type { OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { z } from "zod";
 import type { ApiKeyRecord, AuthStore, Caller } from "../../ports/auth-store.js";
+import { DECIDE_SCOPE } from "../routes/approvals-routes.js";
+import { ELICIT_SCOPE } from "../routes/mcp-route.js";
 
 export const CODE_TTL_MS = 60_000;
 export const ACCESS_TOKEN_TTL_MS = 60 * 60_000;
@@ -51,13 +53,21 @@ export function pkceMatches(verifier: string, challenge: string): boolean {
 }
 
 /**
- * The scopes a grant gets: those asked for that the consenting user holds, or all the user's when none were
- * asked for. Never more than the user has; a scope asked for and not held is left out, as the answer's
- * `scope` shows (RFC 6749 §3.3).
+ * Scopes that let their holder decide approvals (over the API, or by answering its own client's form): a
+ * client gets one only when it asks for it by name and the user consents to it, never by asking for nothing.
+ */
+const ASK_BY_NAME: readonly string[] = [DECIDE_SCOPE, ELICIT_SCOPE];
+
+/**
+ * The scopes a grant gets: those asked for that the consenting user holds, or, when none were asked for,
+ * all the user's but those that decide approvals. Never more than the user has; a scope asked for and not
+ * held is left out, as the answer's `scope` shows (RFC 6749 §3.3).
  */
 export function grantedScopes(requested: string | undefined, held: readonly string[]): string[] {
   const asked = (requested ?? "").split(" ").filter(Boolean);
-  return asked.length === 0 ? [...held] : [...new Set(asked)].filter((scope) => held.includes(scope));
+  return asked.length === 0
+    ? held.filter((scope) => !ASK_BY_NAME.includes(scope))
+    : [...new Set(asked)].filter((scope) => held.includes(scope));
 }
 
 /** Creates the grant's key and first refresh token for the consenting user. */

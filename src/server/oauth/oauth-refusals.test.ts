@@ -243,6 +243,39 @@ describe("grants", () => {
     });
   });
 
+  it("hold only what the consent page showed: none of several asked for, or no approval powers unasked", async () => {
+    await fixture.server.auth.createKey({
+      tenantId: "tenant-a",
+      principalId: "dana",
+      scopes: ["crm.read", "approvals:decide", "approvals:elicit"],
+    });
+    const cookie = await consoleLogin(fixture.url, fixture.server.auth, "tenant-a", "dana");
+    const clientId = await registeredClient();
+    const granted = async (scope: string | undefined) => {
+      const { verifier, challenge } = pkce();
+      const url = authorizationUrl(clientId, challenge, scope === undefined ? {} : { scope });
+      const page = await (await fetch(url, { headers: { cookie } })).text();
+      const redirect = await consent(url, cookie, "allow");
+      const code = redirect.searchParams.get("code") as string;
+      const tokens = (await (await exchange(clientId, code, verifier)).json()) as { access_token: string };
+      const caller = await fixture.server.auth.verifyKey(tokens.access_token);
+      return { page, scopes: caller?.scopes };
+    };
+    // Asked only for scopes dana lacks: the page says no scopes, and the grant has none.
+    const lacking = await granted("openid profile");
+    expect(lacking.page).toContain("with no scopes");
+    expect(lacking.scopes).toEqual([]);
+    // Asked for nothing: dana's scopes, but not those that decide approvals.
+    const unasked = await granted(undefined);
+    expect(unasked.page).toContain("the scopes crm.read,");
+    expect(unasked.page).not.toContain("approvals:");
+    expect(unasked.scopes).toEqual(["crm.read"]);
+    // Asked for by name, shown and granted.
+    const named = await granted("crm.read approvals:elicit");
+    expect(named.page).toContain("the scopes crm.read, approvals:elicit,");
+    expect(named.scopes).toEqual(["crm.read", "approvals:elicit"]);
+  });
+
   it("of one tenant do not see another tenant's tools", async () => {
     const cookie = await consoleLogin(fixture.url, fixture.server.auth, "tenant-b", "bob");
     const clientId = await registeredClient();

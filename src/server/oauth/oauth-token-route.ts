@@ -11,7 +11,6 @@ import { oauthError, oauthJson } from "./oauth-error.js";
 import {
   CodePayloadSchema,
   createGrant,
-  grantedScopes,
   pkceMatches,
   RefreshPayloadSchema,
   readPayload,
@@ -59,8 +58,9 @@ export function oauthTokenRoute(app: Hono<ServerEnv>, deps: ServerDeps): void {
       if (presentedResource !== undefined && !namesResource(presentedResource, bound.resource)) {
         return oauthError("invalid_target", `resource must be ${bound.resource}, as authorized`);
       }
-      // The user's scopes again, as they are now: a grant never holds more than its user.
-      const scopes = grantedScopes(bound.scopes.join(" "), redeemed.caller.scopes);
+      // What the user consented to, less what they no longer hold: a grant never holds more than its user,
+      // nor more than the consent page showed (an empty consent stays empty).
+      const scopes = bound.scopes.filter((scope) => redeemed.caller.scopes.includes(scope));
       const tokens = await createGrant(
         deps.auth,
         redeemed.caller,
