@@ -40,7 +40,8 @@ export function artifactResources(artifacts: ArtifactStore): McpResourceSource {
       if (typeof id !== "string" || typeof name !== "string" || !isArtifactAddress(id, name))
         return undefined;
       // An output kept in the same store is read as toolreg://outputs/{ref}, through its principal's check.
-      if (name === KEPT_OUTPUT_FILE || context.mode === "disabled") return undefined;
+      // Compared without case: on a case-insensitive disk TOOL-OUTPUT.JSON is the same file.
+      if (name.toLowerCase() === KEPT_OUTPUT_FILE || context.mode === "disabled") return undefined;
       const stored = await artifacts.get({ tenantId: context.tenantId, id, name });
       return stored && [artifactContents(uri, mediaTypeOfName(name), stored)];
     },

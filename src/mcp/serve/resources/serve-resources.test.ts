@@ -12,6 +12,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createArtifactOutputStore } from "../../../artifacts/artifact-output-store.js";
 import { createFileArtifactStore } from "../../../artifacts/file-artifact-store.js";
 import { metaTools } from "../../../catalog/meta/index.js";
+import type { ArtifactStore } from "../../../ports/artifact-store.js";
 import type { ExecutionContextInit } from "../../../seam/context.js";
 import { KEPT_OUTPUT_FILE } from "../../../seam/output-store.js";
 import { createScriptedTool } from "../../../test/scripted-tool.js";
@@ -318,9 +319,16 @@ describe("MCP resources", () => {
       toolName: "x",
       text: "private",
     });
-    const client = await connect(harness(), {}, { resources: [artifactResources(shared)] });
-    const uri = `artifact://${ref.slice("out_".length)}/${KEPT_OUTPUT_FILE}`;
-    expect((await refusal(client.readResource({ uri }))).code).toBe(RESOURCE_NOT_FOUND);
+    // As the store reads on a case-insensitive disk (macOS, Windows): TOOL-OUTPUT.JSON is the same file.
+    const caseBlind: ArtifactStore = {
+      put: (input) => shared.put(input),
+      get: (input) => shared.get({ ...input, name: input.name.toLowerCase() }),
+    };
+    const client = await connect(harness(), {}, { resources: [artifactResources(caseBlind)] });
+    for (const name of [KEPT_OUTPUT_FILE, KEPT_OUTPUT_FILE.toUpperCase()]) {
+      const uri = `artifact://${ref.slice("out_".length)}/${name}`;
+      expect((await refusal(client.readResource({ uri }))).code).toBe(RESOURCE_NOT_FOUND);
+    }
   });
 
   it("serves a host's own fixed, binary, templated and watched resources", async () => {
