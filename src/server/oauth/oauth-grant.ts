@@ -37,6 +37,8 @@ export const RefreshPayloadSchema = z.strictObject({
   clientId: z.string(),
   resource: z.string(),
   scopes: Scopes,
+  /** The consenting user's key: the grant lives no longer than it. Absent in grants made before it was kept. */
+  userKeyId: z.string().optional(),
 });
 export type RefreshPayload = z.infer<typeof RefreshPayloadSchema>;
 
@@ -86,7 +88,7 @@ export async function createGrant(
     label: `${GRANT_LABEL_PREFIX}${grant.clientName ?? "unnamed client"} (${grant.clientId})`.slice(0, 200),
     expiresAt: now + ACCESS_TOKEN_TTL_MS,
   });
-  return tokensOf(auth, record.id, key, grant);
+  return tokensOf(auth, record.id, key, { ...grant, userKeyId: user.keyId });
 }
 
 /** Renews a grant's key: a new access token and a new refresh token; undefined when the key was revoked. */
@@ -100,16 +102,32 @@ export async function renewGrant(
   return key === undefined ? undefined : tokensOf(auth, keyId, key, grant);
 }
 
+/**
+ * Whether the key the user consented with was revoked (or is gone) since: their grants end with it, as
+ * `toolreg keys revoke` of a user is meant to cut off everything acting for them. False for a grant made
+ * before the consenting key was kept with it.
+ */
+export async function userKeyRevoked(
+  auth: AuthStore,
+  tenantId: string,
+  grant: RefreshPayload,
+): Promise<boolean> {
+  if (grant.userKeyId === undefined) return false;
+  const user = (await auth.listKeys({ tenantId })).find((key) => key.id === grant.userKeyId);
+  return user === undefined || user.revokedAt !== undefined;
+}
+
 async function tokensOf(
   auth: AuthStore,
   keyId: string,
   key: string,
-  grant: { clientId: string; resource: string; scopes: string[] },
+  grant: RefreshPayload,
 ): Promise<OAuthTokens> {
   const payload: RefreshPayload = {
     clientId: grant.clientId,
     resource: grant.resource,
     scopes: grant.scopes,
+    userKeyId: grant.userKeyId,
   };
   const refreshToken = await auth.createGrantToken({
     kind: "refresh",

@@ -15,6 +15,7 @@ import {
   RefreshPayloadSchema,
   readPayload,
   renewGrant,
+  userKeyRevoked,
 } from "./oauth-grant.js";
 import { namesResource } from "./oauth-urls.js";
 import { readForm } from "./read-form.js";
@@ -100,6 +101,17 @@ export function oauthTokenRoute(app: Hono<ServerEnv>, deps: ServerDeps): void {
       const beyond = asked.filter((scope) => !grant.scopes.includes(scope));
       if (beyond.length > 0)
         return oauthError("invalid_scope", `not granted: ${beyond.join(" ").slice(0, 200)}`);
+      if (await userKeyRevoked(deps.auth, redeemed.caller.tenantId, grant)) {
+        await deps.oauth.endGrant(redeemed.caller.keyId);
+        deps.logger.info(
+          { keyId: redeemed.caller.keyId, userKeyId: grant.userKeyId },
+          "OAuth grant ended: the key its user consented with was revoked",
+        );
+        return oauthError(
+          "invalid_grant",
+          "the user's API key this grant was consented with was revoked: the grant is ended; authorize again",
+        );
+      }
       const tokens = await renewGrant(deps.auth, redeemed.caller.keyId, grant, now);
       if (!tokens) return oauthError("invalid_grant", "the grant was revoked; authorize again");
       // The old access token stops here at once; other instances' caches let it go within their second.
