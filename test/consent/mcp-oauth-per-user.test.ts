@@ -4,12 +4,16 @@
  * user of a tenant consents through their own link and each call goes out with that user's own bearer,
  * sealed as theirs; a user who has not consented gets their own link and no one else's token is sent; an
  * idle user's connection is closed and opened again. Per tenant, another tenant's call is refused; per
- * deployment, it goes out with the one token.
+ * deployment, it goes out with the one token. What the upstream asks (roots) on a user's connection
+ * reaches that user's own call in flight, never another user's.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEgressClient } from "../../src/egress/egress-client.js";
 import { type McpImport, type McpImportEvent, mcpServer } from "../../src/mcp/import/mcp-server.js";
@@ -29,6 +33,8 @@ const TENANT = "acme";
 const IDLE_MS = 400;
 
 let upstream: OAuthMcpServer;
+/** An upstream with sessions, which can ask its clients; started by the test that needs it. */
+let asking: OAuthMcpServer | undefined;
 let directory: string;
 let stores: DeploymentStores;
 let server: RegistryServer;
@@ -44,6 +50,7 @@ async function importNotes(
   name: string,
   per: OAuthTokenOwner,
   userConnections: { max?: number; idleMs?: number } = { idleMs: IDLE_MS },
+  url = upstream.url,
 ): Promise<McpImport> {
   const sealed = stores.sealed;
   if (!sealed) throw new Error("the stores were opened without their key");
@@ -51,7 +58,7 @@ async function importNotes(
     name,
     transport: {
       kind: "http",
-      url: upstream.url,
+      url,
       egress: { allowAddressClasses: ["loopback"] },
       oauth: { per, tenantId: TENANT, principalId: "alice", userConnections },
     },
@@ -113,6 +120,7 @@ afterAll(async () => {
   await server?.close();
   await transport.close();
   await upstream?.close();
+  await asking?.close();
   if (directory) rmSync(directory, { recursive: true, force: true });
 });
 
@@ -330,5 +338,71 @@ describe("an OAuth import per tenant or per deployment", () => {
       method: "tools/call",
       token: await storedToken(undefined, "mcp:shared-notes"),
     });
+  });
+});
+
+describe("an OAuth import per user whose upstream asks its client during a call", () => {
+  it("puts a request on a user's connection to that user's call alone, never to another user's", async () => {
+    const fixture = await startOAuthMcpServer({ sessions: true });
+    asking = fixture;
+    await importNotes("asking-notes", "user", {}, fixture.url);
+    for (const user of ["bob", "dave"]) {
+      const asked = await invoke(user, "asking_notes_read_note", { id: "n-20" });
+      const page = await completeConsent(
+        detailsOf(asked).consentUrl ?? "",
+        { login: "", password: "" },
+        browsers.get(user),
+      );
+      expect(page.text).toContain("Connected mcp:asking-notes");
+    }
+    // Dave's call ends; his connection, and his session's standing stream, stay open.
+    expect(await invoke("dave", "asking_notes_read_note", { id: "n-21" })).toMatchObject({ ok: true });
+    const sessionOf = async (tenantId: string, principalId: string) => {
+      const stored = await stores.sealed?.credentials.get({ tenantId, principalId, ref: "mcp:asking-notes" });
+      const session = fixture.sessions.find((one) => one.token === stored?.secrets?.accessToken);
+      if (!session) throw new Error(`no upstream session for ${principalId}`);
+      return session.server;
+    };
+
+    // Bob's MCP client, which declares roots, has exactly one call in flight: the upstream's `wait`.
+    let asked = 0;
+    const client = new Client({ name: "bobs-client", version: "0" }, { capabilities: { roots: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, () => {
+      asked++;
+      return { roots: [{ uri: "file:///home/bob", name: "bob's" }] };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${listening.url}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${keys.get("bob")}` } },
+      }),
+    );
+    const call = client.callTool({ name: "asking_notes_wait", arguments: {} });
+    try {
+      await until(() => fixture.waiting.length === 1, "bob's call to reach the upstream");
+
+      // Dave's session asks: bob's client is not, and dave's upstream hears why.
+      const daves = await sessionOf("beta", "dave");
+      await expect(daves.listRoots(undefined, { timeout: 5_000 })).rejects.toThrow(
+        "toolreg cannot pass on roots/list: no call to the MCP server asking-notes is in flight on this connection",
+      );
+      expect(asked).toBe(0);
+
+      // Bob's own session asks during his call: his client answers.
+      const bobs = await sessionOf(TENANT, "bob");
+      expect(await bobs.listRoots(undefined, { timeout: 5_000 })).toEqual({
+        roots: [{ uri: "file:///home/bob", name: "bob's" }],
+      });
+      expect(asked).toBe(1);
+
+      fixture.waiting.splice(0)[0]?.();
+      expect(await call).toMatchObject({
+        content: [{ type: "text", text: expect.stringContaining("waited") }],
+      });
+    } finally {
+      // Whatever failed, the call is let go and ends before its client closes.
+      for (const end of fixture.waiting.splice(0)) end();
+      await call.catch(() => undefined);
+      await client.close();
+    }
   });
 });

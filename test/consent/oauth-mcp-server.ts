@@ -3,11 +3,14 @@
  * resource metadata, authorization server metadata, dynamic client registration, an authorization endpoint
  * that consents at once (the user's click), a token endpoint checking PKCE and the client secret, refresh,
  * and an MCP endpoint (the SDK's server) that answers 401 without a live token and 403 `insufficient_scope`
- * for a tool the token's scopes do not cover. It records what it was sent.
+ * for a tool the token's scopes do not cover. It records what it was sent. With `sessions`, the MCP
+ * endpoint keeps a session per client (SSE, a standing GET stream), so a test can ask a client
+ * something on its session, and a `wait` tool holds its call until the test lets it end.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { z } from "zod";
@@ -30,12 +33,16 @@ export interface OAuthMcpServer {
   requests: { method: string; tool: string | undefined; token: string }[];
   /** What the authorization endpoint sends back as `iss` (RFC 9207); the issuer by default. */
   answerIssuer: string;
+  /** With `sessions`: each session's server (to ask its client) and the bearer it was opened with. */
+  sessions: { token: string; server: Server }[];
+  /** With `sessions`: the ends of the `wait` calls in flight, in order; calling one lets it return. */
+  waiting: (() => void)[];
   /** Every access token issued so far is refused from now on (as when they expire). */
   expireTokens(): void;
   close(): Promise<void>;
 }
 
-export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
+export async function startOAuthMcpServer(options: { sessions?: boolean } = {}): Promise<OAuthMcpServer> {
   const clients = new Map<string, string>();
   const codes = new Map<string, Grant & { challenge: string; redirectUri: string }>();
   const access = new Map<string, Grant>();
@@ -48,10 +55,13 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
     authorizeRequests: [],
     accepted: [],
     requests: [],
+    sessions: [],
+    waiting: [],
     answerIssuer: "",
     expireTokens: () => access.clear(),
     close: async () => {},
   };
+  const open = new Map<string, StreamableHTTPServerTransport>();
   const prm = () => `${origin}/.well-known/oauth-protected-resource/mcp`;
   const json = (response: ServerResponse, status: number, body: unknown) => {
     response.writeHead(status, { "content-type": "application/json" });
@@ -146,7 +156,7 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
       }
       return json(response, 400, { error: "unsupported_grant_type" });
     }
-    if (url.pathname === "/mcp" && request.method === "POST") {
+    if (url.pathname === "/mcp" && (request.method === "POST" || options.sessions)) {
       const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
       const grant = token === undefined ? undefined : access.get(token);
       if (token === undefined || !grant) {
@@ -155,7 +165,7 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
         });
         return response.end();
       }
-      const message = JSON.parse(body) as { method?: string; params?: { name?: string } };
+      const message = (body ? JSON.parse(body) : {}) as { method?: string; params?: { name?: string } };
       const scopes = grant.scope.split(" ");
       if (
         message.method === "tools/call" &&
@@ -168,7 +178,26 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
         return response.end();
       }
       fixture.accepted.push(token);
+      if (request.method !== "POST") {
+        const session = open.get(String(request.headers["mcp-session-id"]));
+        if (!session) return json(response, 404, { error: "no such session" });
+        return session.handleRequest(request, response);
+      }
       fixture.requests.push({ method: message.method ?? "", tool: message.params?.name, token });
+      const session = options.sessions ? open.get(String(request.headers["mcp-session-id"])) : undefined;
+      if (session) return session.handleRequest(request, response, JSON.parse(body));
+      if (options.sessions) {
+        const mcp = notesServer(fixture.waiting);
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: randomUUID,
+          onsessioninitialized: (id) => {
+            open.set(id, transport);
+            fixture.sessions.push({ token, server: mcp.server });
+          },
+        });
+        await mcp.connect(transport);
+        return transport.handleRequest(request, response, JSON.parse(body));
+      }
       const mcp = notesServer();
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: undefined,
@@ -194,8 +223,19 @@ export async function startOAuthMcpServer(): Promise<OAuthMcpServer> {
   return fixture;
 }
 
-function notesServer(): McpServer {
+/** With `waiting` (sessions), a `wait` tool too, which returns once the test calls its end. */
+function notesServer(waiting?: (() => void)[]): McpServer {
   const server = new McpServer({ name: "notes", version: "1.0.0" });
+  if (waiting) {
+    server.registerTool(
+      "wait",
+      { description: "Waits to be let go.", annotations: { readOnlyHint: true } },
+      async () => {
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        return { content: [{ type: "text", text: "waited" }] };
+      },
+    );
+  }
   server.registerTool(
     "read_note",
     {

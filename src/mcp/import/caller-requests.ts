@@ -1,9 +1,10 @@
 /**
  * @module What an upstream MCP server asks of its client during a call — sampling, elicitation, roots —
- * put to the MCP client of the toolreg call it belongs to, or refused with the reason. One connection
- * serves many callers, and the SDK's client does not say which of its requests a server's request came
- * with (not on stdio, not on an HTTP stream), so a request is tied to a call only when exactly one call to
- * that server is in flight; with none or several, no caller is asked: another's client never is.
+ * put to the MCP client of the toolreg call it belongs to, or refused with the reason. One per connection:
+ * a connection serves many callers, and the SDK's client does not say which of its requests a server's
+ * request came with (not on stdio, not on an HTTP stream), so a request is tied to a call only when
+ * exactly one call is in flight on that connection; with none or several, no caller is asked: another's
+ * client never is, nor a call on another connection (another user's, with per-user OAuth).
  */
 import {
   type CreateMessageRequest,
@@ -31,7 +32,7 @@ export class CallerRequests implements UpstreamRequests {
     this.#server = server;
   }
 
-  /** Marks `call` as in flight to the server until the returned release runs. */
+  /** Marks `call` as in flight on this connection until the returned release runs. */
   enter(call: CallIdentity): () => void {
     this.#calls.add(call);
     return () => this.#calls.delete(call);
@@ -66,7 +67,9 @@ export class CallerRequests implements UpstreamRequests {
     const refuse = (why: string) =>
       new McpError(McpErrorCode.InvalidRequest, `toolreg cannot pass on ${method}: ${why}`);
     const calls = [...this.#calls];
-    if (calls.length === 0) throw refuse(`no call to the MCP server ${this.#server} is in flight`);
+    if (calls.length === 0) {
+      throw refuse(`no call to the MCP server ${this.#server} is in flight on this connection`);
+    }
     if (calls.length > 1) {
       throw refuse(
         `${calls.length} calls to the MCP server ${this.#server} are in flight and it cannot tell which one asks, so it asks none of their clients`,

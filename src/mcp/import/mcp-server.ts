@@ -434,14 +434,16 @@ class ImportedServer implements McpImport {
             timeoutMs,
             mayHaveActed: changesData(effect),
           });
-        // While it runs, what the upstream asks its client is put to this call's own client.
-        const release = callers.enter(context);
-        try {
-          result = this.#oauthCalls
-            ? await this.#oauthCalls.call(context, name, callOn)
-            : await callOn(connection);
-        } finally {
-          release();
+        // While it runs, what the upstream asks on its connection is put to this call's own client;
+        // OAuth calls enter the callers of the connection they go out on (per user, the user's own).
+        if (this.#oauthCalls) result = await this.#oauthCalls.call(context, name, callOn);
+        else {
+          const release = callers.enter(context);
+          try {
+            result = await callOn(connection);
+          } finally {
+            release();
+          }
         }
         return toToolOutput(result, {
           source: `${source}/${upstream.name}`,
@@ -557,6 +559,7 @@ class ImportedServer implements McpImport {
     const users =
       settings.per === "user"
         ? new UserConnections({
+            server: options.name,
             max: settings.userConnections?.max,
             idleMs: settings.userConnections?.idleMs,
             now: this.#now,
@@ -567,7 +570,7 @@ class ImportedServer implements McpImport {
                 onAuthorization: () => {},
                 onAuthorized: () => {},
               }),
-            connect: ({ fetch, provider }) =>
+            connect: ({ fetch, provider }, callers) =>
               new UpstreamConnection(
                 options.name,
                 async () =>
@@ -577,7 +580,7 @@ class ImportedServer implements McpImport {
                   }),
                 // The listing connection alone hears of tool changes and speaks for the server's health.
                 { onToolsChanged: () => {}, onDisconnected: () => {}, onReconnectFailed: () => {} },
-                this.#callers,
+                callers,
                 options.reconnect,
               ),
             onClosed: (user, reason) =>
@@ -587,7 +590,7 @@ class ImportedServer implements McpImport {
     return new OAuthCalls({
       server: options.name,
       settings,
-      listing: { authorization, connection: this.#connection },
+      listing: { authorization, connection: this.#connection, callers: this.#callers },
       users,
     });
   }

@@ -3,10 +3,14 @@
  * tenant's or another user's token unless the deployment said so. `tenant`: the import's one connection,
  * for the configured tenant's callers alone. `deployment`: that connection for every caller. `user`: the
  * caller's own connection with their own token (the listing user's is the import's connection).
- * A call that needs consent first fails `auth_required` with the link for the user it needs.
+ * A call that needs consent first fails `auth_required` with the link for the user it needs. While a call
+ * runs, what the upstream asks on the call's connection is put to the call's client (the connection's own
+ * CallerRequests), never to a call on another user's connection.
  */
 import { ToolFailure } from "../../../errors/tool-failure.js";
 import type { ConsentExchange } from "../../../seam/consent/consent-exchange.js";
+import type { CallIdentity } from "../../serve/client-channel.js";
+import type { CallerRequests } from "../caller-requests.js";
 import type { UpstreamConnection } from "../upstream-connection.js";
 import type { ImportAuthorization } from "./import-authorization.js";
 import type { McpOAuthSettings } from "./mcp-oauth-settings.js";
@@ -16,7 +20,7 @@ export interface OAuthCallsInput {
   server: string;
   settings: McpOAuthSettings;
   /** The import's own connection (the one that lists) and its authorization. */
-  listing: { authorization: ImportAuthorization; connection: UpstreamConnection };
+  listing: { authorization: ImportAuthorization; connection: UpstreamConnection; callers: CallerRequests };
   /** The other users' connections; given with `per: "user"` only. */
   users?: UserConnections | undefined;
 }
@@ -40,7 +44,7 @@ export class OAuthCalls {
 
   /** Runs `run` on the caller's connection; an authorization it lacks is an `auth_required` failure. */
   async call<T>(
-    caller: UserKey,
+    caller: CallIdentity,
     tool: string,
     run: (connection: UpstreamConnection) => Promise<T>,
   ): Promise<T> {
@@ -54,10 +58,14 @@ export class OAuthCalls {
     }
     const own = !users || this.#isListing(caller);
     const authorization = own ? listing.authorization : users.authorization(caller);
+    // Entered before the connection is made: an upstream may ask as soon as it is initialized.
+    const release = (own ? listing.callers : users.callers(caller)).enter(caller);
     try {
       return own ? await run(listing.connection) : await users.call(caller, run);
     } catch (error) {
       throw authorization.failureOf(tool, error) ?? error;
+    } finally {
+      release();
     }
   }
 

@@ -2,8 +2,10 @@
  * @module The connections of an import whose OAuth tokens are per user: one per caller (tenant and
  * principal), each with that user's own authorization (tokens sealed as the user's credential, consent
  * asked of that user), opened at the user's first call and closed once unused for a while. The count is
- * bounded: past it, the connection used longest ago (and idle) is closed.
+ * bounded: past it, the connection used longest ago (and idle) is closed. What the upstream asks on a
+ * user's connection goes to that user's calls alone: each connection has its own callers.
  */
+import { CallerRequests } from "../caller-requests.js";
 import type { UpstreamConnection } from "../upstream-connection.js";
 import type { ImportAuthorization } from "./import-authorization.js";
 
@@ -15,6 +17,8 @@ export interface UserKey {
 export type UserConnectionClosed = "idle" | "evicted";
 
 export interface UserConnectionsInput {
+  /** The imported server's name, as the refusals of its requests say it. */
+  server: string;
   /** Open connections at most (100 by default). */
   max?: number | undefined;
   /** How long an unused connection stays open (5 minutes by default). */
@@ -22,14 +26,16 @@ export interface UserConnectionsInput {
   now(): number;
   /** The user's authorization: their tokens, their consent. */
   authorize(user: UserKey): ImportAuthorization;
-  /** A connection (not yet connected) carrying that authorization. */
-  connect(authorization: ImportAuthorization): UpstreamConnection;
+  /** A connection (not yet connected) carrying that authorization, its requests put to `callers`. */
+  connect(authorization: ImportAuthorization, callers: CallerRequests): UpstreamConnection;
   onClosed(user: UserKey, reason: UserConnectionClosed): void;
 }
 
 interface Entry {
   user: UserKey;
   authorization: ImportAuthorization;
+  /** The user's calls in flight on this connection, the only ones its upstream's requests may reach. */
+  callers: CallerRequests;
   connection: UpstreamConnection | undefined;
   connecting: Promise<UpstreamConnection> | undefined;
   lastUsed: number;
@@ -55,6 +61,11 @@ export class UserConnections {
   /** The user's authorization, kept with their connection; a consent completing for them uses it. */
   authorization(user: UserKey): ImportAuthorization {
     return this.#entry(user).authorization;
+  }
+
+  /** Who the upstream's requests on the user's connection are put to; a call enters it before it runs. */
+  callers(user: UserKey): CallerRequests {
+    return this.#entry(user).callers;
   }
 
   /** Runs `run` on the user's connection, connecting it first; `run`'s failures are the caller's. */
@@ -84,6 +95,7 @@ export class UserConnections {
       entry = {
         user: { tenantId: user.tenantId, principalId: user.principalId },
         authorization: this.#input.authorize(user),
+        callers: new CallerRequests(this.#input.server),
         connection: undefined,
         connecting: undefined,
         lastUsed: this.#input.now(),
@@ -98,7 +110,7 @@ export class UserConnections {
   /** One connection attempt at a time per user; a failed one (consent needed) is tried again next call. */
   #connected(entry: Entry): Promise<UpstreamConnection> {
     entry.connecting ??= (async () => {
-      const connection = this.#input.connect(entry.authorization);
+      const connection = this.#input.connect(entry.authorization, entry.callers);
       try {
         await connection.connect();
         entry.connection = connection;
