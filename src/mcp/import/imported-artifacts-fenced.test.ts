@@ -5,18 +5,15 @@
  * artifact:// address through toolreg's MCP server gets it fenced, its source in `_meta`; so does a text
  * type no file extension stands for.
  */
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { type McpHttpUpstream, serveMcpOverHttp } from "../../../test/support/mcp-http-upstream.js";
 import { createFileArtifactStore } from "../../artifacts/file-artifact-store.js";
 import { createTestHarness } from "../../test/test-harness.js";
 import { createMcpServer } from "../serve/create-mcp-server.js";
@@ -55,34 +52,18 @@ function upstreamServer(): Server {
   return server;
 }
 
-let http: HttpServer;
+let upstream: McpHttpUpstream;
 let url: string;
 let folder: string;
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), "toolreg-import-fenced-"));
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  http = createServer(async (request, response) => {
-    const id = request.headers["mcp-session-id"];
-    let transport = typeof id === "string" ? sessions.get(id) : undefined;
-    if (!transport) {
-      transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (session) => {
-          sessions.set(session, transport as StreamableHTTPServerTransport);
-        },
-      });
-      await upstreamServer().connect(transport);
-    }
-    await transport.handleRequest(request, response);
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  upstream = await serveMcpOverHttp(upstreamServer);
+  url = upstream.url;
 });
 
 afterAll(async () => {
-  http.closeAllConnections();
-  await new Promise((resolve) => http.close(resolve));
+  await upstream.close();
   rmSync(folder, { recursive: true, force: true });
 });
 

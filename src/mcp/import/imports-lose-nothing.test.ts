@@ -5,17 +5,13 @@
  * the call's data, checked against the upstream's output schema; the upstream's sampling, elicitation and
  * roots requests during a call reach the calling client, or are refused with the reason.
  */
-import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server as HttpServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -26,6 +22,7 @@ import {
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type McpHttpUpstream, serveMcpOverHttp } from "../../../test/support/mcp-http-upstream.js";
 import { createFileArtifactStore } from "../../artifacts/file-artifact-store.js";
 import type { ArtifactStore } from "../../ports/artifact-store.js";
 import { createTestHarness, type TestHarness } from "../../test/test-harness.js";
@@ -149,34 +146,18 @@ function upstreamServer(): Server {
   return server;
 }
 
-let http: HttpServer;
+let upstream: McpHttpUpstream;
 let url: string;
 let folder: string;
 
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), "toolreg-import-"));
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  http = createServer(async (request, response) => {
-    const id = request.headers["mcp-session-id"];
-    let transport = typeof id === "string" ? sessions.get(id) : undefined;
-    if (!transport) {
-      transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (session) => {
-          sessions.set(session, transport as StreamableHTTPServerTransport);
-        },
-      });
-      await upstreamServer().connect(transport);
-    }
-    await transport.handleRequest(request, response);
-  });
-  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  upstream = await serveMcpOverHttp(upstreamServer);
+  url = upstream.url;
 });
 
 afterAll(async () => {
-  http.closeAllConnections();
-  await new Promise((resolve) => http.close(resolve));
+  await upstream.close();
   rmSync(folder, { recursive: true, force: true });
 });
 
