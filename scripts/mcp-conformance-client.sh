@@ -26,18 +26,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
 echo "mcp-conformance-client: $SUITE_PACKAGE on node $("$node24" --version) against toolreg's import"
-# The suite's own list: "  - <scenario> [<spec versions>]" under "Client scenarios".
-mapfile -t listed < <("$node24" "$suite" list --client | sed -n 's/^  - \([a-z0-9_/.-]*\) .*/\1/p')
-if [ "${#listed[@]}" -eq 0 ]; then
-  echo "mcp-conformance-client: the suite listed no client scenarios" >&2
-  exit 1
-fi
-for scenario in "${!NOT_RUN[@]}"; do
-  if [[ " ${listed[*]} " != *" $scenario "* ]]; then
-    echo "mcp-conformance-client: $scenario is not run here but the suite has no such scenario" >&2
-    exit 1
-  fi
-done
+list_scenarios client "${!NOT_RUN[@]}"
 
 failed=()
 run=0

@@ -84,18 +84,7 @@ wait_for "$work/proxy.log" "^proxy on " "$proxy_pid"
 endpoint="$(sed -n 's/^proxy on //p' "$work/proxy.log")/mcp"
 
 echo "mcp-conformance: $SUITE_PACKAGE on node $("$node24" --version) against $endpoint"
-# The suite's own list: "  - <scenario> [<spec versions>]" under "Server scenarios".
-mapfile -t listed < <("$node24" "$suite" list --server | sed -n 's/^  - \([a-z0-9-]*\) .*/\1/p')
-if [ "${#listed[@]}" -eq 0 ]; then
-  echo "mcp-conformance: the suite listed no server scenarios" >&2
-  exit 1
-fi
-for scenario in "${!NEEDS[@]}"; do
-  if [[ " ${listed[*]} " != *" $scenario "* ]]; then
-    echo "mcp-conformance: $scenario is skipped here but the suite has no such scenario" >&2
-    exit 1
-  fi
-done
+list_scenarios server "${!NEEDS[@]}"
 # The capabilities `initialize` declares, one a line.
 declared="$(node test/mcp/conformance/server-capabilities.js "$endpoint")"
 
