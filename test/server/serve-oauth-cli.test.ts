@@ -4,13 +4,12 @@
  * its console is listed by `toolreg keys list` and ended by `toolreg keys revoke`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, runToolreg } from "../cli/run-cli.js";
-import { consent } from "../support/oauth-user.js";
+import { authorizeUrl, consent, pkcePair } from "../support/oauth-user.js";
 
 let child: ChildProcess | undefined;
 let cwd: string;
@@ -83,16 +82,12 @@ describe("toolreg serve as an OAuth authorization server", () => {
       }),
     );
     const cookie = (await fetch(link, { redirect: "manual" })).headers.get("set-cookie")!.split(";")[0]!;
-    const verifier = randomBytes(32).toString("base64url");
-    const authorize = new URL(`${url}/oauth/authorize`);
-    for (const [name, value] of Object.entries({
-      response_type: "code",
+    const { verifier, challenge } = pkcePair();
+    const authorize = authorizeUrl(url, {
       client_id: registered.client_id as string,
       redirect_uri: redirectUri,
-      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
-      code_challenge_method: "S256",
-    }))
-      authorize.searchParams.set(name, value);
+      code_challenge: challenge,
+    });
     const code = (await consent(authorize, cookie, "allow")).searchParams.get("code")!;
     const tokens = await json(
       await fetch(`${url}/oauth/token`, {

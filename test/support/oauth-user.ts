@@ -3,6 +3,7 @@
  * read the consent page, answer it, and hand the code to a local callback; and an SDK OAuthClientProvider
  * that remembers what the SDK gives it.
  */
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
@@ -12,6 +13,30 @@ import type {
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { AuthStore } from "../../src/ports/auth-store.js";
+
+/** A PKCE pair (RFC 7636, S256), as a client makes one per authorization. */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+/**
+ * The authorization endpoint of the server at `origin`, asking for a code with an S256 challenge; `fields`
+ * give the client, its redirect URI, the challenge and anything else the request carries.
+ */
+export function authorizeUrl(
+  origin: string,
+  fields: { client_id: string; redirect_uri: string; code_challenge: string } & Record<string, string>,
+): URL {
+  const url = new URL(`${origin}/oauth/authorize`);
+  for (const [name, value] of Object.entries({
+    response_type: "code",
+    code_challenge_method: "S256",
+    ...fields,
+  }))
+    url.searchParams.set(name, value);
+  return url;
+}
 
 /** A console session cookie for the live key of `principalId` in `tenantId`, through `/login`. */
 export async function consoleLogin(

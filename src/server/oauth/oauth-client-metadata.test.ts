@@ -1,11 +1,3 @@
-/**
- * @module Client ID metadata documents against a real server on 127.0.0.1: the official SDK client, given a
- * `clientMetadataUrl`, is authorized without registering (its document served over HTTPS on 127.0.0.1, which
- * this server's egress policy allows), and a document that names another client, lists another redirect
- * URI, is not JSON or is too big is refused on a page, never with a redirect; so is a document on a private
- * address when the operator allowed none (the default policy).
- */
-import { createHash, randomBytes } from "node:crypto";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -17,9 +9,11 @@ import {
   serveHttpsDocuments,
 } from "../../../test/support/https-documents.js";
 import {
+  authorizeUrl,
   consent,
   consoleLogin,
   MemoryOAuthProvider,
+  pkcePair,
   startCallback,
 } from "../../../test/support/oauth-user.js";
 import { createEgressClient } from "../../egress/egress-client.js";
@@ -74,18 +68,12 @@ class DocumentOAuthProvider extends MemoryOAuthProvider {
 }
 
 function authorizationUrl(server: Fixture, clientId: string): URL {
-  const challenge = createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url");
-  const url = new URL(`${server.url}/oauth/authorize`);
-  for (const [name, value] of Object.entries({
-    response_type: "code",
+  return authorizeUrl(server.url, {
     client_id: clientId,
     redirect_uri: REDIRECT,
-    code_challenge: challenge,
-    code_challenge_method: "S256",
+    code_challenge: pkcePair().challenge,
     state: "s-1",
-  }))
-    url.searchParams.set(name, value);
-  return url;
+  });
 }
 
 /** Opens the authorization URL as a logged-in user would and expects the refusal page, never a redirect. */

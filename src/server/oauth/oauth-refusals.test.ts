@@ -1,13 +1,12 @@
-/**
- * @module What the OAuth endpoints refuse, over real HTTP against a real server: a wrong PKCE verifier, a code
- * used twice, a redirect URI or resource other than the one authorized, an unknown client, a form without
- * the session's CSRF token, redirect URIs that may not be registered; scopes never beyond the user's; and a
- * token of one tenant that does not see another's tools.
- */
-import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fixture, startFixture } from "../../../test/server/server-fixture.js";
-import { consent, consentFields, consoleLogin } from "../../../test/support/oauth-user.js";
+import {
+  authorizeUrl,
+  consent,
+  consentFields,
+  consoleLogin,
+  pkcePair,
+} from "../../../test/support/oauth-user.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
 
@@ -45,30 +44,20 @@ async function registeredClient(): Promise<string> {
   return ((await response.json()) as { client_id: string }).client_id;
 }
 
-function pkce() {
-  const verifier = randomBytes(32).toString("base64url");
-  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
-}
-
 function authorizationUrl(clientId: string, challenge: string, extra: Record<string, string> = {}): URL {
-  const url = new URL(`${fixture.url}/oauth/authorize`);
-  for (const [name, value] of Object.entries({
-    response_type: "code",
+  return authorizeUrl(fixture.url, {
     client_id: clientId,
     redirect_uri: REDIRECT,
     code_challenge: challenge,
-    code_challenge_method: "S256",
     resource: `${fixture.url}/mcp`,
     state: "s-1",
     ...extra,
-  }))
-    url.searchParams.set(name, value);
-  return url;
+  });
 }
 
 /** A fresh code for alice, with the verifier it was made for. */
 async function codeFor(clientId: string, extra: Record<string, string> = {}, cookie = aliceCookie) {
-  const { verifier, challenge } = pkce();
+  const { verifier, challenge } = pkcePair();
   const redirect = await consent(authorizationUrl(clientId, challenge, extra), cookie, "allow");
   expect(redirect.searchParams.get("state")).toBe("s-1");
   return { code: redirect.searchParams.get("code")!, verifier };
@@ -94,7 +83,7 @@ describe("the token endpoint refuses", () => {
   it("a wrong PKCE verifier, and the code is spent by the attempt", async () => {
     const clientId = await registeredClient();
     const { code, verifier } = await codeFor(clientId);
-    await expectError(await exchange(clientId, code, pkce().verifier), 400, "invalid_grant");
+    await expectError(await exchange(clientId, code, pkcePair().verifier), 400, "invalid_grant");
     await expectError(await exchange(clientId, code, verifier), 400, "invalid_grant");
   });
 
@@ -150,7 +139,7 @@ describe("the token endpoint refuses", () => {
 describe("the authorization endpoint", () => {
   it("shows, and never redirects, a request of an unknown client or an unregistered redirect_uri", async () => {
     const clientId = await registeredClient();
-    const { challenge } = pkce();
+    const { challenge } = pkcePair();
     for (const url of [
       authorizationUrl("0".repeat(32), challenge),
       authorizationUrl(clientId, challenge, { redirect_uri: "http://127.0.0.1:9/callback/" }),
@@ -164,7 +153,7 @@ describe("the authorization endpoint", () => {
 
   it("sends a missing PKCE challenge or a foreign resource back to the client as an error", async () => {
     const clientId = await registeredClient();
-    const { challenge } = pkce();
+    const { challenge } = pkcePair();
     const cases = [
       [authorizationUrl(clientId, challenge, { code_challenge_method: "plain" }), "invalid_request"],
       [authorizationUrl(clientId, challenge, { resource: "https://api.example/mcp" }), "invalid_target"],
@@ -182,7 +171,7 @@ describe("the authorization endpoint", () => {
 
   it("asks a visitor without a console session to log in, and comes back to the consent after", async () => {
     const clientId = await registeredClient();
-    const url = authorizationUrl(clientId, pkce().challenge);
+    const url = authorizationUrl(clientId, pkcePair().challenge);
     const page = await fetch(url, { redirect: "manual" });
     expect(page.status).toBe(401);
     expect(await page.text()).toContain('action="/login"');
@@ -205,7 +194,7 @@ describe("the authorization endpoint", () => {
 
   it("refuses an answer without the session's CSRF token, and sends a refusal back as access_denied", async () => {
     const clientId = await registeredClient();
-    const url = authorizationUrl(clientId, pkce().challenge);
+    const url = authorizationUrl(clientId, pkcePair().challenge);
     const page = await fetch(url, { headers: { cookie: aliceCookie } });
     const fields = consentFields(await page.text());
     fields.set("decision", "allow");
@@ -252,7 +241,7 @@ describe("grants", () => {
     const cookie = await consoleLogin(fixture.url, fixture.server.auth, "tenant-a", "dana");
     const clientId = await registeredClient();
     const granted = async (scope: string | undefined) => {
-      const { verifier, challenge } = pkce();
+      const { verifier, challenge } = pkcePair();
       const url = authorizationUrl(clientId, challenge, scope === undefined ? {} : { scope });
       const page = await (await fetch(url, { headers: { cookie } })).text();
       const redirect = await consent(url, cookie, "allow");

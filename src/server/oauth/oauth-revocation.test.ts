@@ -3,10 +3,10 @@
  * with the access token or the refresh token, a rotated refresh token presented again (OAuth 2.1 §4.3.1),
  * what revocation answers for tokens that are not a grant's; and the registration limit per address.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fixture, startFixture } from "../../../test/server/server-fixture.js";
-import { consent, consoleLogin } from "../../../test/support/oauth-user.js";
+import { authorizeUrl, consent, consoleLogin, pkcePair } from "../../../test/support/oauth-user.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
 const INITIALIZE = JSON.stringify({
@@ -53,16 +53,12 @@ async function grant(): Promise<Tokens> {
     expect(registered.status).toBe(201);
     clientId = ((await registered.json()) as { client_id: string }).client_id;
   }
-  const verifier = randomBytes(32).toString("base64url");
-  const url = new URL(`${fixture.url}/oauth/authorize`);
-  for (const [name, value] of Object.entries({
-    response_type: "code",
+  const { verifier, challenge } = pkcePair();
+  const url = authorizeUrl(fixture.url, {
     client_id: clientId,
     redirect_uri: REDIRECT,
-    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
-    code_challenge_method: "S256",
-  }))
-    url.searchParams.set(name, value);
+    code_challenge: challenge,
+  });
   const redirect = await consent(url, cookie, "allow");
   const exchanged = await form("/oauth/token", {
     grant_type: "authorization_code",
@@ -200,15 +196,11 @@ describe("registration", () => {
       expect(full).toMatchObject({ status: 503, body: { error: "temporarily_unavailable" } });
       // A user consents to the first: it is used, and no longer counts.
       const boundedCookie = await consoleLogin(bounded.url, bounded.server.auth, "tenant-a", "alice");
-      const url = new URL(`${bounded.url}/oauth/authorize`);
-      for (const [name, value] of Object.entries({
-        response_type: "code",
+      const url = authorizeUrl(bounded.url, {
         client_id: first.body.client_id!,
         redirect_uri: REDIRECT,
-        code_challenge: createHash("sha256").update("v".repeat(43)).digest("base64url"),
-        code_challenge_method: "S256",
-      }))
-        url.searchParams.set(name, value);
+        code_challenge: pkcePair().challenge,
+      });
       await consent(url, boundedCookie, "allow");
       expect((await registerAt()).status).toBe(201);
       expect((await registerAt()).status).toBe(503);

@@ -1,12 +1,6 @@
-/**
- * @module A grant ends with the key its user consented with, over real HTTP against a real server on
- * 127.0.0.1: once `toolreg keys revoke` revokes the user's key, the grant's next refresh is refused and the
- * grant's own key is revoked; while the user's key is live, the grant refreshes as before.
- */
-import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fixture, startFixture } from "../../../test/server/server-fixture.js";
-import { consent, consoleLogin } from "../../../test/support/oauth-user.js";
+import { authorizeUrl, consent, consoleLogin, pkcePair } from "../../../test/support/oauth-user.js";
 import type { CliIo } from "../../cli/cli-io.js";
 import { revokeKeyCommand } from "../../cli/commands/keys.js";
 
@@ -45,16 +39,12 @@ interface Tokens {
 async function userGrant(principalId: string): Promise<{ userKeyId: string; tokens: Tokens }> {
   const { record } = await fixture.server.auth.createKey({ tenantId: TENANT, principalId });
   const cookie = await consoleLogin(fixture.url, fixture.server.auth, TENANT, principalId);
-  const verifier = randomBytes(32).toString("base64url");
-  const url = new URL(`${fixture.url}/oauth/authorize`);
-  for (const [name, value] of Object.entries({
-    response_type: "code",
+  const { verifier, challenge } = pkcePair();
+  const url = authorizeUrl(fixture.url, {
     client_id: clientId,
     redirect_uri: REDIRECT,
-    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
-    code_challenge_method: "S256",
-  }))
-    url.searchParams.set(name, value);
+    code_challenge: challenge,
+  });
   const redirect = await consent(url, cookie, "allow");
   const exchanged = await tokenRequest({
     grant_type: "authorization_code",
