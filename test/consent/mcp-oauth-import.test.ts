@@ -19,6 +19,7 @@ import type { Envelope } from "../../src/seam/envelope.js";
 import { type Listening, listen } from "../../src/server/listen.js";
 import { openRegistryServer, type RegistryServer } from "../../src/server/registry-server.js";
 import { openSqliteDeployment } from "../../src/stores/sqlite/index.js";
+import { until } from "../support/until.js";
 import { type CookieJars, completeConsent, signedIn } from "./browser.js";
 import { type OAuthMcpServer, startOAuthMcpServer } from "./oauth-mcp-server.js";
 
@@ -111,14 +112,6 @@ async function invoke(
 const consentLinks = () =>
   events.flatMap((event) => (event.type === "mcp.authorization_required" ? [event.consentUrl] : []));
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let tries = 0; tries < 100; tries++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe("importing an MCP server that speaks OAuth", () => {
   it("asks its user for consent through toolreg's start link, then serves its tools with the bearer", async () => {
     // The first connection met a 401: discovery, registration and a consent, and no tools yet.
@@ -143,7 +136,7 @@ describe("importing an MCP server that speaks OAuth", () => {
     });
     expect(upstream.tokenRequests[0]?.code_verifier).toMatch(/^[A-Za-z0-9._~-]{43,128}$/);
 
-    await until(() => registry.get("notes_read_note") !== undefined, "the imported tools");
+    await until("the imported tools", 5_000, () => registry.get("notes_read_note"), 50);
     const answer = await invoke("notes_read_note", { id: "n-1" }, "call-read");
     expect(answer.envelope).toMatchObject({ ok: true });
     expect(JSON.stringify(answer.envelope)).toContain("buy milk");

@@ -26,6 +26,7 @@ import type { Envelope } from "../../src/seam/envelope.js";
 import { type Listening, listen } from "../../src/server/listen.js";
 import { openRegistryServer, type RegistryServer } from "../../src/server/registry-server.js";
 import { openSqliteDeployment } from "../../src/stores/sqlite/index.js";
+import { until } from "../support/until.js";
 import { type CookieJars, completeConsent, signedIn } from "./browser.js";
 import { type OAuthMcpServer, startOAuthMcpServer } from "./oauth-mcp-server.js";
 
@@ -78,7 +79,7 @@ async function importNotes(
   )[0];
   const page = await completeConsent(link ?? "", { login: "", password: "" }, browsers.get("alice"));
   expect(page.text).toContain(`Connected mcp:${name}`);
-  await until(() => imported.tools().length > 0, `${name}'s tools`);
+  await until(`${name}'s tools`, 5_000, () => imported.tools().length > 0 || undefined, 50);
   return imported;
 }
 
@@ -149,12 +150,27 @@ async function storedToken(principalId: string | undefined, ref = "mcp:notes"): 
   return stored?.secrets?.accessToken;
 }
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let tries = 0; tries < 100; tries++) {
-    if (check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+/** Waits until an event after the first `since` says a user's connection closed as `closed` describes. */
+async function waitForClose(
+  since: number,
+  closed: { server?: string; principalId: string; reason: string },
+  what: string,
+): Promise<void> {
+  await until(
+    what,
+    5_000,
+    () =>
+      events
+        .slice(since)
+        .some(
+          (event) =>
+            event.type === "mcp.user_connection_closed" &&
+            (closed.server === undefined || event.server === closed.server) &&
+            event.principalId === closed.principalId &&
+            event.reason === closed.reason,
+        ) || undefined,
+    50,
+  );
 }
 
 describe("an OAuth import per user", () => {
@@ -255,18 +271,7 @@ describe("an OAuth import per user", () => {
   it("closes a user's connection once unused, and opens it again at their next call", async () => {
     await invoke("bob", "notes_read_note", { id: "n-5" });
     const closing = events.length;
-    await until(
-      () =>
-        events
-          .slice(closing)
-          .some(
-            (event) =>
-              event.type === "mcp.user_connection_closed" &&
-              event.principalId === "bob" &&
-              event.reason === "idle",
-          ),
-      "bob's idle connection to close",
-    );
+    await waitForClose(closing, { principalId: "bob", reason: "idle" }, "bob's idle connection to close");
     const seen = upstream.requests.length;
     expect(await invoke("bob", "notes_read_note", { id: "n-6" })).toMatchObject({ ok: true });
     const bobsToken = await storedToken("bob");
@@ -295,17 +300,9 @@ describe("an OAuth import per user with room for one user's connection", () => {
       ok: false,
       error: { code: "auth_required" },
     });
-    await until(
-      () =>
-        events
-          .slice(closing)
-          .some(
-            (event) =>
-              event.type === "mcp.user_connection_closed" &&
-              event.server === "few-notes" &&
-              event.principalId === "bob" &&
-              event.reason === "evicted",
-          ),
+    await waitForClose(
+      closing,
+      { server: "few-notes", principalId: "bob", reason: "evicted" },
       "bob's connection to make room for carol's",
     );
     const seen = upstream.requests.length;
@@ -378,7 +375,12 @@ describe("an OAuth import per user whose upstream asks its client during a call"
     );
     const call = client.callTool({ name: "asking_notes_wait", arguments: {} });
     try {
-      await until(() => fixture.waiting.length === 1, "bob's call to reach the upstream");
+      await until(
+        "bob's call to reach the upstream",
+        5_000,
+        () => fixture.waiting.length === 1 || undefined,
+        50,
+      );
 
       // Dave's session asks: bob's client is not, and dave's upstream hears why.
       const daves = await sessionOf("beta", "dave");

@@ -79,17 +79,4 @@ export function tally(answers: readonly Answer[]): string {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls `probe` until it returns a value, or fails after `timeoutMs`. */
-export async function until<T>(
-  what: string,
-  timeoutMs: number,
-  probe: () => Promise<T | undefined>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
+export { until } from "../support/until.js";
