@@ -3,7 +3,12 @@ import { approvalIdOf } from "../seam/envelope.js";
 import type { Seam } from "../seam/seam.js";
 import { createScriptedTool } from "../test/scripted-tool.js";
 import { createTestHarness } from "../test/test-harness.js";
-import { callThroughSeam, contextFor, FrameworkApprovals, type SeamAdapterOptions } from "./seam-bridge.js";
+import {
+  callThroughSeam,
+  contextFor,
+  frameworkNeedsApproval,
+  type SeamAdapterOptions,
+} from "./seam-bridge.js";
 
 function setup(extra: Partial<SeamAdapterOptions> = {}) {
   const mail = createScriptedTool(["sent"], { name: "send_email", effect: "external-write" });
@@ -18,45 +23,38 @@ function setup(extra: Partial<SeamAdapterOptions> = {}) {
   return { ...harness, mail, read, options };
 }
 
-describe("FrameworkApprovals", () => {
-  it("asks the seam, and approves as the approver only the call it was asked about, once", async () => {
-    const { options, mail, stores } = setup();
-    const approvals = new FrameworkApprovals(options);
-    expect(await approvals.needsApproval("read_inbox", {}, "c-1")).toBe(false);
-    expect(await approvals.needsApproval("send_email", { to: "bob" }, "c-2")).toBe(true);
-    // Another call of the same tool was never asked about: it parks.
-    expect(approvalIdOf(await approvals.execute("send_email", { to: "eve" }, "c-3"))).toBeDefined();
-    expect(await approvals.execute("send_email", { to: "bob" }, "c-2")).toMatchObject({ ok: true });
-    expect(mail.calls).toHaveLength(1);
-    const decided = await stores.approvals.list({ tenantId: "t1", status: "executed" });
-    expect(decided.map((record) => [record.toolCallId, record.decidedBy])).toEqual([["c-2", "human-1"]]);
-    // The yes was used: the same call run again replays under its key instead of being approved again.
-    expect(await approvals.execute("send_email", { to: "bob" }, "c-2")).toMatchObject({ ok: true });
-    expect(mail.calls).toHaveLength(1);
-  });
-
-  it("a later no withdraws a yes; past its capacity the oldest yes is forgotten", async () => {
-    const { options, mail } = setup();
-    const approvals = new FrameworkApprovals(options, 2);
-    await approvals.needsApproval("send_email", {}, "c-1");
-    await approvals.needsApproval("send_email", { unknown: true }, "c-1");
-    for (const id of ["c-2", "c-3", "c-4"]) await approvals.needsApproval("send_email", {}, id);
-    for (const id of ["c-1", "c-2"]) {
-      expect(approvalIdOf(await approvals.execute("send_email", {}, id))).toBeDefined();
-    }
-    expect(await approvals.execute("send_email", {}, "c-4")).toMatchObject({ ok: true });
-    expect(mail.calls).toHaveLength(1);
+describe("frameworkNeedsApproval", () => {
+  it("asks the framework only about a call the seam would park", async () => {
+    const { options } = setup();
+    expect(await frameworkNeedsApproval(options, "read_inbox", {}, "c-1")).toBe(false);
+    expect(await frameworkNeedsApproval(options, "send_email", { to: "bob" }, "c-2")).toBe(true);
   });
 
   it("never asks the framework without an approver: the call parks in toolreg", async () => {
     const { options } = setup({ approver: undefined });
-    const approvals = new FrameworkApprovals(options);
-    expect(await approvals.needsApproval("send_email", {}, "c-1")).toBe(false);
-    expect(approvalIdOf(await approvals.execute("send_email", {}, "c-1"))).toBeDefined();
+    expect(await frameworkNeedsApproval(options, "send_email", {}, "c-1")).toBe(false);
+    expect(approvalIdOf(await callThroughSeam(options, "send_email", {}, "c-1", true))).toBeDefined();
   });
 });
 
 describe("callThroughSeam", () => {
+  it("approves as the approver only a call the framework approved, and runs it once", async () => {
+    const { options, mail, stores } = setup();
+    // Not approved by the framework: it parks.
+    expect(approvalIdOf(await callThroughSeam(options, "send_email", { to: "eve" }, "c-3"))).toBeDefined();
+    expect(await callThroughSeam(options, "send_email", { to: "bob" }, "c-2", true)).toMatchObject({
+      ok: true,
+    });
+    expect(mail.calls).toHaveLength(1);
+    const decided = await stores.approvals.list({ tenantId: "t1", status: "executed" });
+    expect(decided.map((record) => [record.toolCallId, record.decidedBy])).toEqual([["c-2", "human-1"]]);
+    // The same call run again replays under its key instead of being approved again.
+    expect(await callThroughSeam(options, "send_email", { to: "bob" }, "c-2", true)).toMatchObject({
+      ok: true,
+    });
+    expect(mail.calls).toHaveLength(1);
+  });
+
   it("lets a decision made elsewhere first stand", async () => {
     const { options, seam, mail } = setup();
     // The console denies the parked call between the park and the framework's approval.

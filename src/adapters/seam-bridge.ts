@@ -95,49 +95,22 @@ export async function callThroughSeam(
   return options.seam.resume(context, approvalId, { onInProgress: "wait" });
 }
 
-/** How many asked calls are remembered before the oldest is forgotten. */
-const ASKED_CAPACITY = 1_000;
-
 /**
- * A framework's approval flag, mapped from the seam's approval step. `needsApproval` asks the seam and
- * remembers a yes for that call; `execute` hands the yes to the one run that follows, which the framework
- * starts only after the app approved. A call the framework runs without having asked (a run resumed in
- * another process, an "always approve" the seam never saw, a forgotten entry) parks in toolreg and the
- * model is told: nothing is approved on a framework's word alone. Bounded, oldest forgotten first.
+ * A framework's approval flag, mapped from the seam's approval step: whether the framework should ask its
+ * human before running this call. Only with an approver (whose name records the yes), and only when the
+ * seam would park the call. The yes itself is read back from the framework's own saved state when the
+ * call runs (each adapter knows where its framework keeps it), so a run saved in one process and approved
+ * in another needs nothing held in this one.
  */
-export class FrameworkApprovals {
-  readonly #options: SeamAdapterOptions;
-  /** Insertion-ordered: the first key is the oldest. */
-  readonly #asked = new Set<string>();
-  readonly #capacity: number;
-
-  constructor(options: SeamAdapterOptions, capacity = ASKED_CAPACITY) {
-    this.#options = options;
-    this.#capacity = capacity;
-  }
-
-  async needsApproval(name: string, input: unknown, toolCallId: string): Promise<boolean> {
-    const key = JSON.stringify([name, toolCallId]);
-    this.#asked.delete(key);
-    if (this.#options.approver === undefined) return false;
-    const context = contextFor(this.#options, toolCallId);
-    // A call that cannot even be set up is refused when it runs; there is nothing to ask a human.
-    if (isEnvelope(context)) return false;
-    const needed = await this.#options.seam.needsApproval(context, name, input);
-    if (!needed) return false;
-    this.#asked.add(key);
-    if (this.#asked.size > this.#capacity) {
-      for (const oldest of this.#asked) {
-        this.#asked.delete(oldest);
-        break;
-      }
-    }
-    return true;
-  }
-
-  /** Runs the call through the seam; approved as `approver` only if this very call was asked about. */
-  execute(name: string, input: unknown, toolCallId: string): Promise<Envelope> {
-    const asked = this.#asked.delete(JSON.stringify([name, toolCallId]));
-    return callThroughSeam(this.#options, name, input, toolCallId, asked);
-  }
+export async function frameworkNeedsApproval(
+  options: SeamAdapterOptions,
+  name: string,
+  input: unknown,
+  toolCallId: string,
+): Promise<boolean> {
+  if (options.approver === undefined) return false;
+  const context = contextFor(options, toolCallId);
+  // A call that cannot even be set up is refused when it runs; there is nothing to ask a human.
+  if (isEnvelope(context)) return false;
+  return options.seam.needsApproval(context, name, input);
 }

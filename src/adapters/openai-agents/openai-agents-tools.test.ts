@@ -184,12 +184,12 @@ describe("openAIAgentsTools", () => {
     expect(model.toolResults().call_1).toContain(`approval ${parked?.id}`);
   });
 
-  it("a call the SDK ran without asking (always-approved) parks instead of running on the SDK's word", async () => {
+  it("an always-approve in the SDK approves each later call in toolreg as the approver, each run once", async () => {
     const { harness, send, agentFor, runner } = setup();
     const model = new ScriptedModel([
       [functionCall("call_1", "send_email", { to: "bob@example.com" })],
       [functionCall("call_2", "send_email", { to: "carol@example.com" })],
-      [reply("one sent, one waiting")],
+      [reply("both sent")],
     ]);
     const agent = agentFor(model);
     const paused = await runner.run(agent, "email bob and carol");
@@ -198,9 +198,11 @@ describe("openAIAgentsTools", () => {
     const resumed = await runner.run(agent, paused.state);
 
     expect(resumed.interruptions).toEqual([]);
-    expect(send.calls).toHaveLength(1);
-    const pending = await harness.stores.approvals.list({ tenantId: "t1", status: "pending" });
-    expect(pending.map((approval) => approval.toolCallId)).toEqual(["call_2"]);
-    expect(model.toolResults().call_2).toMatch(/^error approval_required: /);
+    expect(send.calls).toHaveLength(2);
+    const executed = await harness.stores.approvals.list({ tenantId: "t1", status: "executed" });
+    expect(executed.map((approval) => [approval.toolCallId, approval.decidedBy]).sort()).toEqual([
+      ["call_1", "alice"],
+      ["call_2", "alice"],
+    ]);
   });
 });

@@ -5,7 +5,12 @@ import { type FunctionTool, tool } from "@openai/agents-core";
 import type { JsonObjectSchemaNonStrict, JsonSchemaDefinitionEntry } from "@openai/agents-core/types";
 import { descriptionForModel } from "../../catalog/model-description.js";
 import { envelopeText } from "../../seam/envelope.js";
-import { adaptedTools, FrameworkApprovals, type SeamAdapterOptions } from "../seam-bridge.js";
+import {
+  adaptedTools,
+  callThroughSeam,
+  frameworkNeedsApproval,
+  type SeamAdapterOptions,
+} from "../seam-bridge.js";
 
 /** A tool's JSON Schema under the SDK's non-strict parameters type; the SDK passes it on unchanged. */
 type JsonParameters = JsonObjectSchemaNonStrict<Record<string, JsonSchemaDefinitionEntry>>;
@@ -21,7 +26,6 @@ export type SeamFunctionTool = FunctionTool<unknown, JsonParameters, string>;
  * never asks, and a call that needs approval parks in toolreg for a human there.
  */
 export function openAIAgentsTools(options: SeamAdapterOptions): SeamFunctionTool[] {
-  const approvals = new FrameworkApprovals(options);
   return adaptedTools(options).map((adapted) => {
     const name = adapted.name;
     return tool({
@@ -32,9 +36,13 @@ export function openAIAgentsTools(options: SeamAdapterOptions): SeamFunctionTool
       strict: false,
       // Without a call id the SDK could not tie an approval to a run: nothing to ask, the seam parks it.
       needsApproval: (_runContext, input, callId) =>
-        callId === undefined ? Promise.resolve(false) : approvals.needsApproval(name, input, callId),
-      async execute(input, _runContext, details) {
-        const envelope = await approvals.execute(name, input, details?.toolCall?.callId ?? randomUUID());
+        callId === undefined ? Promise.resolve(false) : frameworkNeedsApproval(options, name, input, callId),
+      async execute(input, runContext, details) {
+        const callId = details?.toolCall?.callId;
+        // The app's yes lives in the run's context, which a RunState carries to whichever process resumes.
+        const approved =
+          callId !== undefined && runContext?.isToolApproved({ toolName: name, callId }) === true;
+        const envelope = await callThroughSeam(options, name, input, callId ?? randomUUID(), approved);
         return envelopeText(envelope);
       },
     });
