@@ -270,6 +270,17 @@ export interface ApprovalStore {
   listApproved(input: { limit: number }): Promise<ApprovalRecord[]>;
   /** Marks every pending approval past its expiry as expired; returns how many. Housekeeping, like `purge`. */
   expire(input: { now: number }): Promise<number>;
+  /**
+   * Pending approvals of every tenant still open at `now` (those past their expiry can no longer be
+   * approved, swept or not): how many, and when the oldest was created. One aggregate, for metrics.
+   */
+  waiting(input: { now: number }): Promise<WaitingApprovals>;
+}
+
+/** What `ApprovalStore.waiting` finds: the count, and the oldest one's `createdAt` (none when none wait). */
+export interface WaitingApprovals {
+  count: number;
+  oldestCreatedAt: number | undefined;
 }
 
 // ---- audit -----------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import type { Logger } from "../seam/context.js";
 import type { OutputStore } from "../seam/output-store.js";
 import { Seam } from "../seam/seam.js";
 import { openSqliteDeployment } from "../stores/sqlite/index.js";
+import { observeWaitingApprovals } from "../telemetry/approval-metrics.js";
 import { createServerApp } from "./app.js";
 import { type AuthFailureSettings, AuthFailures } from "./auth-failures.js";
 import { serveBusDiscovery } from "./bus-discovery.js";
@@ -185,6 +186,8 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
   sweep();
   const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
   sweeper.unref();
+  // Through whatever MeterProvider the host process has (toolreg serve's OTLP export, or the host's own).
+  const stopObserving = observeWaitingApprovals(stores.approvals, { logger: options.logger });
   return {
     app,
     seam,
@@ -193,6 +196,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     instance: deps.instance,
     async close() {
       clearInterval(sweeper);
+      stopObserving();
       stopListening();
       stopHearing?.();
       stopAnswering?.();

@@ -587,6 +587,60 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
         ).toEqual(["also-due", "due"]);
       });
 
+      it("counts no waiting approvals in an empty store", async () => {
+        expect(await stores.approvals.waiting({ now: 1_000 })).toEqual({
+          count: 0,
+          oldestCreatedAt: undefined,
+        });
+      });
+
+      it("counts waiting approvals of every tenant together, with the oldest one's creation", async () => {
+        await stores.approvals.create(approvalOf({ tenantId: A, id: "a-new", createdAt: 3_000 }));
+        await stores.approvals.create(approvalOf({ tenantId: B, id: "b-old", createdAt: 1_500 }));
+        await stores.approvals.create(approvalOf({ tenantId: A, id: "a-mid", createdAt: 2_000 }));
+        expect(await stores.approvals.waiting({ now: 4_000 })).toEqual({ count: 3, oldestCreatedAt: 1_500 });
+      });
+
+      it("counts neither decided approvals nor pending ones past their expiry, swept or not", async () => {
+        const add = (id: string, createdAt: number, expiresAt = 61_000) =>
+          stores.approvals.create(approvalOf({ id, createdAt, expiresAt }));
+        await add("approved", 1_000);
+        await add("denied", 1_100);
+        await add("swept", 1_200, 5_000);
+        await add("lapsed", 1_300, 9_000);
+        await add("waiting", 1_400);
+        await stores.approvals.decide({
+          tenantId: A,
+          id: "approved",
+          decision: "approved",
+          by: "bob",
+          at: 2_000,
+        });
+        await stores.approvals.decide({
+          tenantId: A,
+          id: "denied",
+          decision: "denied",
+          by: "bob",
+          at: 2_000,
+        });
+        expect(await stores.approvals.waiting({ now: 4_000 })).toEqual({ count: 3, oldestCreatedAt: 1_200 });
+        await stores.approvals.expire({ now: 5_000 });
+        // "lapsed" is still pending in storage, but at its expiry it can no longer be approved.
+        expect(await stores.approvals.waiting({ now: 9_000 })).toEqual({ count: 1, oldestCreatedAt: 1_400 });
+        expect((await stores.approvals.get({ tenantId: A, id: "lapsed" }))?.status).toBe("pending");
+        await stores.approvals.decide({
+          tenantId: A,
+          id: "waiting",
+          decision: "denied",
+          by: "bob",
+          at: 9_000,
+        });
+        expect(await stores.approvals.waiting({ now: 9_000 })).toEqual({
+          count: 0,
+          oldestCreatedAt: undefined,
+        });
+      });
+
       it("lets exactly one of a concurrent approve and deny win", async () => {
         await stores.approvals.create(approvalOf());
         const [approve, deny] = await Promise.all([

@@ -95,5 +95,15 @@ export function createMemoryApprovalStore(options: { audit?: AuditStore } = {}):
       }
       return expired;
     },
+    async waiting({ now }) {
+      let count = 0;
+      let oldestCreatedAt: number | undefined;
+      for (const record of records.values()) {
+        if (record.status !== "pending" || record.expiresAt <= now) continue;
+        count++;
+        oldestCreatedAt = Math.min(oldestCreatedAt ?? record.createdAt, record.createdAt);
+      }
+      return { count, oldestCreatedAt };
+    },
   };
 }

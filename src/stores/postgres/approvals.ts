@@ -199,5 +199,15 @@ export function createPostgresApprovalStore(
       );
       return rowCount ?? 0;
     },
+    async waiting({ now }) {
+      // Served by the partial index approvals_by_expiry (expires_at) WHERE status = 'pending'.
+      const { rows } = await pool.query<{ count: number; oldest: number | null }>(
+        `SELECT count(*) AS count, min(created_at) AS oldest FROM ${table}
+         WHERE status = 'pending' AND expires_at > $1`,
+        [now],
+      );
+      const { count, oldest } = rows[0]!;
+      return { count, oldestCreatedAt: oldest ?? undefined };
+    },
   };
 }

@@ -84,6 +84,10 @@ export function createSqliteApprovalStore(
   const expire = db.prepare<[number]>(
     "UPDATE approvals SET status = 'expired' WHERE status = 'pending' AND expires_at <= ?",
   );
+  // Served by approvals_by_expiry (status, expires_at).
+  const waiting = db.prepare<[number], { count: number; oldest: number | null }>(
+    "SELECT count(*) AS count, min(created_at) AS oldest FROM approvals WHERE status = 'pending' AND expires_at > ?",
+  );
 
   const decide = db.transaction((input: DecideInput) => {
     const row = select.get(input.tenantId, input.id);
@@ -162,6 +166,10 @@ export function createSqliteApprovalStore(
     },
     async expire({ now }) {
       return expire.run(now).changes;
+    },
+    async waiting({ now }) {
+      const { count, oldest } = waiting.get(now)!;
+      return { count, oldestCreatedAt: oldest ?? undefined };
     },
   };
 }
