@@ -36,7 +36,9 @@ function fromStandard<T>(schema: StandardSchemaV1, direction: "input" | "output"
   }
   let jsonSchema: JsonSchemaObject;
   try {
-    jsonSchema = props.jsonSchema[direction]({ target: "draft-2020-12" });
+    // Its own fields only: zod marks its output with a hidden `~standard`, which frameworks (OpenAI Agents
+    // 0.20) take for a Standard Schema to validate with, when it is meant as plain JSON Schema.
+    jsonSchema = { ...props.jsonSchema[direction]({ target: "draft-2020-12" }) };
   } catch (error) {
     throw new Error(`cannot become JSON Schema: ${(error as Error).message}`);
   }

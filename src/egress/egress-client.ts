@@ -1,7 +1,9 @@
 /** @module The egress client: the only way a tool reaches the network, every hop checked, pinned and bounded. */
 import type { IncomingHttpHeaders } from "node:http";
 import { rootCertificates } from "node:tls";
+import type { Dispatcher } from "undici";
 import { ToolFailure } from "../errors/tool-failure.js";
+import { endHttpClientSpan, startHttpClientSpan } from "../telemetry/http-client-span.js";
 import { checkTarget } from "./check-target.js";
 import { type Resolver, systemResolver } from "./dns-resolver.js";
 import { type EgressPolicy, type EgressPolicyInit, resolveEgressPolicy } from "./egress-policy.js";
@@ -130,15 +132,23 @@ export class EgressClient {
         const target = await checkTarget(url, policy, this.#resolver, signal);
         const headers = await headersForHop(callerHeaders, target.host, policy, init.caller, redactUrl(url));
         const pool = this.#pools.get(url.origin, target.host, target.address, target.family);
-        const response = await pool.request({
-          path: `${url.pathname}${url.search}`,
-          method,
-          headers,
-          body,
-          signal,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        });
+        const span = startHttpClientSpan(method, url, redactUrl(url), headers);
+        let response: Dispatcher.ResponseData;
+        try {
+          response = await pool.request({
+            path: `${url.pathname}${url.search}`,
+            method,
+            headers,
+            body,
+            signal,
+            headersTimeout: timeoutMs,
+            bodyTimeout: timeoutMs,
+          });
+        } catch (error) {
+          endHttpClientSpan(span, { error: failureOf(error).code });
+          throw error;
+        }
+        endHttpClientSpan(span, { status: response.statusCode });
         const next =
           init.redirect === "manual" ? undefined : redirectTarget(response.statusCode, response.headers, url);
         if (next === undefined) {

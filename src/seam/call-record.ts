@@ -1,7 +1,8 @@
-/** @module Step 10: the audit event and the span of a call, and the audit write that never breaks a call. */
-import { ProxyTracerProvider, SpanStatusCode, trace } from "@opentelemetry/api";
+/** @module Step 10: the audit event, span and metrics of a call, and the audit write that never breaks a call. */
 import type { AuditEvent } from "../ports/stores.js";
 import type { AnyTool } from "../registry/registry.js";
+import { recordCallMetrics, UNKNOWN_TOOL } from "../telemetry/call-metrics.js";
+import { endCallSpan, startCallSpan } from "../telemetry/call-span.js";
 import type { CallTrace } from "./call-trace.js";
 import type { ExecutionContext, Logger } from "./context.js";
 import type { Envelope } from "./envelope.js";
@@ -122,9 +123,22 @@ const outcomeOf = (trace: CallTrace, envelope: Envelope): AuditEvent["outcome"] 
   trace.replayed ? "replayed" : envelope.ok ? "ok" : envelope.error.code;
 
 /**
- * One span and one audit event per call or resume. The span is made whole at the end, with the call's
- * start time, so nothing is held open across the call and no context propagation is needed. An event
- * the store wrote with the call's completion (`trace.audited`) is not written again.
+ * Starts the call's span (when a tracer is installed) as a child of the active context; run the call
+ * inside `withCallSpan(trace.span, …)` so what it does is the span's child. `recordCall` ends it.
+ */
+export function beginCallSpan(settings: SeamSettings, context: ExecutionContext, trace: CallTrace): void {
+  trace.span = startCallSpan(settings.tracer, {
+    toolName: trace.name,
+    toolCallId: context.toolCallId,
+    startedAt: trace.startedAt,
+    kind: trace.kind,
+  });
+}
+
+/**
+ * One span, the call's metrics and one audit event per call or resume. A call that began no span (none
+ * was installed then, or it ended before it began one) gets one made whole now, with its start time. An
+ * event the store wrote with the call's completion (`trace.audited`) is not written again.
  */
 export function recordCall(
   settings: SeamSettings,
@@ -132,62 +146,44 @@ export function recordCall(
   trace: CallTrace,
   envelope: Envelope,
 ): void | Promise<void> {
-  const { tool } = trace;
-  const outcome = outcomeOf(trace, envelope);
-  recordSpan(
-    settings,
-    trace.kind,
-    context,
-    tool?.name ?? trace.name,
-    tool?.effect,
-    outcome,
-    envelope,
-    trace.startedAt,
-  );
+  recordTelemetry(settings, context, trace, envelope);
   if (trace.audited) return;
   return recordAudit(settings, callRecordEvent(settings, context, trace, envelope), context.logger);
 }
 
-/** The provider the API delegates to until an SDK registers one: its spans record nothing. */
-const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate();
-
-/**
- * Whether an SDK has registered a tracer provider. Asked on every call (a host may register one at any
- * time), because it costs a fraction of making and ending a span that records nothing.
- */
-function tracingInstalled(): boolean {
-  const provider = trace.getTracerProvider();
-  return !(provider instanceof ProxyTracerProvider) || provider.getDelegate() !== NOOP_PROVIDER;
-}
-
-/** The span of a call, made whole at its end; a failing tracer is the host's problem, never the call's. */
-function recordSpan(
+/** The span and metrics of a call; a failing tracer or meter is the host's problem, never the call's. */
+function recordTelemetry(
   settings: SeamSettings,
-  kind: "tool-call" | "approval-resume",
   context: ExecutionContext,
-  toolName: string,
-  effect: string | undefined,
-  outcome: string,
+  trace: CallTrace,
   envelope: Envelope,
-  startedAt: number,
 ): void {
+  const { tool } = trace;
+  const outcome = outcomeOf(trace, envelope);
+  const errorCode = envelope.ok ? undefined : envelope.error.code;
   try {
-    if (!tracingInstalled()) return;
-    const span = settings.tracer.startSpan(kind === "tool-call" ? "toolreg.call" : "toolreg.resume", {
-      startTime: startedAt,
-    });
-    // Attributes only for a span that records: with no SDK installed they would be built to be dropped.
-    if (span.isRecording()) {
-      span.setAttributes({
-        "toolreg.tool": toolName,
-        "toolreg.effect": effect ?? "unknown",
-        "toolreg.outcome": outcome,
-        "toolreg.tenant": context.tenantId,
+    if (!trace.span) beginCallSpan(settings, context, trace);
+    if (trace.span) {
+      endCallSpan(trace.span, {
+        toolName: tool?.name ?? trace.name,
+        description: tool?.description,
+        version: tool?.version,
+        effect: tool?.effect,
+        outcome,
+        errorMessage: envelope.ok ? undefined : envelope.error.message.slice(0, 500),
+        tenantId: context.tenantId,
+        runId: context.runId,
+        approvalId: trace.approvalId,
       });
-      if (!envelope.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: envelope.error.code });
     }
-    span.end();
+    recordCallMetrics(
+      tool?.name ?? UNKNOWN_TOOL,
+      tool?.effect,
+      outcome,
+      errorCode,
+      (Date.now() - trace.startedAt) / 1000,
+    );
   } catch (error) {
-    context.logger.error({ err: error, tool: toolName }, "tracer failed");
+    context.logger.error({ err: error, tool: tool?.name ?? trace.name }, "tracer failed");
   }
 }

@@ -1,4 +1,5 @@
 /** @module What the audit row and span of one call say beyond its outcome, filled in as the steps run. */
+import type { Span } from "@opentelemetry/api";
 import type { AnyTool } from "../registry/registry.js";
 
 export interface CallTrace {
@@ -16,6 +17,8 @@ export interface CallTrace {
   replayed: boolean;
   /** The event went in with the completion, in its transaction: recording the call writes only its span. */
   audited: boolean;
+  /** The call's span, active while it runs; none when no tracer is installed. */
+  span: Span | undefined;
 }
 
 export function newCallTrace(
@@ -35,5 +38,6 @@ export function newCallTrace(
     idempotencyKey: undefined,
     replayed: false,
     audited: false,
+    span: undefined,
   };
 }

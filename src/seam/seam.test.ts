@@ -20,7 +20,7 @@ const exporter = new InMemorySpanExporter();
 const breaksOnTrippedTool = {
   onStart: () => {},
   onEnd: (span: { attributes: Record<string, unknown> }) => {
-    if (span.attributes["toolreg.tool"] === "trips_the_tracer") throw new Error("exporter exploded");
+    if (span.attributes["gen_ai.tool.name"] === "trips_the_tracer") throw new Error("exporter exploded");
   },
   forceFlush: async () => {},
   shutdown: async () => {},
@@ -351,11 +351,12 @@ describe("seam: run and envelope", () => {
     const { seam, context, stores } = createTestHarness([readTool("look")]);
     await seam.call(context(), "look", {});
     await seam.call(context(), "nope", {});
-    const spans = exporter.getFinishedSpans().map((span) => span.attributes);
-    expect(spans).toEqual([
-      expect.objectContaining({ "toolreg.tool": "look", "toolreg.effect": "read", "toolreg.outcome": "ok" }),
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((span) => span.name)).toEqual(["execute_tool look", "execute_tool nope"]);
+    expect(spans.map((span) => span.attributes)).toEqual([
+      expect.objectContaining({ "gen_ai.tool.name": "look", "toolreg.effect": "read", "toolreg.outcome": "ok" }),
       expect.objectContaining({
-        "toolreg.tool": "nope",
+        "gen_ai.tool.name": "nope",
         "toolreg.effect": "unknown",
         "toolreg.outcome": "unknown_tool",
       }),

@@ -2,9 +2,10 @@
 import { type Approval, changesData } from "../declaration/effect.js";
 import type { Interruption } from "../ports/stores.js";
 import type { AnyTool, RegistryView } from "../registry/registry.js";
+import { withCallSpan } from "../telemetry/call-span.js";
 import { ApprovalDesk, type DecisionRequest, type DecisionResult } from "./approval-desk.js";
 import { isVisible, unmetPrecondition, type Validated, validateInput } from "./call-checks.js";
-import { callEvent, recordAudit, recordCall } from "./call-record.js";
+import { beginCallSpan, callEvent, recordAudit, recordCall } from "./call-record.js";
 import { type CallTrace, newCallTrace } from "./call-trace.js";
 import {
   type ConnectStart,
@@ -117,6 +118,7 @@ export class Seam {
     const startedAt = Date.now();
     const printable = printableName(name);
     const trace = newCallTrace("tool-call", printable, startedAt);
+    beginCallSpan(this.#settings, context, trace);
     const finish = (envelope: Envelope): Envelope | Promise<Envelope> => {
       // Recording runs the host's clock, tracer and logger: whatever they throw, the call has its answer.
       try {
@@ -136,7 +138,7 @@ export class Seam {
       // The seam's clock at the start, for the steps that run before the call first waits (a reading
       // costs some 30 ns here, and most calls wait only for the tool itself). A host's clock may throw.
       const now = this.#settings.realClock ? startedAt : this.#settings.now();
-      result = this.#call(context, name, input, options, trace, now);
+      result = withCallSpan(trace.span, () => this.#call(context, name, input, options, trace, now));
     } catch (error) {
       result = crashed(context, printable, error);
     }
@@ -324,9 +326,10 @@ export class Seam {
     body: (trace: CallTrace) => Promise<Envelope | undefined>,
   ): Promise<Envelope> {
     const trace = newCallTrace("approval-resume", "", Date.now(), "approved", approvalId);
+    beginCallSpan(this.#settings, context, trace);
     let envelope: Envelope | undefined;
     try {
-      envelope = await body(trace);
+      envelope = await withCallSpan(trace.span, () => body(trace));
     } catch (error) {
       envelope = crashed(context, "", error);
     }

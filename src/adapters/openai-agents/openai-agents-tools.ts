@@ -31,10 +31,8 @@ export function openAIAgentsTools(options: SeamAdapterOptions): SeamFunctionTool
     return tool({
       name,
       description: descriptionForModel(adapted),
-      // Non-strict: the schema goes to the model as declared, and the seam is the one that validates. A
-      // copy, because zod's JSON Schema output carries a hidden `~standard` marker that SDK 0.20+ takes for
-      // a Standard Schema (which it accepts only strict); the copy's own fields are plain JSON Schema.
-      parameters: { ...adapted.inputJsonSchema } as JsonParameters,
+      // Non-strict: the schema goes to the model as declared, and the seam is the one that validates.
+      parameters: adapted.inputJsonSchema as JsonParameters,
       strict: false,
       // Without a call id the SDK could not tie an approval to a run: nothing to ask, the seam parks it.
       needsApproval: (_runContext, input, callId) =>

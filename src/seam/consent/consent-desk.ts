@@ -8,8 +8,9 @@
 import { randomUUID } from "node:crypto";
 import type { ConsentRequest, ParkedCall } from "../../ports/consent-store.js";
 import type { AnyTool } from "../../registry/registry.js";
+import { withCallSpan } from "../../telemetry/call-span.js";
 import { isVisible, unmetPrecondition, validateInput } from "../call-checks.js";
-import { callEvent, recordAudit, recordCall } from "../call-record.js";
+import { beginCallSpan, callEvent, recordAudit, recordCall } from "../call-record.js";
 import { type CallTrace, newCallTrace } from "../call-trace.js";
 import { type AssistantMode, createExecutionContext, type ExecutionContext } from "../context.js";
 import { type Envelope, failure } from "../envelope.js";
@@ -353,10 +354,13 @@ export class ConsentDesk {
     }
     const trace = newCallTrace("tool-call", call.toolName, Date.now(), "consent");
     const context = this.#contextOf(call, requester);
+    beginCallSpan(this.#settings, context, trace);
     let envelope: Envelope;
     let final = true;
     try {
-      ({ envelope, final } = await this.#resumed(call, context, options, trace));
+      ({ envelope, final } = await withCallSpan(trace.span, () =>
+        this.#resumed(call, context, options, trace),
+      ));
     } catch (error) {
       envelope = storeFailure(`resume parked call ${call.id}`, error);
       final = false;
