@@ -136,9 +136,9 @@ export function beginCallSpan(settings: SeamSettings, context: ExecutionContext,
 }
 
 /**
- * One span, the call's metrics and one audit event per call or resume. A call that began no span (none
- * was installed then, or it ended before it began one) gets one made whole now, with its start time. An
- * event the store wrote with the call's completion (`trace.audited`) is not written again.
+ * The end of a call or resume: its span (begun by `beginCallSpan`) ended, its metrics and one audit
+ * event recorded. An event the store wrote with the call's completion (`trace.audited`) is not written
+ * again.
  */
 export function recordCall(
   settings: SeamSettings,
@@ -162,7 +162,6 @@ function recordTelemetry(
   const outcome = outcomeOf(trace, envelope);
   const errorCode = envelope.ok ? undefined : envelope.error.code;
   try {
-    if (!trace.span) beginCallSpan(settings, context, trace);
     if (trace.span) {
       endCallSpan(trace.span, {
         toolName: tool?.name ?? trace.name,
