@@ -20,6 +20,7 @@ import {
   type Tool as UpstreamTool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
+import { metaWithTraceContext } from "../../telemetry/trace-context.js";
 import type { UpstreamRequests } from "./caller-requests.js";
 
 export interface ReconnectOptions {
@@ -122,8 +123,13 @@ export class UpstreamConnection {
     try {
       // A plain request, not the SDK's callTool: the structured content is checked against the output
       // schema by the seam, whose failure is an `output_invalid` envelope rather than a thrown error.
+      // The call's trace goes on upstream: its `_meta` names the span this call runs in (SEP-414).
+      const _meta = metaWithTraceContext(undefined);
       return await client.request(
-        { method: "tools/call", params: { name, arguments: input as Record<string, unknown> } },
+        {
+          method: "tools/call",
+          params: { name, arguments: input as Record<string, unknown>, ...(_meta ? { _meta } : {}) },
+        },
         CallToolResultSchema,
         { signal: options.signal, timeout: Math.max(1, options.timeoutMs) },
       );

@@ -20,10 +20,12 @@ import {
   type ServerRequest,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { context as otelContext } from "@opentelemetry/api";
 import type { ToolRegistry } from "../../registry/registry.js";
 import type { ExecutionContext } from "../../seam/context.js";
 import { approvalIdOf, type Envelope } from "../../seam/envelope.js";
 import type { Seam } from "../../seam/seam.js";
+import { contextOfMcpRequest } from "../../telemetry/trace-context.js";
 import { approveByElicitation, canElicit } from "./approve-by-elicitation.js";
 import { callToolResult } from "./call-tool-result.js";
 import { type McpClientChannel, openMcpClient } from "./client-channel.js";
@@ -165,7 +167,13 @@ export function createMcpServer(options: McpServerOptions): Server {
     return callToolResult(context.toolCallId, name, envelope);
   };
   const track = options.track ?? (<T>(call: () => Promise<T>) => call());
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => track(() => callTool(request, extra)));
+  // In the caller's trace (its `_meta`, else its HTTP headers): the call, its approval's resume and a
+  // task's background run are all started inside it, so each is that trace's.
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    otelContext.with(contextOfMcpRequest(request.params._meta, extra.requestInfo?.headers), () =>
+      track(() => callTool(request, extra)),
+    ),
+  );
 
   const unsubscribe = options.registry?.onUpdate(() => {
     // Before a client connects there is no one to tell; it reads the current list when it lists.

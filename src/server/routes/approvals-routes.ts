@@ -12,6 +12,7 @@ import { APPROVAL_STATUSES, type ApprovalRecord } from "../../ports/stores.js";
 import { createExecutionContext, type ExecutionContext } from "../../seam/context.js";
 import type { Envelope } from "../../seam/envelope.js";
 import type { DecisionResult } from "../../seam/seam.js";
+import { withTraceFromHeaders } from "../../telemetry/trace-context.js";
 import { newestLiveKey } from "../newest-live-key.js";
 import { problem } from "../problem.js";
 import { readJsonBody } from "../read-json-body.js";
@@ -89,16 +90,23 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
         ...(parsed.data.note === undefined ? {} : { note: parsed.data.note }),
       };
       const requester = await requesterContext(deps, record);
+      // The approved call runs in the approver's trace: their request is what sets it going.
       let decided: DecisionResult;
       let result: Envelope | undefined;
       if (decision === "retry") {
         ({ decision: decided, envelope: result } = await deps.inflight.track(() =>
-          deps.seam.retry(request, requester, { onInProgress: "wait" }),
+          withTraceFromHeaders(c.req.raw.headers, () =>
+            deps.seam.retry(request, requester, { onInProgress: "wait" }),
+          ),
         ));
       } else {
         decided = decision === "approve" ? await deps.seam.approve(request) : await deps.seam.deny(request);
         if (decided.ok && decision === "approve") {
-          result = await deps.inflight.track(() => deps.seam.resume(requester, id, { onInProgress: "wait" }));
+          result = await deps.inflight.track(() =>
+            withTraceFromHeaders(c.req.raw.headers, () =>
+              deps.seam.resume(requester, id, { onInProgress: "wait" }),
+            ),
+          );
         }
       }
       if (!decided.ok) {

@@ -11,6 +11,7 @@ import type { Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import type { ConsentBinding } from "../../seam/consent/consent-binding.js";
 import type { ConsentCompletion, GrantOf } from "../../seam/seam.js";
+import { withTraceFromHeaders } from "../../telemetry/trace-context.js";
 import { SESSION_COOKIE } from "../authenticate.js";
 import { callContext } from "../call-context.js";
 import { newestLiveKey } from "../newest-live-key.js";
@@ -113,7 +114,9 @@ export function consentRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     const prepared = callContext(c, c.get("caller"), deps.logger, deps.credentials);
     if (!prepared.ok) return prepared.response;
     const envelope = await deps.inflight.track(() =>
-      deps.seam.resumeParked(prepared.context, c.req.param("id"), { onInProgress: "wait" }),
+      withTraceFromHeaders(c.req.raw.headers, () =>
+        deps.seam.resumeParked(prepared.context, c.req.param("id"), { onInProgress: "wait" }),
+      ),
     );
     return c.json(envelope, statusOf(envelope) as 200);
   });

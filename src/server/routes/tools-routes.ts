@@ -12,6 +12,7 @@ import { parseRuntimeVersion, runsOnRuntime } from "../../declaration/runtime.js
 import type { AnyTool } from "../../registry/registry.js";
 import type { Envelope, ErrorCode } from "../../seam/envelope.js";
 import { nearestNames } from "../../seam/nearest-names.js";
+import { withTraceFromHeaders } from "../../telemetry/trace-context.js";
 import { callContext, viewContext } from "../call-context.js";
 import { manifestEntry } from "../manifest.js";
 import { problem } from "../problem.js";
@@ -109,7 +110,9 @@ export function toolsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     const prepared = callContext(c, c.get("caller"), deps.logger, deps.credentials);
     if (!prepared.ok) return prepared.response;
     const envelope = await deps.inflight.track(() =>
-      deps.seam.call(prepared.context, c.req.param("name"), body.value ?? {}),
+      withTraceFromHeaders(c.req.raw.headers, () =>
+        deps.seam.call(prepared.context, c.req.param("name"), body.value ?? {}),
+      ),
     );
     const status = statusOf(envelope);
     const headers: Record<string, string> = { "x-toolreg-tool-call-id": prepared.context.toolCallId };
