@@ -19,6 +19,10 @@ const PEERS = [
     pattern: /(?:from|import)\s*\(?\s*["']@langchain\/[^"']*["']/,
     folder: join("adapters", "langchain") + sep,
   },
+  {
+    pattern: /(?:from|import)\s*\(?\s*["']langchain(?:\/[^"']*)?["']/,
+    folder: join("adapters", "langchain") + sep,
+  },
   { pattern: /(?:from|import)\s*\(?\s*["']@energetic-ai\/[^"']*["']/, folder: join("embeddings") + sep },
 ];
 

@@ -149,7 +149,11 @@ describe("the published package", () => {
     expect(loaded["./tools"]).not.toContain("metaTools");
     expect(loaded["./adapters/ai-sdk"]).toEqual(["aiSdkTools"]);
     expect(loaded["./adapters/openai-agents"]).toEqual(["openAIAgentsTools"]);
-    expect(loaded["./adapters/langchain"]).toEqual(["langChainTools", "resumeApproved"]);
+    expect(loaded["./adapters/langchain"]).toEqual([
+      "langChainTools",
+      "resumeApproved",
+      "toolregApprovalMiddleware",
+    ]);
     expect(loaded["./embeddings"]).toEqual([
       "EmbeddingsRequestError",
       "EmbeddingsResponseError",

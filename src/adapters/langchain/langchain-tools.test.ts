@@ -1,53 +1,13 @@
-import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
 import { type DynamicStructuredTool, ToolInputParsingException } from "@langchain/core/tools";
 import { describe, expect, it } from "vitest";
 import { adapterTestHarness } from "../../../test/support/adapter-tools.js";
+import { callTools, ScriptedChatModel } from "../../../test/support/langchain-scripted-model.js";
 import { approvalIdOf, type Envelope } from "../../seam/envelope.js";
 import { calculateTool } from "../../tools/general/index.js";
 import type { SeamAdapterOptions } from "../seam-bridge.js";
 import { langChainTools } from "./langchain-tools.js";
 import { resumeApproved } from "./resume-approved.js";
-
-/**
- * A chat model that answers from a script, one AIMessage per turn, and keeps what it was sent. LangChain's
- * own fakes cannot play a tool loop: FakeListChatModel answers text only, and FakeStreamingChatModel
- * repeats the same tool calls on every turn.
- */
-class ScriptedChatModel extends BaseChatModel {
-  readonly received: BaseMessage[][] = [];
-  boundTools: string[] = [];
-  readonly #turns: AIMessage[];
-
-  constructor(turns: AIMessage[]) {
-    super({});
-    this.#turns = [...turns];
-  }
-
-  _llmType(): string {
-    return "scripted";
-  }
-
-  override bindTools(tools: DynamicStructuredTool[]): this {
-    this.boundTools = tools.map((tool) => tool.name);
-    return this;
-  }
-
-  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    this.received.push(messages);
-    const message = this.#turns.shift();
-    if (!message) throw new Error("the model's script ran out");
-    return { generations: [{ message, text: message.text }] };
-  }
-}
-
-function callTools(...calls: [id: string, name: string, args: Record<string, unknown>][]): AIMessage {
-  return new AIMessage({
-    content: "",
-    tool_calls: calls.map(([id, name, args]) => ({ id, name, args, type: "tool_call" as const })),
-  });
-}
 
 /** The host's loop: model, then each tool call answered by its tool, until the model stops calling. */
 async function converse(
