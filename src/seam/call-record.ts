@@ -146,18 +146,13 @@ export function recordCall(
   trace: CallTrace,
   envelope: Envelope,
 ): void | Promise<void> {
-  recordTelemetry(settings, context, trace, envelope);
+  recordTelemetry(context, trace, envelope);
   if (trace.audited) return;
   return recordAudit(settings, callRecordEvent(settings, context, trace, envelope), context.logger);
 }
 
 /** The span and metrics of a call; a failing tracer or meter is the host's problem, never the call's. */
-function recordTelemetry(
-  settings: SeamSettings,
-  context: ExecutionContext,
-  trace: CallTrace,
-  envelope: Envelope,
-): void {
+function recordTelemetry(context: ExecutionContext, trace: CallTrace, envelope: Envelope): void {
   const { tool } = trace;
   const outcome = outcomeOf(trace, envelope);
   const errorCode = envelope.ok ? undefined : envelope.error.code;

@@ -354,7 +354,11 @@ describe("seam: run and envelope", () => {
     const spans = exporter.getFinishedSpans();
     expect(spans.map((span) => span.name)).toEqual(["execute_tool look", "execute_tool nope"]);
     expect(spans.map((span) => span.attributes)).toEqual([
-      expect.objectContaining({ "gen_ai.tool.name": "look", "toolreg.effect": "read", "toolreg.outcome": "ok" }),
+      expect.objectContaining({
+        "gen_ai.tool.name": "look",
+        "toolreg.effect": "read",
+        "toolreg.outcome": "ok",
+      }),
       expect.objectContaining({
         "gen_ai.tool.name": "nope",
         "toolreg.effect": "unknown",

@@ -231,8 +231,8 @@ describe("a call's metrics", () => {
         (point) =>
           point.attributes["gen_ai.tool.name"] === "fetch_json" && !("error.type" in point.attributes),
       );
-      expect((ok?.value as Histogram).count).toBe(2);
       expect(ok?.attributes["gen_ai.operation.name"]).toBe("execute_tool");
+      expect((ok?.value as Histogram | undefined)?.count).toBe(2);
     } finally {
       metrics.disable();
     }
