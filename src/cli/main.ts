@@ -15,9 +15,12 @@ const signals = otlpSignals(process.env);
 const telemetry = signals ? (await import("./otlp-export.js")).startOtlpExport(signals) : undefined;
 const { runCli } = await import("./program.js");
 
-process.exitCode = await runCli(process.argv.slice(2), processIo);
-// The last batch of spans and the last metric reading go out before the process does.
-await telemetry?.shutdown();
+try {
+  process.exitCode = await runCli(process.argv.slice(2), processIo);
+} finally {
+  // The last batch of spans and the last metric reading go out before the process does, whatever happened.
+  await telemetry?.shutdown();
+}
 // A command is over: what still holds the event loop (a tool past a stop's drain, recorded interrupted,
 // or a client's idle socket) does not hold the process. Unref'd, so a loop that empties exits at once.
 setTimeout(() => process.exit(), 2_000).unref();

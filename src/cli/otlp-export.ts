@@ -4,9 +4,10 @@
  * of calls and approvals go to the collector, joined to the callers' traces through the W3C propagator.
  * Loaded only then: a CLI without OTLP loads none of the SDK.
  */
+import { randomUUID } from "node:crypto";
 import {
   context,
-  DiagConsoleLogger,
+  type DiagLogger,
   DiagLogLevel,
   diag,
   metrics,
@@ -27,6 +28,15 @@ import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { OtlpSignals } from "./otlp-signals.js";
 
+const toStderr = (message: string, ...args: unknown[]) => console.error(message, ...args);
+const STDERR_DIAG: DiagLogger = {
+  error: toStderr,
+  warn: toStderr,
+  info: toStderr,
+  debug: toStderr,
+  verbose: toStderr,
+};
+
 /** How long a stop waits for the last spans and metrics to be sent: a collector that is down does not hold it. */
 const SHUTDOWN_MS = 5_000;
 
@@ -41,16 +51,19 @@ export interface OtlpExport {
  * its `OTEL_BSP_*`; the metric reader's interval is `OTEL_METRIC_EXPORT_INTERVAL` (60 s unless given).
  */
 export function startOtlpExport(signals: OtlpSignals): OtlpExport {
-  // The SDK's own complaints (a collector refusing an export) go to stderr, warnings and worse by default.
-  diag.setLogger(new DiagConsoleLogger(), {
+  // The SDK's own complaints (a collector refusing an export) go to stderr, warnings and worse by default;
+  // every level, since `toolreg mcp` speaks the protocol on stdout (the console logger prints info there).
+  diag.setLogger(STDERR_DIAG, {
     logLevel: diagLogLevelFromString(process.env.OTEL_LOG_LEVEL) ?? DiagLogLevel.WARN,
   });
   // An active span follows a call across its awaits: what the tool does is the call span's child.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over toolreg's own name.
+  // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over toolreg's own name and instance id.
+  // Each process its own instance: instances sharing a store report the same waiting approvals, and
+  // their series must not collide (a collector takes them apart, or keeps the latest per instance).
   const resource = defaultResource()
-    .merge(resourceFromAttributes({ "service.name": "toolreg" }))
+    .merge(resourceFromAttributes({ "service.name": "toolreg", "service.instance.id": randomUUID() }))
     .merge(detectResources({ detectors: [envDetector] }));
   const providers: { shutdown(): Promise<void> }[] = [];
   if (signals.traces) {

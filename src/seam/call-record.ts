@@ -2,7 +2,7 @@
 import type { AuditEvent } from "../ports/stores.js";
 import type { AnyTool } from "../registry/registry.js";
 import { recordCallMetrics, UNKNOWN_TOOL } from "../telemetry/call-metrics.js";
-import { endCallSpan, startCallSpan } from "../telemetry/call-span.js";
+import { endCallSpan, startCallSpan, tracingInstalled } from "../telemetry/call-span.js";
 import type { CallTrace } from "./call-trace.js";
 import type { ExecutionContext, Logger } from "./context.js";
 import type { Envelope } from "./envelope.js";
@@ -127,8 +127,9 @@ const outcomeOf = (trace: CallTrace, envelope: Envelope): AuditEvent["outcome"] 
  * inside `withCallSpan(trace.span, …)` so what it does is the span's child. `recordCall` ends it.
  */
 export function beginCallSpan(settings: SeamSettings, context: ExecutionContext, trace: CallTrace): void {
+  if (!tracingInstalled()) return;
   trace.span = startCallSpan(settings.tracer, {
-    toolName: trace.name,
+    toolName: settings.registry.get(trace.name) ? trace.name : "",
     toolCallId: context.toolCallId,
     startedAt: trace.startedAt,
     kind: trace.kind,
@@ -146,20 +147,24 @@ export function recordCall(
   trace: CallTrace,
   envelope: Envelope,
 ): void | Promise<void> {
-  recordTelemetry(context, trace, envelope);
+  recordCallTelemetry(context, trace, envelope);
   if (trace.audited) return;
   return recordAudit(settings, callRecordEvent(settings, context, trace, envelope), context.logger);
 }
 
-/** The span and metrics of a call; a failing tracer or meter is the host's problem, never the call's. */
-function recordTelemetry(context: ExecutionContext, trace: CallTrace, envelope: Envelope): void {
+/**
+ * The span and metrics of a call, without its audit event: for a call whose event is not this one's to
+ * write. A failing tracer or meter is the host's problem, never the call's.
+ */
+export function recordCallTelemetry(context: ExecutionContext, trace: CallTrace, envelope: Envelope): void {
   const { tool } = trace;
   const outcome = outcomeOf(trace, envelope);
   const errorCode = envelope.ok ? undefined : envelope.error.code;
   try {
     if (trace.span) {
       endCallSpan(trace.span, {
-        toolName: tool?.name ?? trace.name,
+        toolName: tool?.name ?? "",
+        requestedName: tool ? undefined : trace.name,
         description: tool?.description,
         version: tool?.version,
         effect: tool?.effect,
@@ -170,13 +175,7 @@ function recordTelemetry(context: ExecutionContext, trace: CallTrace, envelope: 
         approvalId: trace.approvalId,
       });
     }
-    recordCallMetrics(
-      tool?.name ?? UNKNOWN_TOOL,
-      tool?.effect,
-      outcome,
-      errorCode,
-      (Date.now() - trace.startedAt) / 1000,
-    );
+    recordCallMetrics(tool?.name ?? UNKNOWN_TOOL, tool?.effect, outcome, errorCode, trace.startedAt);
   } catch (error) {
     context.logger.error({ err: error, tool: tool?.name ?? trace.name }, "tracer failed");
   }

@@ -5,7 +5,7 @@ import type { AnyTool, RegistryView } from "../registry/registry.js";
 import { withCallSpan } from "../telemetry/call-span.js";
 import { ApprovalDesk, type DecisionRequest, type DecisionResult } from "./approval-desk.js";
 import { isVisible, unmetPrecondition, type Validated, validateInput } from "./call-checks.js";
-import { beginCallSpan, callEvent, recordAudit, recordCall } from "./call-record.js";
+import { beginCallSpan, callEvent, recordAudit, recordCall, recordCallTelemetry } from "./call-record.js";
 import { type CallTrace, newCallTrace } from "./call-trace.js";
 import {
   type ConnectStart,
@@ -138,7 +138,10 @@ export class Seam {
       // The seam's clock at the start, for the steps that run before the call first waits (a reading
       // costs some 30 ns here, and most calls wait only for the tool itself). A host's clock may throw.
       const now = this.#settings.realClock ? startedAt : this.#settings.now();
-      result = withCallSpan(trace.span, () => this.#call(context, name, input, options, trace, now));
+      // No closure for a call without a span: most calls run with no tracer installed.
+      result = trace.span
+        ? withCallSpan(trace.span, () => this.#call(context, name, input, options, trace, now))
+        : this.#call(context, name, input, options, trace, now);
     } catch (error) {
       result = crashed(context, printable, error);
     }
@@ -329,11 +332,16 @@ export class Seam {
     beginCallSpan(this.#settings, context, trace);
     let envelope: Envelope | undefined;
     try {
-      envelope = await withCallSpan(trace.span, () => body(trace));
+      envelope = await (trace.span ? withCallSpan(trace.span, () => body(trace)) : body(trace));
     } catch (error) {
       envelope = crashed(context, "", error);
     }
-    if (!envelope) return failure("not_authorized", `approval ${approvalId} was not run`);
+    if (!envelope) {
+      // Nothing ran, and the refusal's own event was written where it was decided: the span ends alone.
+      const refused = failure("not_authorized", `approval ${approvalId} was not run`);
+      recordCallTelemetry(context, trace, refused);
+      return refused;
+    }
     const recorded = recordCall(this.#settings, context, trace, envelope);
     if (recorded) await recorded;
     return envelope;

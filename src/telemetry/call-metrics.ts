@@ -63,17 +63,21 @@ function instruments(): Instruments["recorders"] {
   return current.recorders;
 }
 
-/** Records one call that ended; `errorCode` when it ended in an error envelope. Never throws. */
+/**
+ * Records one call that began at `startedAt` (epoch ms) and ended now; `errorCode` when it ended in an
+ * error envelope. Reads the clock only when a meter records. Never throws.
+ */
 export function recordCallMetrics(
   toolName: string,
   effect: string | undefined,
   outcome: string,
   errorCode: string | undefined,
-  seconds: number,
+  startedAt: number,
 ): void {
   try {
     const recorders = instruments();
     if (!recorders) return;
+    const seconds = (Date.now() - startedAt) / 1000;
     recorders.calls.add(1, {
       "gen_ai.tool.name": toolName,
       "toolreg.effect": effect ?? "unknown",

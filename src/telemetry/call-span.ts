@@ -5,7 +5,6 @@
  * request through egress, a call to an imported MCP server — is its child.
  */
 import {
-  type Context,
   context as otelContext,
   ProxyTracerProvider,
   type Span,
@@ -32,7 +31,7 @@ const WAITING = new Set(["approval_required", "auth_required"]);
 
 /** What is known of a call when it starts. */
 export interface CallStart {
-  /** The tool's name as asked for (printable, bounded); corrected at the end once the tool is known. */
+  /** The tool's name, when it names a tool this registry serves; "" otherwise, and for a resume. */
   toolName: string;
   toolCallId: string | undefined;
   startedAt: number;
@@ -42,7 +41,10 @@ export interface CallStart {
 
 /** What is known of a call when it ends. */
 export interface CallEnd {
+  /** As at the start: "" when no served tool was found. */
   toolName: string;
+  /** The name as asked for when it named no tool: an attribute, cut short, never the span's name. */
+  requestedName: string | undefined;
   description: string | undefined;
   version: string | undefined;
   effect: string | undefined;
@@ -54,19 +56,22 @@ export interface CallEnd {
   approvalId: string | undefined;
 }
 
-/** Starts the call's span, or none when no tracer is installed; a throwing tracer is the host's problem. */
+/** How much of a name no tool has is kept: a model may send anything, a span name is a series. */
+const REQUESTED_NAME_CHARS = 128;
+
+/**
+ * Starts the call's span; ask `tracingInstalled()` first, so a call builds nothing when none is. A name
+ * that is not a served tool's is never the span's name: a caller could otherwise make one per call.
+ */
 export function startCallSpan(tracer: Tracer, start: CallStart): Span | undefined {
-  if (!tracingInstalled()) return undefined;
   try {
     // The attributes a sampler may decide on are given at the start, as the conventions ask.
-    // A resume learns its tool from the approval: until then the span has the operation's name alone.
-    const named = start.toolName === "" ? {} : { "gen_ai.tool.name": start.toolName };
     return tracer.startSpan(spanName(start.toolName), {
       kind: SpanKind.INTERNAL,
       startTime: start.startedAt,
       attributes: {
         "gen_ai.operation.name": "execute_tool",
-        ...named,
+        ...(start.toolName === "" ? {} : { "gen_ai.tool.name": start.toolName }),
         "gen_ai.tool.type": "function",
         ...(start.toolCallId === undefined ? {} : { "gen_ai.tool.call.id": start.toolCallId }),
         "toolreg.call.kind": start.kind,
@@ -80,18 +85,20 @@ export function startCallSpan(tracer: Tracer, start: CallStart): Span | undefine
 const spanName = (toolName: string): string =>
   toolName === "" ? "execute_tool" : `execute_tool ${toolName}`;
 
-/** Runs `body` with `span` active (as a child context of the current one), or plainly without a span. */
-export function withCallSpan<T>(span: Span | undefined, body: () => T): T {
-  if (!span) return body();
-  const active: Context = trace.setSpan(otelContext.active(), span);
-  return otelContext.with(active, body);
+/** Runs `body` with `span` active (as a child context of the current one). */
+export function withCallSpan<T>(span: Span, body: () => T): T {
+  return otelContext.with(trace.setSpan(otelContext.active(), span), body);
 }
 
 /** Names, describes and ends the span; an error status only for a failure, not for a call left waiting. */
 export function endCallSpan(span: Span, end: CallEnd): void {
   if (span.isRecording()) {
-    span.updateName(spanName(end.toolName));
-    if (end.toolName !== "") span.setAttribute("gen_ai.tool.name", end.toolName);
+    if (end.toolName !== "") {
+      span.updateName(spanName(end.toolName));
+      span.setAttribute("gen_ai.tool.name", end.toolName);
+    } else if (end.requestedName !== undefined) {
+      span.setAttribute("toolreg.tool.requested", end.requestedName.slice(0, REQUESTED_NAME_CHARS));
+    }
     span.setAttributes({
       "toolreg.effect": end.effect ?? "unknown",
       "toolreg.outcome": end.outcome,

@@ -42,6 +42,9 @@ export function startHttpClientSpan(
     }
     const active = otelContext.active();
     propagation.inject(span ? trace.setSpan(active, span) : active, headers);
+    // The trace goes on to the server; baggage does not: it is the caller's and the host's, and may name
+    // users or carry tokens that a third-party host has no business reading.
+    delete headers.baggage;
   } catch {
     // A failing tracer or propagator is the host's problem, never the request's.
   }

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { type DataPoint, type Histogram, MeterProvider } from "@opentelemetry/sdk-metrics";
 import {
   BasicTracerProvider,
@@ -18,10 +18,13 @@ import { createScriptedTool } from "../test/scripted-tool.js";
 import { createTestHarness } from "../test/test-harness.js";
 import { webTools } from "../tools/web/index.js";
 
-// What a host's OpenTelemetry SDK sets up: a context manager, the W3C propagator, a tracer provider.
+// What a host's OpenTelemetry SDK sets up (NodeSDK's defaults): a context manager, W3C trace context and
+// baggage propagators, a tracer provider.
 const contextManager = new AsyncLocalStorageContextManager().enable();
 context.setGlobalContextManager(contextManager);
-propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+propagation.setGlobalPropagator(
+  new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+);
 const spans = new InMemorySpanExporter();
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
 
@@ -109,6 +112,17 @@ describe("a call's span", () => {
     );
   });
 
+  it("sends the trace on through egress, but never the caller's baggage", async () => {
+    const { seam, context: callContext } = setup();
+    const withBaggage = propagation.setBaggage(
+      context.active(),
+      propagation.createBaggage({ "user.email": { value: "ada@example.com" } }),
+    );
+    await context.with(withBaggage, () => seam.call(callContext(), "fetch_json", { url: `${base}/data` }));
+    expect(received[0]?.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(received[0]?.baggage).toBeUndefined();
+  });
+
   it("joins a caller's trace handed over as a W3C traceparent", async () => {
     const { seam, context: callContext } = setup();
     const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -166,11 +180,19 @@ describe("a call's span", () => {
     });
   });
 
-  it("labels a name the model made up as one unknown tool, in the span's name alone", async () => {
+  it("never names a span after a name no tool has: the name asked for is an attribute, cut short", async () => {
     const { seam, context: callContext } = setup();
+    const madeUp = `no_such_tool_${"x".repeat(5_000)}`;
+    await seam.call(callContext(), madeUp, {});
     await seam.call(callContext(), "no_such_tool_42", {});
-    expect(named("execute_tool no_such_tool_42").attributes).toMatchObject({
+    const [long, short] = spans.getFinishedSpans();
+    expect([long?.name, short?.name]).toEqual(["execute_tool", "execute_tool"]);
+    expect(long?.attributes["gen_ai.tool.name"]).toBeUndefined();
+    expect(long?.attributes["toolreg.tool.requested"]).toBe(madeUp.slice(0, 128));
+    expect(short?.attributes).toMatchObject({
+      "toolreg.tool.requested": "no_such_tool_42",
       "toolreg.outcome": "unknown_tool",
+      "error.type": "unknown_tool",
     });
   });
 });

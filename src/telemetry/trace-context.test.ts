@@ -7,7 +7,7 @@ import {
   trace,
 } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   contextFromHeaders,
@@ -149,6 +149,19 @@ describe("metaWithTraceContext", () => {
       traceId: "0af7651916cd43dd8448eb211c80319c",
       spanId: "b7ad6b7169203331",
     });
+  });
+
+  it("sends the trace on but never baggage, even when the host's propagator carries it", () => {
+    propagation.disable();
+    propagation.setGlobalPropagator(
+      new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+    );
+    const active = contextFromMeta(
+      { traceparent: CALLER, baggage: "user.email=ada%40example.com" },
+      ROOT_CONTEXT,
+    );
+    expect(propagation.getBaggage(active)?.getEntry("user.email")?.value).toBe("ada@example.com");
+    expect(metaWithTraceContext({}, active)).toEqual({ traceparent: CALLER });
   });
 
   it("leaves `_meta` as it was, or absent, when no trace is active", () => {

@@ -101,5 +101,7 @@ export function metaWithTraceContext(
   } catch {
     return meta;
   }
+  // The trace goes on; baggage stays here, as it does through egress (http-client-span.ts).
+  delete carrier.baggage;
   return Object.keys(carrier).length === 0 ? meta : { ...meta, ...carrier };
 }

@@ -358,24 +358,28 @@ export class ConsentDesk {
     let envelope: Envelope;
     let final = true;
     try {
-      ({ envelope, final } = await withCallSpan(trace.span, () =>
-        this.#resumed(call, context, options, trace),
-      ));
+      const resumed = () => this.#resumed(call, context, options, trace);
+      ({ envelope, final } = await (trace.span ? withCallSpan(trace.span, resumed) : resumed()));
     } catch (error) {
       envelope = storeFailure(`resume parked call ${call.id}`, error);
       final = false;
     }
     if (final) {
-      const settled = await this.#options.requests.settle({
-        tenantId: call.tenantId,
-        id: call.id,
-        result: envelope,
-        at: this.#settings.now(),
-      });
-      if (!settled) {
-        // Another resume settled it first: its answer is the call's, and this one replayed it under the key.
-        const settledCall = await this.#options.requests.getCall({ tenantId: call.tenantId, id: call.id });
-        if (settledCall?.result) envelope = settledCall.result;
+      try {
+        const settled = await this.#options.requests.settle({
+          tenantId: call.tenantId,
+          id: call.id,
+          result: envelope,
+          at: this.#settings.now(),
+        });
+        if (!settled) {
+          // Another resume settled it first: its answer is the call's, and this one replayed it under the key.
+          const settledCall = await this.#options.requests.getCall({ tenantId: call.tenantId, id: call.id });
+          if (settledCall?.result) envelope = settledCall.result;
+        }
+      } catch (error) {
+        // Unsettled, the call stays parked: asked again, it replays its result under its key.
+        envelope = storeFailure(`settle parked call ${call.id}`, error);
       }
     }
     const recorded = recordCall(this.#settings, context, trace, envelope);
