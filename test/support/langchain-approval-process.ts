@@ -34,7 +34,7 @@ const model = new ScriptedChatModel(
 const agent = createAgent({
   model,
   tools: langChainTools(options),
-  middleware: [toolregApprovalMiddleware(options)],
+  middleware: [...toolregApprovalMiddleware(options)],
   checkpointer,
 });
 const thread = { configurable: { thread_id: "thread-1" } };

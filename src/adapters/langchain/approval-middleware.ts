@@ -1,5 +1,5 @@
 /**
- * @module A LangChain v1 agent middleware that asks the agent's human about the calls toolreg would park,
+ * @module LangChain v1 agent middleware that asks the agent's human about the calls toolreg would park,
  * with humanInTheLoopMiddleware's own request and answer, and keeps the yes in the agent's state, where
  * the tool reads it back as the toolreg approval.
  *
@@ -25,12 +25,28 @@ import { adaptedTools, frameworkNeedsApproval, type SeamAdapterOptions } from ".
 
 /** Where the yes is kept: the leading underscore makes the key private to the agent's graph. */
 const APPROVED_CALLS = "_toolregApprovedCalls";
+/** Where the calls to ask about are kept, between the node that works them out and the one that asks. */
+const ASKED_CALLS = "_toolregAskedCalls";
 
 /** Each approved call by its tool-call id: the tool and the arguments the human approved (canonical JSON). */
 const approvedCallsSchema = z.record(z.string(), z.object({ name: z.string(), args: z.string() }));
 type ApprovedCalls = z.infer<typeof approvedCallsSchema>;
 
-const stateWithApprovals = z.object({ [APPROVED_CALLS]: approvedCallsSchema.optional() });
+/**
+ * The calls to ask about, tied to the model's message they were worked out for: its id, all its tool
+ * calls (canonical JSON of id, name and arguments), and the ids of those the human is to be asked about.
+ */
+const askedCallsSchema = z.object({
+  messageId: z.string(),
+  toolCalls: z.string(),
+  askedIds: z.array(z.string()),
+});
+type AskedCalls = z.infer<typeof askedCallsSchema>;
+
+const approvalState = z.object({
+  [APPROVED_CALLS]: approvedCallsSchema.optional(),
+  [ASKED_CALLS]: askedCallsSchema.optional(),
+});
 
 export interface ApprovalMiddlewareSettings {
   /** The decisions the human may make; all three by default (approve, edit, reject). */
@@ -40,34 +56,80 @@ export interface ApprovalMiddlewareSettings {
 }
 
 /**
- * Put it in `createAgent({ middleware: [...] })` (with a checkpointer, as any interrupt needs) in place of
- * humanInTheLoopMiddleware for toolreg's tools. After each model turn it asks the seam which calls would
- * park; when some would, the run interrupts with one `HITLRequest` for them. Approved, a call runs once,
- * approved in toolreg as `options.approver`; edited, the edited call is what was approved and runs;
- * rejected, it never runs and the model hears the rejection. Each decision stands for its own call. Without
- * an approver it never asks, and a call that needs approval parks in toolreg as before.
+ * Spread it into `createAgent({ middleware: [...toolregApprovalMiddleware(options)] })` (with a
+ * checkpointer, as any interrupt needs) in place of humanInTheLoopMiddleware for toolreg's tools. After
+ * each model turn it asks the seam which calls would park; when some would, the run interrupts with one
+ * `HITLRequest` for them. Approved, a call runs once, approved in toolreg as `options.approver`; edited,
+ * the edited call is what was approved and runs; rejected, it never runs and the model hears the
+ * rejection. Each decision stands for its own call. Without an approver it never asks, and a call that
+ * needs approval parks in toolreg as before.
+ *
+ * Two middlewares, in this order: LangGraph re-runs an interrupted node from its start on resume and
+ * keeps none of its writes, so the calls asked about are worked out and saved by a node of their own
+ * (the second: createAgent runs `afterModel` hooks last to first), and the node that asks reads them
+ * back. A resume, in whichever process, applies the decisions to the very calls the human was shown,
+ * whatever the policy or the config says by then.
  */
 export function toolregApprovalMiddleware(
   options: SeamAdapterOptions,
   settings: ApprovalMiddlewareSettings = {},
 ) {
+  return [askingMiddleware(settings), recordingMiddleware(options)] as const;
+}
+
+/** Saves, after each model turn, which of its calls toolreg would park: the ones the human will be asked about. */
+function recordingMiddleware(options: SeamAdapterOptions) {
+  return createMiddleware({
+    name: "ToolregApprovalRecorder",
+    stateSchema: approvalState,
+    afterModel: async (state) => {
+      const last = state.messages.findLast((message) => AIMessage.isInstance(message));
+      if (!AIMessage.isInstance(last)) return undefined;
+      if (last.id === undefined) {
+        // LangGraph's messages reducer gives every message an id; without one, a record could not be tied.
+        throw new Error("the model's message has no id to tie the calls asked about to");
+      }
+      const offered = new Set(adaptedTools(options).map((tool) => tool.name));
+      const askedIds: string[] = [];
+      for (const call of last.tool_calls ?? []) {
+        if (call.id === undefined || !offered.has(call.name)) continue;
+        if (await frameworkNeedsApproval(options, call.name, call.args, call.id)) askedIds.push(call.id);
+      }
+      const asked: AskedCalls = { messageId: last.id, toolCalls: toolCallsOf(last), askedIds };
+      return { [ASKED_CALLS]: asked };
+    },
+  });
+}
+
+/** Asks the human about the calls recorded for the model's last message, and keeps each yes in the state. */
+function askingMiddleware(settings: ApprovalMiddlewareSettings) {
   const allowedDecisions = settings.allowedDecisions ?? ["approve", "edit", "reject"];
   const prefix = settings.descriptionPrefix ?? "Tool execution requires approval";
   return createMiddleware({
     name: "ToolregApprovalMiddleware",
-    stateSchema: stateWithApprovals,
+    stateSchema: approvalState,
     afterModel: {
       canJumpTo: ["model"],
       hook: async (state) => {
         const last = state.messages.findLast((message) => AIMessage.isInstance(message));
         if (!AIMessage.isInstance(last) || !last.tool_calls?.length) return undefined;
-        const offered = new Set(adaptedTools(options).map((tool) => tool.name));
-        const asked: AskedCall[] = [];
-        for (const call of last.tool_calls) {
-          if (call.id === undefined || !offered.has(call.name)) continue;
-          if (await frameworkNeedsApproval(options, call.name, call.args, call.id))
-            asked.push(call as AskedCall);
+        const recorded = state[ASKED_CALLS];
+        // A record for another message, or for calls changed since, would put a decision on a call the
+        // human was not shown: refuse rather than guess.
+        if (recorded === undefined || recorded.messageId !== last.id) {
+          throw new Error(
+            `the calls to ask about were not recorded for the model's message ${last.id}: spread ` +
+              "toolregApprovalMiddleware(...) into the middleware list, its two parts in their order",
+          );
         }
+        if (recorded.toolCalls !== toolCallsOf(last)) {
+          throw new Error(
+            `the tool calls of the model's message ${last.id} changed after the calls to ask about were recorded`,
+          );
+        }
+        const asked = last.tool_calls.filter((call): call is AskedCall =>
+          recorded.askedIds.includes(call.id ?? ""),
+        );
         // Every model turn replaces the record, so a yes never outlives the turn it was given for.
         if (asked.length === 0) return { [APPROVED_CALLS]: {} };
 
@@ -112,6 +174,11 @@ export function toolregApprovalMiddleware(
   });
 }
 
+/** A message's tool calls as one comparable text: each call's id, tool and arguments, in order. */
+function toolCallsOf(message: AIMessage): string {
+  return canonicalJson((message.tool_calls ?? []).map(({ id, name, args }) => ({ id, name, args })));
+}
+
 /** A tool call the human was asked about: one with an id. */
 type AskedCall = ToolCall & { id: string };
 
@@ -149,7 +216,7 @@ function decide(
  * tool runs with. False for a call never asked about, and for one whose arguments changed since.
  */
 export function approvedInState(state: unknown, call: { id: string; name: string; args: unknown }): boolean {
-  const parsed = stateWithApprovals.safeParse(state);
+  const parsed = approvalState.safeParse(state);
   const approved = parsed.success ? parsed.data[APPROVED_CALLS]?.[call.id] : undefined;
   return approved?.name === call.name && approved.args === canonicalJson(call.args);
 }
