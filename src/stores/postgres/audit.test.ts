@@ -30,16 +30,28 @@ const eventOf = (
   message: undefined,
 });
 
-/** The ids in the schema's audit table, read on a connection of its own, in the order they went in. */
-async function stored(schema: string): Promise<string[]> {
+/**
+ * A reader of the ids in the schema's audit table, in the order they went in, on a connection of its
+ * own: connected up front where a test must look within the store's brief hold of reads' events.
+ */
+async function auditReader(schema: string) {
   const client = new pg.Client({ connectionString: POSTGRES_URL });
   await client.connect();
+  return {
+    ids: async () =>
+      (await client.query<{ id: string }>(`SELECT id FROM ${schema}.audit ORDER BY seq`)).rows.map(
+        (row) => row.id,
+      ),
+    end: () => client.end(),
+  };
+}
+
+async function stored(schema: string): Promise<string[]> {
+  const reader = await auditReader(schema);
   try {
-    return (await client.query<{ id: string }>(`SELECT id FROM ${schema}.audit ORDER BY seq`)).rows.map(
-      (row) => row.id,
-    );
+    return await reader.ids();
   } finally {
-    await client.end();
+    await reader.end();
   }
 }
 
@@ -47,9 +59,15 @@ describe.runIf(reachable)("the PostgreSQL audit trail", () => {
   it("holds reads' events back briefly and writes every other event, after them, as it is recorded", () =>
     withScratchSchema(async (scratch) => {
       const { audit, schema } = scratch.stores;
-      await audit.record(eventOf("read-1", "read"));
-      await audit.record(eventOf("read-2", "read"));
-      expect(await stored(schema)).toEqual([]);
+      // Connected before the reads are recorded: connecting on a busy machine can outlast the hold.
+      const reader = await auditReader(schema);
+      try {
+        await audit.record(eventOf("read-1", "read"));
+        await audit.record(eventOf("read-2", "read"));
+        expect(await reader.ids()).toEqual([]);
+      } finally {
+        await reader.end();
+      }
       await audit.record(eventOf("decision", undefined, "approval-decision"));
       // The write went in at once, and the reads waiting went in before it.
       expect(await stored(schema)).toEqual(["read-1", "read-2", "decision"]);
