@@ -5,6 +5,7 @@
 import type { AuthStore } from "./auth-store.js";
 import type { ConsentStore } from "./consent-store.js";
 import type { CredentialStore } from "./credential-store.js";
+import type { MemoryStore } from "./memory-store.js";
 import type { PinStore } from "./pin-store.js";
 import type { Stores } from "./stores.js";
 
@@ -16,6 +17,8 @@ export interface SealedStores {
 export interface DeploymentStores extends Stores {
   auth: AuthStore;
   pins: PinStore;
+  /** Each principal's memories, which the memory toolkit's tools keep. */
+  memories: MemoryStore;
   /**
    * The credential and consent stores, when the stores were opened with the operator's 32-byte key, which
    * their secrets are sealed under (opening with another key than the one they were sealed under fails).

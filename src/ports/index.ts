@@ -1,6 +1,6 @@
 /**
  * @module toolreg/stores — the store ports, for whoever writes a store adapter: approvals, idempotency records,
- * audit, API keys and sessions, credentials, consents, MCP pins, artifacts and events. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
+ * audit, API keys and sessions, credentials, consents, MCP pins, artifacts, principal memory and events. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
  */
 export type * from "./artifact-store.js";
 export type * from "./auth-store.js";
@@ -10,6 +10,8 @@ export type * from "./credential-store.js";
 export { CREDENTIAL_KINDS } from "./credential-store.js";
 export type * from "./deployment-stores.js";
 export type * from "./event-bus.js";
+export type * from "./memory-store.js";
+export { MEMORY_LIMITS } from "./memory-store.js";
 export type * from "./pin-store.js";
 export type * from "./stores.js";
 export { APPROVAL_STATUSES, evidenceOf } from "./stores.js";

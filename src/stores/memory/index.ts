@@ -5,6 +5,7 @@ import { createMemoryAuditStore } from "./audit.js";
 import { createMemoryConsentStore } from "./consents.js";
 import { createMemoryCredentialStore } from "./credentials.js";
 import { createMemoryIdempotencyStore } from "./idempotency.js";
+import { createMemoryMemoryStore } from "./memories.js";
 
 export {
   createMemoryApprovalStore,
@@ -12,6 +13,7 @@ export {
   createMemoryConsentStore,
   createMemoryCredentialStore,
   createMemoryIdempotencyStore,
+  createMemoryMemoryStore,
 };
 
 /** All three stores in memory; completions and parkings record their audit events as they are made. */

@@ -11,6 +11,7 @@ import { createPostgresConsentStore } from "./consents.js";
 import { createPostgresCredentialStore } from "./credentials.js";
 import { createPostgresIdempotencyStore } from "./idempotency.js";
 import { createPostgresPinStore } from "./mcp-pins.js";
+import { createPostgresMemoryStore } from "./memories.js";
 import { migrate, quoteSchema } from "./migrations.js";
 import { SettledListener } from "./settled-listener.js";
 
@@ -20,6 +21,7 @@ export {
   createPostgresAuthStore,
   createPostgresConsentStore,
   createPostgresCredentialStore,
+  createPostgresMemoryStore,
   createPostgresPinStore,
 };
 
@@ -129,7 +131,8 @@ export async function openPostgresDeployment(
       closed ??= stores.close();
       return closed;
     };
-    return { pool, schema, approvals, idempotency, audit, pins, auth, sealed, close };
+    const memories = createPostgresMemoryStore(pool, schema);
+    return { pool, schema, approvals, idempotency, audit, pins, memories, auth, sealed, close };
   } catch (error) {
     // The refusal is what the caller needs to see, not a failure to close after it.
     await stores.close().catch(() => {});

@@ -317,6 +317,42 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       ALTER TABLE {schema}.auth_oauth_clients ADD COLUMN used_at BIGINT;
     `,
   },
+  {
+    version: 8,
+    name: "principal memory",
+    sql: `
+      CREATE TABLE {schema}.memories (
+        tenant_id    TEXT     NOT NULL,
+        principal_id TEXT     NOT NULL,
+        id           TEXT     NOT NULL,
+        text         TEXT     NOT NULL,
+        tags         TEXT[]   NOT NULL,
+        -- The text and tags as English lexemes, computed on insert (a memory is never edited).
+        words        TSVECTOR NOT NULL,
+        created_at   BIGINT   NOT NULL,
+        PRIMARY KEY (tenant_id, principal_id, id)
+      );
+      CREATE INDEX memories_by_owner ON {schema}.memories (tenant_id, principal_id, created_at, id);
+      CREATE INDEX memories_words ON {schema}.memories USING GIN (words);
+    `,
+  },  {
+    version: 9,
+    name: "run todo lists",
+    sql: `
+      -- One row per run: a write replaces the whole list and moves the revision on.
+      CREATE TABLE {schema}.todo_lists (
+        tenant_id    TEXT    NOT NULL,
+        principal_id TEXT    NOT NULL,
+        run_id       TEXT    NOT NULL,
+        items        JSONB   NOT NULL,
+        revision     INTEGER NOT NULL,
+        updated_at   BIGINT  NOT NULL,
+        PRIMARY KEY (tenant_id, principal_id, run_id)
+      );
+      -- The purge of runs long over.
+      CREATE INDEX todo_lists_by_age ON {schema}.todo_lists (updated_at);
+    `,
+  },
 ];
 
 /** `name` as a quoted identifier; only plain lower-case names are accepted, so nothing needs escaping. */

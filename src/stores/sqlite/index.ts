@@ -12,6 +12,7 @@ import { createSqliteCredentialStore } from "./credentials.js";
 import { type OpenDatabaseOptions, openDatabase } from "./database.js";
 import { createSqliteIdempotencyStore } from "./idempotency.js";
 import { createSqlitePinStore } from "./mcp-pins.js";
+import { createSqliteMemoryStore } from "./memories.js";
 
 export { parseSecretKey, SecretBoxError } from "../sql/secret-box.js";
 export { MIGRATIONS, type Migration, migrate } from "./migrations.js";
@@ -21,6 +22,7 @@ export {
   createSqliteConsentStore,
   createSqliteCredentialStore,
   createSqliteIdempotencyStore,
+  createSqliteMemoryStore,
   createSqlitePinStore,
   type OpenDatabaseOptions,
   openDatabase,
@@ -82,7 +84,8 @@ export function openSqliteDeployment(path: string, options: SqliteDeploymentOpti
       consents: createSqliteConsentStore(stores.database, key),
     };
     const { approvals, idempotency, audit, pins } = stores;
-    return { approvals, idempotency, audit, pins, auth, sealed, close: closeAll };
+    const memories = createSqliteMemoryStore(stores.database);
+    return { approvals, idempotency, audit, pins, memories, auth, sealed, close: closeAll };
   } catch (error) {
     // A key other than the one the secrets are sealed under, say: nothing stays open.
     closeAll().catch(() => {});

@@ -236,6 +236,38 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX parked_calls_waiting ON parked_calls (tenant_id, requested_by, credential_ref, status, created_at);
     `,
   },
+  {
+    version: 6,
+    name: "principal memory",
+    sql: `
+      -- seq is the rowid the full-text index refers to; (tenant_id, principal_id, id) is what callers name.
+      CREATE TABLE memories (
+        seq          INTEGER PRIMARY KEY,
+        tenant_id    TEXT    NOT NULL,
+        principal_id TEXT    NOT NULL,
+        id           TEXT    NOT NULL,
+        text         TEXT    NOT NULL,
+        tags         TEXT    NOT NULL,
+        created_at   INTEGER NOT NULL,
+        UNIQUE (tenant_id, principal_id, id)
+      );
+      CREATE INDEX memories_by_owner ON memories (tenant_id, principal_id, created_at, id);
+
+      -- An external-content index over the text and the tags (JSON, whose punctuation tokenizes as
+      -- separators), kept in step by triggers;
+      -- porter stems English words, unicode61 folds case and accents elsewhere.
+      CREATE VIRTUAL TABLE memories_fts USING fts5(
+        text, tags, content = 'memories', content_rowid = 'seq',
+        tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER memories_indexed AFTER INSERT ON memories BEGIN
+        INSERT INTO memories_fts (rowid, text, tags) VALUES (new.seq, new.text, new.tags);
+      END;
+      CREATE TRIGGER memories_unindexed AFTER DELETE ON memories BEGIN
+        INSERT INTO memories_fts (memories_fts, rowid, text, tags) VALUES ('delete', old.seq, old.text, old.tags);
+      END;
+    `,
+  },
 ];
 
 /**

@@ -85,6 +85,12 @@ describe("sqlite database", () => {
       "credentials",
       "idempotency",
       "mcp_pins",
+      "memories",
+      "memories_fts",
+      "memories_fts_config",
+      "memories_fts_data",
+      "memories_fts_docsize",
+      "memories_fts_idx",
       "parked_calls",
     ]);
     first.audit.record({
