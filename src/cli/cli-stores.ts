@@ -7,6 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { createArtifactOutputStore } from "../artifacts/artifact-output-store.js";
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import type { DeploymentStores } from "../ports/deployment-stores.js";
+import type { TodoStore } from "../ports/todo-store.js";
 import type { OutputStore } from "../seam/output-store.js";
 import { createPostgresArtifactStore, openPostgresDeployment } from "../stores/postgres/index.js";
 import { openSqliteDeployment } from "../stores/sqlite/index.js";
@@ -111,6 +112,12 @@ export function lazyCliStores(locate: () => StateLocation) {
     outputs: (): OutputStore => ({
       put: async (output) => (await open()).outputs.put(output),
       get: async (request) => (await open()).outputs.get(request),
+    }),
+    /** A todo store that opens the stores when a run's list is first read or written. */
+    todos: (): TodoStore => ({
+      read: async (key) => (await open()).todos.read(key),
+      write: async (key, write) => (await open()).todos.write(key, write),
+      purge: async (request) => (await open()).todos.purge(request),
     }),
     close: async () => {
       const stores = await opened?.catch(() => undefined);

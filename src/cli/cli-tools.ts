@@ -19,7 +19,7 @@ import type { Sandbox } from "../sandbox/sandbox.js";
 import type { OutputStore } from "../seam/output-store.js";
 import type { Seam } from "../seam/seam.js";
 import { describeSandbox, detectSandbox } from "../tools/index.js";
-import { createToolkitHost } from "../tools/toolkit/toolkit-host.js";
+import { createToolkitHost, type ToolkitStores } from "../tools/toolkit/toolkit-host.js";
 import { BUILT_IN_TOOLKITS, loadToolkit } from "../tools/toolkits.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import type { ToolkitEntry } from "./config-file.js";
@@ -65,12 +65,16 @@ const FLAG_FIELDS = [
   ["demoDb", "demo", "database"],
 ] as const satisfies readonly (readonly [keyof ToolFlags, string, string])[];
 
-/** `listed`: the config file's toolkit entries, as `loadSettings` read them (the file is read once). */
+/**
+ * `listed`: the config file's toolkit entries, as `loadSettings` read them (the file is read once);
+ * `stores`: the deployment's stores the toolkits keep their state in (the todo lists).
+ */
 export async function serveTools(
   flags: ToolFlags,
   listed: readonly ToolkitEntry[] | undefined,
   meta: MetaHost,
   io: CliIo,
+  stores: ToolkitStores = {},
 ): Promise<ServedTools> {
   const policy = egressAllowing(
     flags.egressAllow ?? [],
@@ -81,6 +85,7 @@ export async function serveTools(
   );
   const entries = toolkitEntries(listed, flags);
   const host = createToolkitHost({
+    ...stores,
     egressPolicy: policy,
     // shell_exec exists only where a real sandbox works; there is no unsandboxed fallback.
     sandbox: entries.some((entry) => entry.toolkit === "shell") ? detectSandboxAndWarn() : undefined,

@@ -218,7 +218,9 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
       // The config file is read once a command: by the caller that loaded its settings, else here.
       const { toolkits } = settings ?? loadSettings(globals(), io);
       return withImports(
-        await serveTools({ ...globals(), ...serveFlags }, toolkits, await meta(), io),
+        await serveTools({ ...globals(), ...serveFlags }, toolkits, await meta(), io, {
+          todos: stores.todos(),
+        }),
         publicUrl,
       );
     }

@@ -8,6 +8,7 @@ import type { CredentialStore } from "./credential-store.js";
 import type { MemoryStore } from "./memory-store.js";
 import type { PinStore } from "./pin-store.js";
 import type { Stores } from "./stores.js";
+import type { TodoStore } from "./todo-store.js";
 
 export interface SealedStores {
   credentials: CredentialStore;
@@ -17,6 +18,8 @@ export interface SealedStores {
 export interface DeploymentStores extends Stores {
   auth: AuthStore;
   pins: PinStore;
+  /** Each run's todo list, which the todo toolkit's tools keep. */
+  todos: TodoStore;
   /** Each principal's memories, which the memory toolkit's tools keep. */
   memories: MemoryStore;
   /**

@@ -13,6 +13,7 @@ import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { AuthStore } from "../ports/auth-store.js";
 import type { DeploymentStores } from "../ports/deployment-stores.js";
 import type { EventBus } from "../ports/event-bus.js";
+import { TODO_RETENTION_MS } from "../ports/todo-store.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import type { AuditFailureMode } from "../seam/audit-guard.js";
 import type { Logger } from "../seam/context.js";
@@ -55,7 +56,7 @@ export interface RegistryServerOptions {
   consoleDir?: string;
   /** How long a request body may take to arrive; 10 s unless given. */
   bodyTimeoutMs?: number;
-  /** How often expired approvals and idempotency records past retention are swept; 60 s unless given. */
+  /** How often expired approvals, and idempotency records and todo lists past retention, are swept; 60 s unless given. */
   sweepIntervalMs?: number;
   /** How long a parked call waits for a decision; the seam's 7 days unless given. */
   approvalTtlMs?: number;
@@ -179,9 +180,13 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     ...(options.authFailures ? { authFailures: new AuthFailures(options.authFailures) } : {}),
   });
-  // Housekeeping, as the CLI does on open: expired approvals leave the inbox, old keys stop replaying.
+  // Housekeeping, as the CLI does on open: expired approvals leave the inbox, old keys stop replaying,
+  // and the todo lists of runs long over go.
   const sweep = () => {
     seam.sweep().catch((error: unknown) => options.logger.warn({ err: error }, "sweep failed"));
+    stores.todos
+      .purge({ before: Date.now() - TODO_RETENTION_MS })
+      .catch((error: unknown) => options.logger.warn({ err: error }, "todo purge failed"));
   };
   sweep();
   const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 60_000);

@@ -7,6 +7,7 @@ import { type GeneralToolDeps, generalTools } from "./general/index.js";
 import { type GenerateToolDeps, generateTools } from "./generate/index.js";
 import { type ShellToolDeps, shellTools } from "./shell/index.js";
 import { type SqlToolDeps, sqlTools } from "./sql/index.js";
+import { type TodoToolDeps, todoTools } from "./todo/index.js";
 import { type WebToolDeps, webTools } from "./web/index.js";
 
 export { type Artifact, type ArtifactStore, createFileArtifactStore } from "../artifacts/index.js";
@@ -32,6 +33,7 @@ export { shellToolkit } from "./shell/toolkit.js";
 export type { SqlDialect, SqlParam, SqlReader, SqlToolDeps, SqlWriter } from "./sql/index.js";
 export { sqlTools } from "./sql/index.js";
 export { sqlToolkit } from "./sql/toolkit.js";
+export { renderTodoList, type TodoToolDeps, todoToolkit, todoTools } from "./todo/index.js";
 export { type AnyToolkit, BUILT_IN_TOOLKITS, loadToolkit, VENDOR_TOOLKIT_PACKAGES } from "./toolkits.js";
 export { type WebToolDeps, webTools } from "./web/index.js";
 export { webToolkit } from "./web/toolkit.js";
@@ -43,7 +45,8 @@ export type DefaultToolDeps = GeneralToolDeps &
   SqlToolDeps &
   GenerateToolDeps &
   ShellToolDeps &
-  DemoToolDeps;
+  DemoToolDeps &
+  TodoToolDeps;
 
 /**
  * The registry of every first-party toolkit whose dependencies are met, in a fixed order. The meta-tools
@@ -59,5 +62,6 @@ export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry 
     ...sqlTools(deps),
     ...shellTools(deps),
     ...demoTools(deps),
+    ...todoTools(deps),
   ]);
 }

@@ -14,6 +14,7 @@ import { generateToolkit } from "./generate/toolkit.js";
 import { searchToolkit } from "./search/toolkit.js";
 import { shellToolkit } from "./shell/toolkit.js";
 import { sqlToolkit } from "./sql/toolkit.js";
+import { todoToolkit } from "./todo/toolkit.js";
 import type { Toolkit } from "./toolkit/define-toolkit.js";
 import { webToolkit } from "./web/toolkit.js";
 
@@ -31,6 +32,7 @@ export const BUILT_IN_TOOLKITS: readonly AnyToolkit[] = [
   sqlToolkit,
   shellToolkit,
   demoToolkit,
+  todoToolkit,
 ];
 
 /** The vendor toolkits toolreg publishes, each an npm package with the vendor's SDK as its own dependency. */

@@ -47,6 +47,8 @@ export const DEFAULT_SERVED = [
   "parse_csv",
   "query_json",
   ...(existsSync("/usr/bin/bwrap") ? ["shell_exec"] : []),
+  "todo_write",
+  "todo_read",
   "find_tools",
   "learn_tools",
   "execute_tool",

@@ -5,6 +5,7 @@ import { createMemoryAuditStore } from "./audit.js";
 import { createMemoryConsentStore } from "./consents.js";
 import { createMemoryCredentialStore } from "./credentials.js";
 import { createMemoryIdempotencyStore } from "./idempotency.js";
+import { createMemoryTodoStore } from "./todos.js";
 import { createMemoryMemoryStore } from "./memories.js";
 
 export {
@@ -13,6 +14,7 @@ export {
   createMemoryConsentStore,
   createMemoryCredentialStore,
   createMemoryIdempotencyStore,
+  createMemoryTodoStore,
   createMemoryMemoryStore,
 };
 

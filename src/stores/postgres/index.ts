@@ -14,6 +14,7 @@ import { createPostgresPinStore } from "./mcp-pins.js";
 import { createPostgresMemoryStore } from "./memories.js";
 import { migrate, quoteSchema } from "./migrations.js";
 import { SettledListener } from "./settled-listener.js";
+import { createPostgresTodoStore } from "./todos.js";
 
 export { createPostgresArtifactStore } from "./artifacts.js";
 export { POSTGRES_MIGRATIONS, type PostgresMigration } from "./migrations.js";
@@ -23,6 +24,7 @@ export {
   createPostgresCredentialStore,
   createPostgresMemoryStore,
   createPostgresPinStore,
+  createPostgresTodoStore,
 };
 
 export interface PostgresStoresOptions {
@@ -132,7 +134,8 @@ export async function openPostgresDeployment(
       return closed;
     };
     const memories = createPostgresMemoryStore(pool, schema);
-    return { pool, schema, approvals, idempotency, audit, pins, memories, auth, sealed, close };
+    const todos = createPostgresTodoStore(pool, schema);
+    return { pool, schema, approvals, idempotency, audit, pins, todos, memories, auth, sealed, close };
   } catch (error) {
     // The refusal is what the caller needs to see, not a failure to close after it.
     await stores.close().catch(() => {});

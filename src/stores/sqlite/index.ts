@@ -12,6 +12,7 @@ import { createSqliteCredentialStore } from "./credentials.js";
 import { type OpenDatabaseOptions, openDatabase } from "./database.js";
 import { createSqliteIdempotencyStore } from "./idempotency.js";
 import { createSqlitePinStore } from "./mcp-pins.js";
+import { createSqliteTodoStore } from "./todos.js";
 import { createSqliteMemoryStore } from "./memories.js";
 
 export { parseSecretKey, SecretBoxError } from "../sql/secret-box.js";
@@ -24,6 +25,7 @@ export {
   createSqliteIdempotencyStore,
   createSqliteMemoryStore,
   createSqlitePinStore,
+  createSqliteTodoStore,
   type OpenDatabaseOptions,
   openDatabase,
   openSqliteAuthStore,
@@ -85,7 +87,8 @@ export function openSqliteDeployment(path: string, options: SqliteDeploymentOpti
     };
     const { approvals, idempotency, audit, pins } = stores;
     const memories = createSqliteMemoryStore(stores.database);
-    return { approvals, idempotency, audit, pins, memories, auth, sealed, close: closeAll };
+    const todos = createSqliteTodoStore(stores.database);
+    return { approvals, idempotency, audit, pins, todos, memories, auth, sealed, close: closeAll };
   } catch (error) {
     // A key other than the one the secrets are sealed under, say: nothing stays open.
     closeAll().catch(() => {});

@@ -268,6 +268,24 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 7,
+    name: "run todo lists",
+    sql: `
+      -- One row per run: a write replaces the whole list (JSON) and moves the revision on.
+      CREATE TABLE todo_lists (
+        tenant_id    TEXT    NOT NULL,
+        principal_id TEXT    NOT NULL,
+        run_id       TEXT    NOT NULL,
+        items        TEXT    NOT NULL,
+        revision     INTEGER NOT NULL,
+        updated_at   INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, principal_id, run_id)
+      ) WITHOUT ROWID;
+      -- The purge of runs long over.
+      CREATE INDEX todo_lists_by_age ON todo_lists (updated_at);
+    `,
+  },
 ];
 
 /**

@@ -29,6 +29,8 @@ export function watchCredentialRefs(host: ToolkitHost): {
   const exchanges: CredentialExchange[] = [];
   return {
     host: {
+      // What the host lends besides (the sandbox, the stores) passes through; only egress is watched.
+      ...host,
       sandbox: host.sandbox,
       onClose: (close) => host.onClose(close),
       egress(request) {

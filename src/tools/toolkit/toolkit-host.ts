@@ -1,10 +1,11 @@
 /**
  * @module What a host lends a toolkit when it binds: an egress client that reaches only the toolkit's
- * hosts with its credential injected there, the sandbox when there is one, and a place to register what
- * must be closed when the host stops.
+ * hosts with its credential injected there, the sandbox and the deployment's stores when there are, and a
+ * place to register what must be closed when the host stops.
  */
 import { createEgressClient, type EgressClient } from "../../egress/egress-client.js";
 import type { CredentialExchange, EgressPolicyInit } from "../../egress/egress-policy.js";
+import type { TodoStore } from "../../ports/todo-store.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import type { CredentialPlacement } from "./auth-model.js";
 
@@ -18,14 +19,20 @@ export interface ToolkitEgressRequest {
   credential?: CredentialPlacement & { credentialRef: string; exchange?: CredentialExchange };
 }
 
-export interface ToolkitHost {
+/** The deployment's stores a toolkit keeps its state in; a toolkit whose store is missing serves no tools. */
+export interface ToolkitStores {
+  /** Each run's todo list. */
+  todos?: TodoStore | undefined;
+}
+
+export interface ToolkitHost extends ToolkitStores {
   egress(request?: ToolkitEgressRequest): EgressClient;
   sandbox?: Sandbox | undefined;
   /** Called once when the host stops, in reverse order of registration. */
   onClose(close: () => Promise<void> | void): void;
 }
 
-export interface ToolkitHostOptions {
+export interface ToolkitHostOptions extends ToolkitStores {
   /** The operator's policy every toolkit's client starts from (address classes, caps, timeouts). */
   egressPolicy?: EgressPolicyInit;
   sandbox?: Sandbox | undefined;
@@ -38,6 +45,7 @@ export function createToolkitHost(
   const closers: (() => Promise<void> | void)[] = [];
   return {
     sandbox: options.sandbox,
+    todos: options.todos,
     egress(request = {}) {
       const { credential, hosts } = request;
       if (credential && !hosts)
