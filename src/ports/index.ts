@@ -1,6 +1,6 @@
 /**
  * @module toolreg/stores — the store ports, for whoever writes a store adapter: approvals, idempotency records,
- * audit, API keys and sessions, credentials, consents, MCP pins, artifacts, principal memory and events. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
+ * audit, API keys and sessions, credentials, consents, MCP pins, artifacts, principal memory, run todo lists and events. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
  */
 export type * from "./artifact-store.js";
 export type * from "./auth-store.js";
@@ -15,3 +15,11 @@ export { MEMORY_LIMITS } from "./memory-store.js";
 export type * from "./pin-store.js";
 export type * from "./stores.js";
 export { APPROVAL_STATUSES, evidenceOf } from "./stores.js";
+export type * from "./todo-store.js";
+export {
+  checkedTodoItems,
+  staleRevision,
+  TODO_LIMITS,
+  TODO_RETENTION_MS,
+  TODO_STATUSES,
+} from "./todo-store.js";
