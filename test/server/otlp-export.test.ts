@@ -135,6 +135,7 @@ const HTTP_TRACE = "11111111111111111111111111111111";
 const HTTP_IMPORT_TRACE = "22222222222222222222222222222222";
 const MCP_META_TRACE = "33333333333333333333333333333333";
 const MCP_HEADER_TRACE = "44444444444444444444444444444444";
+const MCP_IMPORT_TRACE = "55555555555555555555555555555555";
 const CALLER_SPAN = "aaaaaaaaaaaaaaaa";
 
 interface Served {
@@ -276,6 +277,22 @@ describe("toolreg serve exporting over OTLP/HTTP", () => {
 
       await client.callTool({ name: "calculate", arguments: { expression: "2+3" } });
       expect((await callSpan("calculate", MCP_HEADER_TRACE)).parentSpanId).toBe(CALLER_SPAN);
+
+      // What the tool sends out is the call's child in the MCP caller's trace too.
+      const echoed = await client.callTool({
+        name: "upstream_echo",
+        arguments: { text: "traced over MCP" },
+        _meta: { traceparent: traceparent(MCP_IMPORT_TRACE, "cccccccccccccccc") },
+      });
+      expect(echoed.isError).toBeFalsy();
+      const span = await callSpan("upstream_echo", MCP_IMPORT_TRACE);
+      expect(span.parentSpanId).toBe("cccccccccccccccc");
+      const header = parts(upstreamSaw.at(-1)?.headers.traceparent);
+      expect(header.traceId).toBe(MCP_IMPORT_TRACE);
+      const outbound = await until("the outbound request's span", 10_000, () =>
+        receiver.spans().find((candidate) => candidate.spanId === header.parentId),
+      );
+      expect(outbound.parentSpanId).toBe(span.spanId);
     } finally {
       await client.close();
     }
@@ -304,7 +321,8 @@ describe("toolreg serve exporting over OTLP/HTTP", () => {
     const durations = points("gen_ai.execute_tool.duration", "histogram").filter(
       (point) => attribute(point.attributes, "gen_ai.tool.name") === "upstream_echo",
     );
-    expect(Math.max(...durations.map((point) => Number(point.count)))).toBe(1);
+    // One over HTTP, one over MCP.
+    expect(Math.max(...durations.map((point) => Number(point.count)))).toBe(2);
     expect(Number(points("toolreg.approvals.waiting", "gauge").at(-1)?.asInt)).toBe(0);
     expect(named("toolreg.approvals.waiting.age")).not.toHaveLength(0);
   });
