@@ -92,6 +92,7 @@ describe("sqlite database", () => {
       "memories_fts_docsize",
       "memories_fts_idx",
       "parked_calls",
+      "todo_lists",
     ]);
     first.audit.record({
       tenantId: "tenant-a",
