@@ -7,6 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { createArtifactOutputStore } from "../artifacts/artifact-output-store.js";
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import type { DeploymentStores } from "../ports/deployment-stores.js";
+import type { MemoryStore } from "../ports/memory-store.js";
 import type { TodoStore } from "../ports/todo-store.js";
 import type { OutputStore } from "../seam/output-store.js";
 import { createPostgresArtifactStore, openPostgresDeployment } from "../stores/postgres/index.js";
@@ -118,6 +119,13 @@ export function lazyCliStores(locate: () => StateLocation) {
       read: async (key) => (await open()).todos.read(key),
       write: async (key, write) => (await open()).todos.write(key, write),
       purge: async (request) => (await open()).todos.purge(request),
+    }),
+    /** A memory store that opens the stores when a memory is first saved, searched, forgotten or listed. */
+    memories: (): MemoryStore => ({
+      save: async (owner, memory) => (await open()).memories.save(owner, memory),
+      search: async (owner, search) => (await open()).memories.search(owner, search),
+      forget: async (owner, id) => (await open()).memories.forget(owner, id),
+      list: async (owner, page) => (await open()).memories.list(owner, page),
     }),
     close: async () => {
       const stores = await opened?.catch(() => undefined);

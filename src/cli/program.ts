@@ -220,6 +220,7 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
       return withImports(
         await serveTools({ ...globals(), ...serveFlags }, toolkits, await meta(), io, {
           todos: stores.todos(),
+          memories: stores.memories(),
         }),
         publicUrl,
       );

@@ -18,10 +18,10 @@ export interface SealedStores {
 export interface DeploymentStores extends Stores {
   auth: AuthStore;
   pins: PinStore;
-  /** Each run's todo list, which the todo toolkit's tools keep. */
-  todos: TodoStore;
   /** Each principal's memories, which the memory toolkit's tools keep. */
   memories: MemoryStore;
+  /** Each run's todo list, which the todo toolkit's tools keep. */
+  todos: TodoStore;
   /**
    * The credential and consent stores, when the stores were opened with the operator's 32-byte key, which
    * their secrets are sealed under (opening with another key than the one they were sealed under fails).

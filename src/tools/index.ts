@@ -5,6 +5,7 @@ import { type DemoToolDeps, demoTools } from "./demo/index.js";
 import { type FileToolDeps, fileTools } from "./files/index.js";
 import { type GeneralToolDeps, generalTools } from "./general/index.js";
 import { type GenerateToolDeps, generateTools } from "./generate/index.js";
+import { type MemoryToolDeps, memoryTools } from "./memory/index.js";
 import { type ShellToolDeps, shellTools } from "./shell/index.js";
 import { type SqlToolDeps, sqlTools } from "./sql/index.js";
 import { type TodoToolDeps, todoTools } from "./todo/index.js";
@@ -27,6 +28,7 @@ export {
 export { generalToolkit } from "./general/toolkit.js";
 export { type GenerateToolDeps, generateTools } from "./generate/index.js";
 export { generateToolkit } from "./generate/toolkit.js";
+export { type MemoryToolDeps, memoryToolkit, memoryTools } from "./memory/index.js";
 export { searchToolkit } from "./search/toolkit.js";
 export { describeSandbox, detectSandbox, type ShellToolDeps, shellTools } from "./shell/index.js";
 export { shellToolkit } from "./shell/toolkit.js";
@@ -46,7 +48,8 @@ export type DefaultToolDeps = GeneralToolDeps &
   GenerateToolDeps &
   ShellToolDeps &
   DemoToolDeps &
-  TodoToolDeps;
+  TodoToolDeps &
+  MemoryToolDeps;
 
 /**
  * The registry of every first-party toolkit whose dependencies are met, in a fixed order. The meta-tools
@@ -63,5 +66,6 @@ export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry 
     ...shellTools(deps),
     ...demoTools(deps),
     ...todoTools(deps),
+    ...memoryTools(deps),
   ]);
 }

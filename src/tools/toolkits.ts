@@ -11,6 +11,7 @@ import { demoToolkit } from "./demo/toolkit.js";
 import { filesToolkit } from "./files/toolkit.js";
 import { generalToolkit } from "./general/toolkit.js";
 import { generateToolkit } from "./generate/toolkit.js";
+import { memoryToolkit } from "./memory/toolkit.js";
 import { searchToolkit } from "./search/toolkit.js";
 import { shellToolkit } from "./shell/toolkit.js";
 import { sqlToolkit } from "./sql/toolkit.js";
@@ -33,6 +34,7 @@ export const BUILT_IN_TOOLKITS: readonly AnyToolkit[] = [
   shellToolkit,
   demoToolkit,
   todoToolkit,
+  memoryToolkit,
 ];
 
 /** The vendor toolkits toolreg publishes, each an npm package with the vendor's SDK as its own dependency. */

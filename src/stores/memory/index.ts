@@ -5,8 +5,8 @@ import { createMemoryAuditStore } from "./audit.js";
 import { createMemoryConsentStore } from "./consents.js";
 import { createMemoryCredentialStore } from "./credentials.js";
 import { createMemoryIdempotencyStore } from "./idempotency.js";
-import { createMemoryTodoStore } from "./todos.js";
 import { createMemoryMemoryStore } from "./memories.js";
+import { createMemoryTodoStore } from "./todos.js";
 
 export {
   createMemoryApprovalStore,
@@ -14,8 +14,8 @@ export {
   createMemoryConsentStore,
   createMemoryCredentialStore,
   createMemoryIdempotencyStore,
-  createMemoryTodoStore,
   createMemoryMemoryStore,
+  createMemoryTodoStore,
 };
 
 /** All three stores in memory; completions and parkings record their audit events as they are made. */

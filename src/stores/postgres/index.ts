@@ -133,8 +133,8 @@ export async function openPostgresDeployment(
       closed ??= stores.close();
       return closed;
     };
-    const memories = createPostgresMemoryStore(pool, schema);
     const todos = createPostgresTodoStore(pool, schema);
+    const memories = createPostgresMemoryStore(pool, schema);
     return { pool, schema, approvals, idempotency, audit, pins, todos, memories, auth, sealed, close };
   } catch (error) {
     // The refusal is what the caller needs to see, not a failure to close after it.

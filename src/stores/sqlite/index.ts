@@ -12,8 +12,8 @@ import { createSqliteCredentialStore } from "./credentials.js";
 import { type OpenDatabaseOptions, openDatabase } from "./database.js";
 import { createSqliteIdempotencyStore } from "./idempotency.js";
 import { createSqlitePinStore } from "./mcp-pins.js";
-import { createSqliteTodoStore } from "./todos.js";
 import { createSqliteMemoryStore } from "./memories.js";
+import { createSqliteTodoStore } from "./todos.js";
 
 export { parseSecretKey, SecretBoxError } from "../sql/secret-box.js";
 export { MIGRATIONS, type Migration, migrate } from "./migrations.js";
@@ -86,8 +86,8 @@ export function openSqliteDeployment(path: string, options: SqliteDeploymentOpti
       consents: createSqliteConsentStore(stores.database, key),
     };
     const { approvals, idempotency, audit, pins } = stores;
-    const memories = createSqliteMemoryStore(stores.database);
     const todos = createSqliteTodoStore(stores.database);
+    const memories = createSqliteMemoryStore(stores.database);
     return { approvals, idempotency, audit, pins, todos, memories, auth, sealed, close: closeAll };
   } catch (error) {
     // A key other than the one the secrets are sealed under, say: nothing stays open.

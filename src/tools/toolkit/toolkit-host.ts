@@ -5,6 +5,7 @@
  */
 import { createEgressClient, type EgressClient } from "../../egress/egress-client.js";
 import type { CredentialExchange, EgressPolicyInit } from "../../egress/egress-policy.js";
+import type { MemoryStore } from "../../ports/memory-store.js";
 import type { TodoStore } from "../../ports/todo-store.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import type { CredentialPlacement } from "./auth-model.js";
@@ -23,6 +24,8 @@ export interface ToolkitEgressRequest {
 export interface ToolkitStores {
   /** Each run's todo list. */
   todos?: TodoStore | undefined;
+  /** Each principal's memories. */
+  memories?: MemoryStore | undefined;
 }
 
 export interface ToolkitHost extends ToolkitStores {
@@ -46,6 +49,7 @@ export function createToolkitHost(
   return {
     sandbox: options.sandbox,
     todos: options.todos,
+    memories: options.memories,
     egress(request = {}) {
       const { credential, hosts } = request;
       if (credential && !hosts)
