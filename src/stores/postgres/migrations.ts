@@ -335,7 +335,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX memories_by_owner ON {schema}.memories (tenant_id, principal_id, created_at, id);
       CREATE INDEX memories_words ON {schema}.memories USING GIN (words);
     `,
-  },  {
+  },
+  {
     version: 9,
     name: "run todo lists",
     sql: `

@@ -105,7 +105,14 @@ describe("openAuthDatabase", () => {
         "credentials",
         "idempotency",
         "mcp_pins",
+        "memories",
+        "memories_fts",
+        "memories_fts_config",
+        "memories_fts_data",
+        "memories_fts_docsize",
+        "memories_fts_idx",
         "parked_calls",
+        "todo_lists",
       ]);
     }
   });
