@@ -44,6 +44,8 @@ const SHIPPED: Record<string, string> = {
   crm_write: "- - - -",
   tasks_write: "- - - -",
   alerts_write: "- - - open-world",
+  todo_write: "- - - -",
+  todo_read: "read-only - idempotent -",
   memory_save: "- - - -",
   memory_search: "read-only - idempotent -",
   memory_forget: "- destructive - -",

@@ -92,8 +92,14 @@ describe("the published package", () => {
     expect(loaded["./stores"]).toEqual([
       "APPROVAL_STATUSES",
       "CREDENTIAL_KINDS",
+      "MEMORY_LIMITS",
       "PARKED_CALL_STATUSES",
+      "TODO_LIMITS",
+      "TODO_RETENTION_MS",
+      "TODO_STATUSES",
+      "checkedTodoItems",
       "evidenceOf",
+      "staleRevision",
     ]);
     expect(loaded["./host"]).toEqual([
       "OAuthClients",
