@@ -4,47 +4,24 @@
  * invoke route. Ada saves a note; her colleague Bob can neither find nor forget it; Ada finds it, its text
  * fenced as untrusted and carrying no citation, in a later run.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, runToolreg } from "../cli/run-cli.js";
 import { dropSchema, freshSchema, POSTGRES_URL } from "../support/postgres-schema.js";
+import { createKey, invokeAs, type ServeProcess, startServe } from "../support/serve-process.js";
 import { postgresAvailable } from "../support/sql.js";
 
 const postgres = await postgresAvailable("memory through toolreg serve");
 
-let child: ChildProcess | undefined;
+let served: ServeProcess | undefined;
 let cwd: string;
 const schemas: string[] = [];
 afterEach(async () => {
-  child?.kill("SIGKILL");
+  served?.child.kill("SIGKILL");
   rmSync(cwd, { recursive: true, force: true });
   for (const schema of schemas.splice(0)) await dropSchema(schema);
 });
-
-/** `toolreg serve` in `cwd` until it says where it listens. */
-function serve(env: Record<string, string>): Promise<string> {
-  let stdout = "";
-  child = spawn(process.execPath, [CLI, "serve", "--port", "0"], {
-    cwd,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed only: ${stdout}`)), 20_000);
-    child?.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stdout}`)));
-    child?.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const url = /toolreg registry on (http:\/\/\S+)/.exec(stdout)?.[1];
-      if (url && /console: .*\n/.test(stdout)) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-  });
-}
 
 interface MemoryEnvelope {
   ok: boolean;
@@ -74,30 +51,14 @@ describe.each(stores)("the memory tools through toolreg serve on $name", ({ env:
   it("keeps a user's memory invisible to a colleague in the same tenant", async () => {
     cwd = mkdtempSync(join(tmpdir(), "toolreg-memory-serve-"));
     const env = storeEnv();
-    const url = await serve(env);
-    const keyFor = async (principal: string) => {
-      const created = await runToolreg(
-        ["keys", "create", "--tenant", "acme", "--principal", principal],
-        cwd,
-        env,
-      );
-      expect(created.code, created.stderr).toBe(0);
-      return created.stdout.trim();
-    };
-    const [ada, bob] = [await keyFor("ada"), await keyFor("bob")];
+    served = await startServe(cwd, env);
+    const { url } = served;
+    const [ada, bob] = [await createKey(cwd, "acme", "ada", env), await createKey(cwd, "acme", "bob", env)];
     const invoke = async (key: string, run: string, tool: string, input: unknown) => {
-      const response = await fetch(`${url}/api/v1/tools/${tool}/invoke`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${key}`,
-          "content-type": "application/json",
-          "x-toolreg-run-id": run,
-        },
-        body: JSON.stringify(input),
-      });
+      const { status, envelope } = await invokeAs<MemoryEnvelope>(url, key, run, tool, input);
       // A refusal answers its code's status (412 for precondition_failed) with the envelope as the body.
-      expect(response.status).toBe(response.ok ? 200 : 412);
-      return (await response.json()) as MemoryEnvelope;
+      expect(status).toBe(envelope.ok ? 200 : 412);
+      return envelope;
     };
 
     const saved = await invoke(ada, "monday", "memory_save", {

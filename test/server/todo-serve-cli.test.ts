@@ -3,43 +3,18 @@
  * `toolreg keys create`, and the HTTP invoke route. A plan is written, one item moved on, and read back in
  * the same run; another run, and a colleague in the same run id, each see an empty list of their own.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, runToolreg } from "../cli/run-cli.js";
+import { createKey, invokeAs, type ServeProcess, startServe } from "../support/serve-process.js";
 
-let child: ChildProcess | undefined;
+let served: ServeProcess | undefined;
 let cwd: string;
 afterEach(() => {
-  child?.kill("SIGKILL");
+  served?.child.kill("SIGKILL");
   rmSync(cwd, { recursive: true, force: true });
 });
-
-/** `toolreg serve` in `cwd` until it says where it listens. */
-function serve(): Promise<string> {
-  let stdout = "";
-  child = spawn(process.execPath, [CLI, "serve", "--port", "0"], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed only: ${stdout}`)), 20_000);
-    child?.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stdout}`)));
-    child?.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const url = /toolreg registry on (http:\/\/\S+)/.exec(stdout)?.[1];
-      if (url && /console: .*\n/.test(stdout)) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-  });
-}
-
-async function keyFor(principal: string): Promise<string> {
-  const created = await runToolreg(["keys", "create", "--tenant", "acme", "--principal", principal], cwd);
-  expect(created.code, created.stderr).toBe(0);
-  return created.stdout.trim();
-}
 
 interface TodoEnvelope {
   ok: boolean;
@@ -51,20 +26,11 @@ interface TodoEnvelope {
 describe("the todo tools through toolreg serve", () => {
   it("writes a plan, moves one item on and reads it back in its run; other runs and principals see their own", async () => {
     cwd = mkdtempSync(join(tmpdir(), "toolreg-todo-serve-"));
-    const url = await serve();
-    const [alice, bob] = [await keyFor("alice"), await keyFor("bob")];
-    const invoke = async (key: string, run: string, tool: string, input: unknown) => {
-      const response = await fetch(`${url}/api/v1/tools/${tool}/invoke`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${key}`,
-          "content-type": "application/json",
-          "x-toolreg-run-id": run,
-        },
-        body: JSON.stringify(input),
-      });
-      return { status: response.status, envelope: (await response.json()) as TodoEnvelope };
-    };
+    served = await startServe(cwd);
+    const { url } = served;
+    const [alice, bob] = [await createKey(cwd, "acme", "alice"), await createKey(cwd, "acme", "bob")];
+    const invoke = (key: string, run: string, tool: string, input: unknown) =>
+      invokeAs<TodoEnvelope>(url, key, run, tool, input);
 
     const planned = await invoke(alice, "plan-1", "todo_write", {
       items: [
