@@ -65,6 +65,16 @@ export function runMemoryStoreConformance(name: string, factory: () => Promise<M
       expect(await store.search(ADA, { query: "Paris invoice", limit: 1 })).toEqual([both]);
     });
 
+    it("ranks by the owner's memories alone: words other people hold never change the order", async () => {
+      // Bob's notes make "falcon" common across the deployment and leave "qwzzy" rare.
+      for (let at = 1; at <= 5; at++) await save(BOB, `falcon report ${at}`, at);
+      const rare = await save(ADA, "note qwzzy", 1_000);
+      const common = await save(ADA, "note falcon", 2_000);
+      // Each holds one of the words: newest first, whatever a deployment-wide weight would say.
+      const found = await store.search(ADA, { query: "falcon qwzzy", limit: 5 });
+      expect(found.map((memory) => memory.id)).toEqual([common.id, rare.id]);
+    });
+
     it("answers an empty list when nothing matches or the query has no word", async () => {
       await save(ADA, "The invoice goes to Marta", 1_000);
       expect(await store.search(ADA, { query: "kangaroo", limit: 5 })).toEqual([]);

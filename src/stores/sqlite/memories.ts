@@ -1,7 +1,9 @@
 /**
- * @module SQLite principal memory: a table of memories and an FTS5 index over their text and tags, ranked by
- * bm25. Every statement names the owner in its WHERE clause, from the method's required first argument; a
- * search joins the index back to the table so the owner is checked on the row itself.
+ * @module SQLite principal memory: a table of memories and an FTS5 index over their text and tags. Every
+ * statement names the owner in its WHERE clause, from the method's required first argument; a search joins
+ * the index back to the table so the owner is checked on the row itself. Ranked by how many of the query's
+ * words a memory holds, then newest first: never by bm25, whose word weights come from the whole index
+ * (every tenant's memories), so the order of one person's results would tell them what words others hold.
  */
 import type Database from "better-sqlite3";
 import { MEMORY_LIMITS, type Memory, type MemoryStore } from "../../ports/memory-store.js";
@@ -48,11 +50,27 @@ export function createSqliteMemoryStore(
      SELECT @tenant, @principal, @id, @text, @tags, @at
      WHERE (SELECT count(*) FROM memories WHERE tenant_id = @tenant AND principal_id = @principal) < @cap`,
   );
-  const search = db.prepare<[string, string, string, number], MemoryRow>(
-    `SELECT ${COLUMNS} FROM memories_fts f JOIN memories m ON m.seq = f.rowid
-     WHERE m.tenant_id = ? AND m.principal_id = ? AND memories_fts MATCH ?
-     ORDER BY bm25(memories_fts), m.created_at DESC, m.id DESC LIMIT ?`,
+  // The owner's memories holding one word (quoted: FTS5 reads it as a string, never as an operator).
+  const holding = db.prepare<[string, string, string], { seq: number; created_at: number; id: string }>(
+    `SELECT m.seq, m.created_at, m.id FROM memories_fts f JOIN memories m ON m.seq = f.rowid
+     WHERE m.tenant_id = ? AND m.principal_id = ? AND memories_fts MATCH ?`,
   );
+  const bySeq = db.prepare<[number], MemoryRow>(`SELECT ${COLUMNS} FROM memories m WHERE m.seq = ?`);
+  // One read transaction: every word is counted over the same memories.
+  const ranked = db.transaction((tenant: string, principal: string, words: string[], size: number) => {
+    const hits = new Map<number, { words: number; createdAt: number; id: string }>();
+    for (const word of words) {
+      for (const row of holding.all(tenant, principal, `"${word}"`)) {
+        const hit = hits.get(row.seq);
+        if (hit) hit.words++;
+        else hits.set(row.seq, { words: 1, createdAt: row.created_at, id: row.id });
+      }
+    }
+    return [...hits.entries()]
+      .sort(([, a], [, b]) => b.words - a.words || b.createdAt - a.createdAt || b.id.localeCompare(a.id))
+      .slice(0, size)
+      .map(([seq]) => toMemory(bySeq.get(seq) as MemoryRow));
+  });
   const forget = db.prepare<[string, string, string]>(
     "DELETE FROM memories WHERE tenant_id = ? AND principal_id = ? AND id = ?",
   );
@@ -80,10 +98,7 @@ export function createSqliteMemoryStore(
     async search({ tenantId, principalId }, { query, limit }) {
       const words = queryWords(query);
       if (words.length === 0) return [];
-      // Each word quoted: FTS5 reads it as a string, never as an operator; OR finds a memory holding any.
-      const match = words.map((word) => `"${word}"`).join(" OR ");
-      const size = Math.min(limit, MEMORY_LIMITS.searchResults);
-      return search.all(tenantId, principalId, match, size).map(toMemory);
+      return ranked(tenantId, principalId, words, Math.min(limit, MEMORY_LIMITS.searchResults));
     },
     async forget({ tenantId, principalId }, id) {
       return forget.run(tenantId, principalId, id).changes === 1;
