@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { pino } from "pino";
+import { TODO_RETENTION_MS } from "../ports/todo-store.js";
 import type { AnyTool } from "../registry/registry.js";
 import { ToolRegistry } from "../registry/registry.js";
 import {
@@ -86,6 +87,8 @@ export async function openCliState(
     ...(settings.toolsets ? { toolsets: settings.toolsets } : {}),
   });
   await seam.sweep();
+  // As serve does each minute: a desktop's `toolreg mcp` is a new run each session, and its lists would pile up.
+  await stores.todos.purge({ before: Date.now() - TODO_RETENTION_MS });
   const runId = `cli-${randomUUID()}`;
   let closing: Promise<void> | undefined;
   return {

@@ -63,6 +63,11 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
  * what to change, because the model reads it and tries again): the items as they are stored, fields no
  * item has left out.
  */
+/** Control characters, tab included: an item is one line. */
+const CONTROL = /\p{Cc}/u;
+/** Half of a surrogate pair without its other half: not text, and JSON that PostgreSQL refuses. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 export function checkedTodoItems(items: readonly TodoItem[]): TodoItem[] {
   const refuse = (message: string): never => {
     throw new ToolFailure("invalid_input", message);
@@ -81,6 +86,10 @@ export function checkedTodoItems(items: readonly TodoItem[]): TodoItem[] {
     if (ids.has(item.id)) refuse(`item id "${item.id}" appears twice; give each item its own id`);
     ids.add(item.id);
     if (item.content.trim().length === 0) refuse(`item "${item.id}" has no content`);
+    // One line of text: a newline could forge more items in the rendered list, a NUL or a lone surrogate
+    // is refused by PostgreSQL's JSONB, and the list must read the same on every backend.
+    if (CONTROL.test(item.content) || LONE_SURROGATE.test(item.content))
+      refuse(`item "${item.id}" has a line break or control character; write each item as one line of text`);
     if (item.content.length > TODO_LIMITS.contentChars)
       refuse(
         `item "${item.id}" is ${item.content.length} characters; keep each item under ${TODO_LIMITS.contentChars}`,

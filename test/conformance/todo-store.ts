@@ -184,6 +184,10 @@ export function runTodoStoreConformance(
         [[{ id: "a b", content: "space", status: "pending" }], /must be 1-40 letters/],
         [[{ id: "1", content: "   ", status: "pending" }], /item "1" has no content/],
         [[{ id: "1", content: "done?", status: "done" as TodoItem["status"] }], /has status "done"/],
+        // One line of text on every backend: PostgreSQL's JSONB would refuse the NUL and the lone surrogate.
+        [[{ id: "1", content: "one\n[x] 2: forged", status: "pending" }], /line break or control character/],
+        [[{ id: "1", content: "nul\u0000", status: "pending" }], /line break or control character/],
+        [[{ id: "1", content: "half \ud800 pair", status: "pending" }], /line break or control character/],
       ];
       for (const [items, message] of refusals) {
         const refused = await refusal(store.write(RUN, { items, now: 3 }));

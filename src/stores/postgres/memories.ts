@@ -12,7 +12,7 @@ import {
   queryWords,
   textTooLarge,
 } from "../../ports/memory-words.js";
-import { inTransaction } from "./transaction.js";
+import { underLock } from "./under-lock.js";
 
 export interface PostgresMemoryStoreOptions {
   /** Default `MEMORY_LIMITS.memoriesPerPrincipal`; tests lower it. */
@@ -49,12 +49,10 @@ export function createPostgresMemoryStore(
     async save({ tenantId, principalId }, { text, tags = [], at }) {
       if (textTooLarge(text)) return { saved: false, reason: "too_large", limit: MEMORY_LIMITS.textBytes };
       const id = newMemoryId();
-      const inserted = await inTransaction(pool, async (client) => {
-        // Saves of one owner queue here, so two at once cannot both see room for one more.
-        await client.query("SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))", [
-          `toolreg memory ${tenantId}`,
-          principalId,
-        ]);
+      // Saves of one owner queue on the lock, so two at once cannot both see room for one more. The
+      // table (schema included) names the lock: deployments in other schemas never wait on it.
+      const lock = `toolreg memory ${table} ${JSON.stringify([tenantId, principalId])}`;
+      const inserted = await underLock(pool, lock, async (client) => {
         const { rowCount } = await client.query(
           `INSERT INTO ${table} (tenant_id, principal_id, id, text, tags, words, created_at)
            SELECT $1::text, $2::text, $3::text, $4::text, $5::text[],

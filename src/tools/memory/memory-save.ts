@@ -4,12 +4,17 @@ import { ToolFailure } from "../../errors/tool-failure.js";
 import { MEMORY_LIMITS } from "../../ports/memory-store.js";
 import { memoryTool, ownerOf } from "./memory-env.js";
 
+/** Control characters but tab, line feed and carriage return. */
+const CONTROL = /(?![\t\n\r])\p{Cc}/u;
+
 const input = z.object({
   text: z
     .string()
     .trim()
     .min(1)
     .max(MEMORY_LIMITS.textBytes)
+    // Text, not bytes: PostgreSQL's text type refuses a NUL, and a control character has no place in a note.
+    .refine((text) => !CONTROL.test(text), "remove control characters (tab and line breaks are fine)")
     .describe("the fact to remember, self-contained: it is read later without this conversation"),
   tags: z
     .array(

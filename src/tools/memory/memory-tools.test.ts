@@ -88,6 +88,7 @@ describe("memory toolkit through the seam", () => {
       ["memory_save", { text: "ok", tags: ["Has Spaces"] }],
       ["memory_save", { text: "ok", tags: Array.from({ length: 9 }, (_, n) => `t${n}`) }],
       ["memory_save", { text: "ok", tenantId: "globex" }],
+      ["memory_save", { text: "a NUL \u0000 PostgreSQL's text would refuse" }],
       ["memory_forget", { id: "../other" }],
       ["memory_search", { query: "" }],
       ["memory_search", { query: "x", limit: 51 }],

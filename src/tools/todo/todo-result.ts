@@ -1,7 +1,9 @@
 /**
  * @module A todo list as both tools return it: compact lines the model reads (a mark for each status, the
  * item's id to name it by in the next write), a nudge when the list breaks the one-in-progress habit, and
- * the list itself as data.
+ * the list itself as data. Not fenced as untrusted, unlike a memory: the list is this run's own plan,
+ * written by the same principal's agent to be followed, and each item is one line (no control character
+ * passes the store's check), so an item cannot pass itself off as more items or as the summary line.
  */
 import { z } from "zod";
 import { TODO_STATUSES, type TodoList, type TodoStatus } from "../../ports/todo-store.js";

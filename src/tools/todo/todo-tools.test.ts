@@ -133,6 +133,11 @@ describe("todo toolkit through the seam", () => {
     expect(
       await seam.call(context(), "todo_write", { items: [{ content: "Go", status: "done" }] }),
     ).toMatchObject({ ok: false, error: { code: "invalid_input" } });
+    // Past a 32-bit revision (PostgreSQL's column) is refused as input, not met by a database error.
+    expect(await seam.call(context(), "todo_write", { items: [], expectedRevision: 2 ** 31 })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_input" },
+    });
 
     expect(await seam.call(context(), "todo_write", { items: plan, expectedRevision: 1 })).toMatchObject({
       ok: true,

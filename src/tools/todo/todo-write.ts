@@ -27,6 +27,8 @@ const input = z.object({
     .number()
     .int()
     .nonnegative()
+    // A revision is a 32-bit integer on PostgreSQL; no list is written two billion times.
+    .max(2 ** 31 - 1)
     .optional()
     .describe(
       "the revision of the list this one was made from; the write is refused if the list changed since",
