@@ -2,15 +2,16 @@
  * `toolreg` on a postgres:// store: keys made and revoked by one process are honoured and refused by a
  * server in another, calls keep their trail in the schema, and a bad schema or NATS URL stops it early.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { dropSchema, freshSchema, POSTGRES_URL } from "../support/postgres-schema.js";
+import { startServe } from "../support/serve-process.js";
 import { postgresAvailable } from "../support/sql.js";
-import { CLI, runToolreg } from "./run-cli.js";
+import { runToolreg } from "./run-cli.js";
 
 const reachable = await postgresAvailable("CLI store tests");
 
@@ -33,25 +34,10 @@ afterAll(async () => {
 const toolreg = (...args: string[]) => runToolreg(["--db", store, ...args], cwd);
 
 /** `toolreg serve` on the store until it says where it listens. */
-function serve(...args: string[]): Promise<string> {
-  let stdout = "";
-  const child = spawn(process.execPath, [CLI, "serve", "--store", store, "--port", "0", ...args], {
-    cwd,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  server = child;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve printed only: ${stdout}`)), 15_000);
-    child.on("exit", (code) => reject(new Error(`serve exited with ${code}: ${stdout}`)));
-    child.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const url = /toolreg registry on (http:\/\/\S+)/.exec(stdout)?.[1];
-      if (url && /console: .*\n/.test(stdout)) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-  });
+async function serve(...args: string[]): Promise<string> {
+  const started = await startServe(cwd, { args: ["--store", store, ...args] });
+  server = started.child;
+  return started.url;
 }
 
 /** SIGTERM, as an orchestrator stops it, and the exit it ends with. */

@@ -609,20 +609,9 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
         await add("swept", 1_200, 5_000);
         await add("lapsed", 1_300, 9_000);
         await add("waiting", 1_400);
-        await stores.approvals.decide({
-          tenantId: A,
-          id: "approved",
-          decision: "approved",
-          by: "bob",
-          at: 2_000,
-        });
-        await stores.approvals.decide({
-          tenantId: A,
-          id: "denied",
-          decision: "denied",
-          by: "bob",
-          at: 2_000,
-        });
+        for (const decision of ["approved", "denied"] as const) {
+          await stores.approvals.decide({ tenantId: A, id: decision, decision, by: "bob", at: 2_000 });
+        }
         expect(await stores.approvals.waiting({ now: 4_000 })).toEqual({ count: 3, oldestCreatedAt: 1_200 });
         await stores.approvals.expire({ now: 5_000 });
         // "lapsed" is still pending in storage, but at its expiry it can no longer be approved.

@@ -51,7 +51,7 @@ describe.each(stores)("the memory tools through toolreg serve on $name", ({ env:
   it("keeps a user's memory invisible to a colleague in the same tenant", async () => {
     cwd = mkdtempSync(join(tmpdir(), "toolreg-memory-serve-"));
     const env = storeEnv();
-    served = await startServe(cwd, env);
+    served = await startServe(cwd, { env });
     const { url } = served;
     const [ada, bob] = [await createKey(cwd, "acme", "ada", env), await createKey(cwd, "acme", "bob", env)];
     const invoke = async (key: string, run: string, tool: string, input: unknown) => {

@@ -12,10 +12,13 @@ export interface ServeProcess {
   child: ChildProcess;
 }
 
-/** `toolreg serve --port 0` in `cwd`, once it has printed its registry URL and its console link. */
-export function startServe(cwd: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+/** `toolreg serve --port 0 [args]` in `cwd`, once it has printed its registry URL and its console link. */
+export function startServe(
+  cwd: string,
+  { env = {}, args = [] }: { env?: Record<string, string>; args?: readonly string[] } = {},
+): Promise<ServeProcess> {
   let stdout = "";
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0"], {
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0", ...args], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
