@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { afterEach } from "vitest";
+import { afterEach, expect } from "vitest";
 import { durableAdapterHarness } from "./durable-adapter-harness.js";
 
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
@@ -42,6 +42,20 @@ export async function recordedApprovals(dir: string) {
   } finally {
     harness.close();
   }
+}
+
+/**
+ * Asserts that toolreg holds exactly one approval in `dir`, of the `send_email` call `toolCallId`, executed
+ * and decided by `approver`, and exactly one decision in the audit trail, theirs, for that approval.
+ */
+export async function expectApprovedOnceBy(dir: string, approver: string, toolCallId: string): Promise<void> {
+  const { approvals, decisions } = await recordedApprovals(dir);
+  expect(approvals).toEqual([
+    expect.objectContaining({ toolName: "send_email", toolCallId, status: "executed", decidedBy: approver }),
+  ]);
+  expect(decisions.map((event) => [event.actor, event.outcome, event.toolCallId, event.approvalId])).toEqual([
+    [approver, "approved", toolCallId, approvals[0]?.id],
+  ]);
 }
 
 /** Makes a fresh state folder each call, every one removed after its test; call at a file's top level. */

@@ -1,6 +1,11 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { recordedApprovals, runStepProcess, stateDirs } from "../../../test/support/cross-process-steps.js";
+import {
+  expectApprovedOnceBy,
+  recordedApprovals,
+  runStepProcess,
+  stateDirs,
+} from "../../../test/support/cross-process-steps.js";
 import { sentEmails } from "../../../test/support/durable-adapter-harness.js";
 
 const nodeRequire = createRequire(import.meta.url);
@@ -36,22 +41,13 @@ describe("aiSdkTools across processes", () => {
       text: "sent",
     });
     expect(sentEmails(dir)).toEqual([{ to: "bob" }]);
-    const { approvals, decisions } = await recordedApprovals(dir);
-    expect(approvals).toEqual([
-      expect.objectContaining({
-        toolName: "send_email",
-        toolCallId: "call-send",
-        status: "executed",
-        decidedBy: APPROVER,
-      }),
-    ]);
-    expect(decisions).toMatchObject([{ actor: APPROVER, outcome: "approved", approvalId: approvals[0]?.id }]);
+    await expectApprovedOnceBy(dir, APPROVER, "call-send");
 
     // The same answer sent again, in yet another process: the model reads the result, nothing runs twice.
     const again = await runStep(dir, "approve");
     expect(again.toolOutputsSeen).toEqual([{ type: "text", value: "sent" }]);
     expect(sentEmails(dir)).toHaveLength(1);
-    expect((await recordedApprovals(dir)).approvals).toHaveLength(1);
+    await expectApprovedOnceBy(dir, APPROVER, "call-send");
   }, 120_000);
 
   it("denied in another process, nothing is sent, the model hears why, and toolreg records nothing", async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { recordedApprovals, runStepProcess, stateDirs } from "../../../test/support/cross-process-steps.js";
+import {
+  expectApprovedOnceBy,
+  recordedApprovals,
+  runStepProcess,
+  stateDirs,
+} from "../../../test/support/cross-process-steps.js";
 import { sentEmails } from "../../../test/support/durable-adapter-harness.js";
 
 const APPROVER = "alice";
@@ -27,25 +32,13 @@ describe("openAIAgentsTools across processes", () => {
     const resumed = await runStep(dir, "approve");
     expect(resumed).toEqual({ interruptions: [], toolResults: { call_1: "sent" }, finalOutput: "done" });
     expect(sentEmails(dir)).toEqual([{ to: "bob@example.com" }]);
-    const { approvals, decisions } = await recordedApprovals(dir);
-    expect(approvals).toHaveLength(1);
-    expect(approvals[0]).toMatchObject({
-      toolName: "send_email",
-      toolCallId: "call_1",
-      status: "executed",
-      decidedBy: APPROVER,
-    });
-    expect(
-      decisions.map((event) => [event.actor, event.outcome, event.toolCallId, event.approvalId]),
-    ).toEqual([[APPROVER, "approved", "call_1", approvals[0]?.id]]);
+    await expectApprovedOnceBy(dir, APPROVER, "call_1");
 
     // The same saved state resumed again (a retried worker, say): the call's key replays the first result.
     const replayed = await runStep(dir, "approve");
     expect(replayed.toolResults).toEqual({ call_1: "sent" });
     expect(sentEmails(dir)).toHaveLength(1);
-    const again = await recordedApprovals(dir);
-    expect(again.approvals.map((approval) => approval.status)).toEqual(["executed"]);
-    expect(again.decisions).toHaveLength(1);
+    await expectApprovedOnceBy(dir, APPROVER, "call_1");
   }, 150_000);
 
   it("a run rejected in another process sends nothing, and toolreg never approves it", async () => {
@@ -56,8 +49,6 @@ describe("openAIAgentsTools across processes", () => {
     expect(resumed.interruptions).toEqual([]);
     expect(resumed.toolResults?.call_1).toMatch(/not approved/);
     expect(sentEmails(dir)).toEqual([]);
-    const { approvals, decisions } = await recordedApprovals(dir);
-    expect(approvals).toEqual([]);
-    expect(decisions).toEqual([]);
+    expect(await recordedApprovals(dir)).toEqual({ approvals: [], decisions: [] });
   }, 90_000);
 });
