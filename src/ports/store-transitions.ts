@@ -90,6 +90,7 @@ export function pendingApproval(record: NewApproval): ApprovalRecord {
     interruption: undefined,
     retriedBy: undefined,
     retriedAt: undefined,
+    answers: undefined,
   };
 }
 
@@ -113,6 +114,7 @@ export function decideTransition(
     decidedBy: input.by,
     decidedAt: input.at,
     note: input.note,
+    answers: input.answers,
   };
   return { outcome: { ok: true, record: decided }, write: decided };
 }

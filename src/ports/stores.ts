@@ -194,6 +194,11 @@ export interface ApprovalRecord {
   /** The operator who last ran an interrupted call again, and when. */
   retriedBy: string | undefined;
   retriedAt: number | undefined;
+  /**
+   * What the human answered with the decision, for a tool that asks (ask_questions): recorded in the
+   * decision's own write, so a call is answered once and its answers are never without their decision.
+   */
+  answers: unknown;
 }
 
 export type NewApproval = Omit<
@@ -207,6 +212,7 @@ export type NewApproval = Omit<
   | "interruption"
   | "retriedBy"
   | "retriedAt"
+  | "answers"
 >;
 
 export interface DecideInput extends TenantKey {
@@ -215,6 +221,8 @@ export interface DecideInput extends TenantKey {
   by: string;
   at: number;
   note?: string;
+  /** Stored with the decision, in the same write; already checked against the approval's questions. */
+  answers?: unknown;
 }
 
 export type DecideOutcome =

@@ -437,6 +437,7 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
           note: undefined,
           result: undefined,
           finishedAt: undefined,
+          answers: undefined,
         });
         expect(await stores.approvals.get({ tenantId: A, id: "approval-1" })).toEqual(created);
         expect(await stores.approvals.get({ tenantId: A, id: "missing" })).toBeUndefined();
@@ -721,6 +722,128 @@ export function runStoreConformance(name: string, factory: () => Promise<StoreFi
           status: "refused",
           result: errorEnvelope,
         });
+      });
+    });
+
+    describe("approvals answered by a human", () => {
+      const answers = { q1: { choices: ["blue"] }, q2: { text: 'ship it on Friday, "not" Monday' } };
+      const answer = (by: string, given: unknown, at = 2_000) =>
+        stores.approvals.decide({
+          tenantId: A,
+          id: "approval-1",
+          decision: "approved",
+          by,
+          at,
+          answers: given,
+        });
+
+      it("records the answers with the decision, once: a second answer is refused and changes nothing", async () => {
+        await stores.approvals.create(approvalOf());
+        const first = await answer("bob", answers);
+        expect(first).toMatchObject({ ok: true, record: { status: "approved", decidedBy: "bob", answers } });
+        const second = await answer("carol", { q1: { choices: ["red"] } }, 3_000);
+        expect(second).toMatchObject({ ok: false, reason: "already_decided", record: { answers } });
+        const denial = await stores.approvals.decide({
+          tenantId: A,
+          id: "approval-1",
+          decision: "denied",
+          by: "carol",
+          at: 3_000,
+        });
+        expect(denial).toMatchObject({ ok: false, reason: "already_decided" });
+        expect(await stores.approvals.get({ tenantId: A, id: "approval-1" })).toMatchObject({
+          status: "approved",
+          decidedBy: "bob",
+          decidedAt: 2_000,
+          answers,
+        });
+      });
+
+      it("keeps the answers through the run's finish, and records none for an expired approval", async () => {
+        await stores.approvals.create(approvalOf());
+        await stores.approvals.create(approvalOf({ id: "late", idempotencyKey: "key-2", expiresAt: 1_500 }));
+        await answer("bob", answers);
+        expect(
+          await stores.approvals.finish({
+            tenantId: A,
+            id: "approval-1",
+            status: "executed",
+            result: okEnvelope,
+            at: 3_000,
+          }),
+        ).toBe(true);
+        expect(await stores.approvals.get({ tenantId: A, id: "approval-1" })).toMatchObject({
+          status: "executed",
+          answers,
+        });
+        const late = await stores.approvals.decide({
+          tenantId: A,
+          id: "late",
+          decision: "approved",
+          by: "bob",
+          at: 2_000,
+          answers,
+        });
+        expect(late).toMatchObject({ ok: false, reason: "expired" });
+        expect((await stores.approvals.get({ tenantId: A, id: "late" }))?.answers).toBeUndefined();
+      });
+
+      it("answers another tenant's approval with nothing", async () => {
+        await stores.approvals.create(approvalOf());
+        const foreign = await stores.approvals.decide({
+          tenantId: B,
+          id: "approval-1",
+          decision: "approved",
+          by: "mallory",
+          at: 2_000,
+          answers,
+        });
+        expect(foreign).toMatchObject({ ok: false, reason: "not_found" });
+        expect(await stores.approvals.get({ tenantId: A, id: "approval-1" })).toMatchObject({
+          status: "pending",
+          answers: undefined,
+        });
+      });
+    });
+
+    // Whether the adapter can reopen is known only from a fixture, so one is built (and dropped) while collecting.
+    describe("answers across a reopen", async () => {
+      const title = "keeps an approval's answers and its decision across a reopen";
+      const probe = await factory();
+      const durable = probe.reopen !== undefined;
+      await probe.cleanup();
+      if (!durable) {
+        it.skip(`${title} (skipped: ${name} has no durable storage to reopen)`, () => {});
+        return;
+      }
+      it(title, async () => {
+        const reopen = fixture.reopen;
+        if (!reopen) throw new Error(`${name} declared reopen but the fixture has none`);
+        const answers = { q1: { choices: ["a", "b"] }, q2: { text: "émoji 🚀 and a\nline break" } };
+        await stores.approvals.create(approvalOf());
+        await stores.approvals.decide({
+          tenantId: A,
+          id: "approval-1",
+          decision: "approved",
+          by: "bob",
+          at: 2_000,
+          answers,
+        });
+        const reopened = await reopen();
+        expect(await reopened.approvals.get({ tenantId: A, id: "approval-1" })).toMatchObject({
+          status: "approved",
+          decidedBy: "bob",
+          answers,
+        });
+        const again = await reopened.approvals.decide({
+          tenantId: A,
+          id: "approval-1",
+          decision: "approved",
+          by: "carol",
+          at: 3_000,
+          answers: {},
+        });
+        expect(again).toMatchObject({ ok: false, reason: "already_decided", record: { answers } });
       });
     });
 

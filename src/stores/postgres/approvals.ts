@@ -85,7 +85,7 @@ export function createPostgresApprovalStore(
   const compareAndSet = async (next: ApprovalRecord, expected: ApprovalRecord): Promise<boolean> => {
     const { rowCount } = await pool.query(
       `UPDATE ${table} SET status = $1, decided_by = $2, decided_at = $3, note = $4, result = $5,
-         finished_at = $6, interruption = $7, retried_by = $8, retried_at = $9
+         finished_at = $6, interruption = $7, retried_by = $8, retried_at = $9, answers = $14
        WHERE tenant_id = $10 AND id = $11 AND status = $12 AND retried_at IS NOT DISTINCT FROM $13`,
       [
         next.status,
@@ -101,6 +101,7 @@ export function createPostgresApprovalStore(
         next.id,
         expected.status,
         expected.retriedAt ?? null,
+        json(next.answers),
       ],
     );
     return rowCount === 1;

@@ -354,6 +354,44 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX todo_lists_by_age ON {schema}.todo_lists (updated_at);
     `,
   },
+  {
+    version: 10,
+    name: "approval answers",
+    sql: `
+      -- A human's answers to a call that asked questions, written with the decision; NULL for the rest.
+      ALTER TABLE {schema}.approvals ADD COLUMN answers JSONB;
+    `,
+  },
+  {
+    version: 11,
+    name: "attachments",
+    sql: `
+      -- One row per upload; run_id NULL for an attachment of every run of its uploader.
+      CREATE TABLE {schema}.attachments (
+        tenant_id    TEXT    NOT NULL,
+        id           TEXT    NOT NULL,
+        principal_id TEXT    NOT NULL,
+        run_id       TEXT,
+        sha256       TEXT    NOT NULL,
+        name         TEXT    NOT NULL,
+        media_type   TEXT    NOT NULL,
+        size         BIGINT  NOT NULL,
+        created_at   BIGINT  NOT NULL,
+        expires_at   BIGINT  NOT NULL,
+        PRIMARY KEY (tenant_id, id)
+      );
+      CREATE INDEX attachments_by_owner ON {schema}.attachments (tenant_id, principal_id, created_at, id);
+      CREATE INDEX attachments_by_blob ON {schema}.attachments (tenant_id, sha256);
+      CREATE INDEX attachments_by_expiry ON {schema}.attachments (expires_at);
+      -- The bytes, once per tenant and digest, however many attachments name them.
+      CREATE TABLE {schema}.attachment_blobs (
+        tenant_id TEXT   NOT NULL,
+        sha256    TEXT   NOT NULL,
+        bytes     BYTEA  NOT NULL,
+        PRIMARY KEY (tenant_id, sha256)
+      );
+    `,
+  },
 ];
 
 /** `name` as a quoted identifier; only plain lower-case names are accepted, so nothing needs escaping. */

@@ -111,11 +111,12 @@ export interface ApprovalRow {
   interruption: unknown;
   retried_by: string | null;
   retried_at: number | null;
+  answers: unknown;
 }
 
 export const APPROVAL_COLUMNS = `tenant_id, id, tool_name, tool_version, effect, definition_hash, input, description,
   requested_by, run_id, tool_call_id, idempotency_key, fingerprint, status, created_at, expires_at,
-  decided_by, decided_at, note, result, finished_at, interruption, retried_by, retried_at`;
+  decided_by, decided_at, note, result, finished_at, interruption, retried_by, retried_at, answers`;
 
 export const approvalRecordOf = (row: ApprovalRow, json: JsonColumn): ApprovalRecord => ({
   tenantId: row.tenant_id,
@@ -142,6 +143,7 @@ export const approvalRecordOf = (row: ApprovalRow, json: JsonColumn): ApprovalRe
   interruption: json(row.interruption) as Interruption | undefined,
   retriedBy: row.retried_by ?? undefined,
   retriedAt: row.retried_at ?? undefined,
+  answers: json(row.answers),
 });
 
 export interface IdempotencyRow {

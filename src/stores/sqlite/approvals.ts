@@ -37,6 +37,7 @@ const toParams = (record: ApprovalRecord) => ({
   interruption: record.interruption === undefined ? null : JSON.stringify(record.interruption),
   retriedBy: record.retriedBy ?? null,
   retriedAt: record.retriedAt ?? null,
+  answers: record.answers === undefined ? null : JSON.stringify(record.answers),
 });
 
 /** With `audit` (the audit store on the same file), a request's event is inserted in the parking's transaction. */
@@ -53,14 +54,14 @@ export function createSqliteApprovalStore(
      VALUES (@tenantId, @id, @toolName, @toolVersion, @effect, @definitionHash, @input, @description,
              @requestedBy, @runId, @toolCallId, @idempotencyKey, @fingerprint, @status, @createdAt,
              @expiresAt, @decidedBy, @decidedAt, @note, @result, @finishedAt, @interruption, @retriedBy,
-             @retriedAt)
+             @retriedAt, @answers)
      ON CONFLICT (tenant_id, id) DO NOTHING`,
   );
   // Only the fields a decision or a finish may change; what was asked stays as it was asked.
   const update = db.prepare<[ReturnType<typeof toParams>]>(
     `UPDATE approvals SET status = @status, decided_by = @decidedBy, decided_at = @decidedAt, note = @note,
        result = @result, finished_at = @finishedAt, interruption = @interruption, retried_by = @retriedBy,
-       retried_at = @retriedAt
+       retried_at = @retriedAt, answers = @answers
      WHERE tenant_id = @tenantId AND id = @id`,
   );
   // -1 is SQLite's "no limit".

@@ -286,6 +286,38 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX todo_lists_by_age ON todo_lists (updated_at);
     `,
   },
+  {
+    version: 8,
+    name: "approval answers",
+    sql: `
+      -- A human's answers to a call that asked questions, written with the decision; NULL for the rest.
+      ALTER TABLE approvals ADD COLUMN answers TEXT;
+    `,
+  },
+  {
+    version: 9,
+    name: "attachments",
+    sql: `
+      -- One row per upload; run_id NULL for an attachment of every run of its uploader.
+      CREATE TABLE attachments (
+        tenant_id    TEXT    NOT NULL,
+        id           TEXT    NOT NULL,
+        principal_id TEXT    NOT NULL,
+        run_id       TEXT,
+        sha256       TEXT    NOT NULL,
+        name         TEXT    NOT NULL,
+        media_type   TEXT    NOT NULL,
+        size         INTEGER NOT NULL,
+        created_at   INTEGER NOT NULL,
+        expires_at   INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX attachments_by_owner ON attachments (tenant_id, principal_id, created_at, id);
+      CREATE INDEX attachments_by_blob ON attachments (tenant_id, sha256);
+      CREATE INDEX attachments_by_expiry ON attachments (expires_at);
+      -- The bytes are files beside the state file (<file>.attachments/<tenant digest>/<sha256>).
+    `,
+  },
 ];
 
 /**
