@@ -2,6 +2,7 @@
  * @module Every store a registry server needs, on one backend: what `toolreg serve --store` opens, a SQLite
  * file for one host or a PostgreSQL database that many instances share.
  */
+import type { AttachmentStore } from "./attachment-store.js";
 import type { AuthStore } from "./auth-store.js";
 import type { ConsentStore } from "./consent-store.js";
 import type { CredentialStore } from "./credential-store.js";
@@ -18,6 +19,8 @@ export interface SealedStores {
 export interface DeploymentStores extends Stores {
   auth: AuthStore;
   pins: PinStore;
+  /** The files people hand their agents, which the attachments toolkit's tools list and read. */
+  attachments: AttachmentStore;
   /** Each principal's memories, which the memory toolkit's tools keep. */
   memories: MemoryStore;
   /** Each run's todo list, which the todo toolkit's tools keep. */

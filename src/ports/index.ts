@@ -3,6 +3,10 @@
  * audit, API keys and sessions, credentials, consents, MCP pins, artifacts, principal memory, run todo lists and events. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
  */
 export type * from "./artifact-store.js";
+export type * from "./attachment-rules.js";
+export { badName as badAttachmentName, capsOf as attachmentCapsOf } from "./attachment-rules.js";
+export type * from "./attachment-store.js";
+export { ATTACHMENT_LIMITS } from "./attachment-store.js";
 export type * from "./auth-store.js";
 export type * from "./consent-store.js";
 export { PARKED_CALL_STATUSES } from "./consent-store.js";

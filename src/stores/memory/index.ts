@@ -1,6 +1,7 @@
 /** @module toolreg/stores/memory — the reference store adapters, kept in process memory. */
 import type { Stores } from "../../ports/stores.js";
 import { createMemoryApprovalStore } from "./approvals.js";
+import { createMemoryAttachmentStore } from "./attachments.js";
 import { createMemoryAuditStore } from "./audit.js";
 import { createMemoryConsentStore } from "./consents.js";
 import { createMemoryCredentialStore } from "./credentials.js";
@@ -10,6 +11,7 @@ import { createMemoryTodoStore } from "./todos.js";
 
 export {
   createMemoryApprovalStore,
+  createMemoryAttachmentStore,
   createMemoryAuditStore,
   createMemoryConsentStore,
   createMemoryCredentialStore,

@@ -5,6 +5,7 @@ import type { DeploymentStores } from "../../ports/deployment-stores.js";
 import type { PinStore } from "../../ports/pin-store.js";
 import type { Stores } from "../../ports/stores.js";
 import { createPostgresApprovalStore } from "./approvals.js";
+import { createPostgresAttachmentStore } from "./attachments.js";
 import { createPostgresAuditStore, type PostgresAuditStore } from "./audit.js";
 import { createPostgresAuthStore } from "./auth.js";
 import { createPostgresConsentStore } from "./consents.js";
@@ -19,6 +20,7 @@ import { createPostgresTodoStore } from "./todos.js";
 export { createPostgresArtifactStore } from "./artifacts.js";
 export { POSTGRES_MIGRATIONS, type PostgresMigration } from "./migrations.js";
 export {
+  createPostgresAttachmentStore,
   createPostgresAuthStore,
   createPostgresConsentStore,
   createPostgresCredentialStore,
@@ -135,7 +137,8 @@ export async function openPostgresDeployment(
     };
     const todos = createPostgresTodoStore(pool, schema);
     const memories = createPostgresMemoryStore(pool, schema);
-    return { pool, schema, approvals, idempotency, audit, pins, todos, memories, auth, sealed, close };
+    const attachments = createPostgresAttachmentStore(pool, schema);
+    return { pool, schema, approvals, idempotency, audit, pins, todos, memories, attachments, auth, sealed, close };
   } catch (error) {
     // The refusal is what the caller needs to see, not a failure to close after it.
     await stores.close().catch(() => {});

@@ -95,6 +95,7 @@ describe("openAuthDatabase", () => {
       stores.close();
       expect(tablesOf(path)).toEqual([
         "approvals",
+        "attachments",
         "audit",
         "auth_grant_tokens",
         "auth_keys",

@@ -5,6 +5,7 @@ import type { DeploymentStores } from "../../ports/deployment-stores.js";
 import type { PinStore } from "../../ports/pin-store.js";
 import type { Stores } from "../../ports/stores.js";
 import { createSqliteApprovalStore } from "./approvals.js";
+import { createSqliteAttachmentStore } from "./attachments.js";
 import { createSqliteAuditStore, type SqliteAuditOptions, type SqliteAuditStore } from "./audit.js";
 import { openSqliteAuthStore } from "./auth.js";
 import { createSqliteConsentStore } from "./consents.js";
@@ -19,6 +20,7 @@ export { parseSecretKey, SecretBoxError } from "../sql/secret-box.js";
 export { MIGRATIONS, type Migration, migrate } from "./migrations.js";
 export {
   createSqliteApprovalStore,
+  createSqliteAttachmentStore,
   createSqliteAuditStore,
   createSqliteConsentStore,
   createSqliteCredentialStore,
@@ -88,7 +90,9 @@ export function openSqliteDeployment(path: string, options: SqliteDeploymentOpti
     const { approvals, idempotency, audit, pins } = stores;
     const todos = createSqliteTodoStore(stores.database);
     const memories = createSqliteMemoryStore(stores.database);
-    return { approvals, idempotency, audit, pins, todos, memories, auth, sealed, close: closeAll };
+    // The bytes beside the state file, in a folder of its own.
+    const attachments = createSqliteAttachmentStore(stores.database, `${path}.attachments`);
+    return { approvals, idempotency, audit, pins, todos, memories, attachments, auth, sealed, close: closeAll };
   } catch (error) {
     // A key other than the one the secrets are sealed under, say: nothing stays open.
     closeAll().catch(() => {});

@@ -80,6 +80,7 @@ describe("sqlite database", () => {
       .map((row) => row.name);
     expect(tables).toEqual([
       "approvals",
+      "attachments",
       "audit",
       "consent_requests",
       "credentials",

@@ -1,0 +1,72 @@
+/**
+ * @module What every AttachmentStore adapter does the same way: the name check, the new id, the content
+ * digest, the limits a store was opened with and the expiry, so the three adapters cannot drift apart.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { ATTACHMENT_LIMITS, type Attachment, type AttachmentOwner } from "./attachment-store.js";
+
+/** The caps an adapter enforces; tests lower them. */
+export interface AttachmentCaps {
+  /** One upload; default `ATTACHMENT_LIMITS.bytes`. */
+  bytes?: number;
+  /** Every attachment of one tenant together; default `ATTACHMENT_LIMITS.tenantBytes`. */
+  tenantBytes?: number;
+}
+
+export interface AttachmentStoreOptions {
+  caps?: AttachmentCaps;
+  /** What "now" is when hiding expired attachments from reads; default `Date.now`. */
+  clock?: () => number;
+}
+
+export const capsOf = (options: AttachmentStoreOptions) => ({
+  bytes: options.caps?.bytes ?? ATTACHMENT_LIMITS.bytes,
+  tenantBytes: options.caps?.tenantBytes ?? ATTACHMENT_LIMITS.tenantBytes,
+});
+
+/** An upload's id: unguessable, so an id seen by one reader says nothing of another's. */
+export const newAttachmentId = (): string => `att_${randomBytes(12).toString("hex")}`;
+
+export const sha256Of = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+/**
+ * Whether `name` is a plain file name: not empty, at most `ATTACHMENT_LIMITS.nameChars` characters, no
+ * folder (no / or \, not . or ..), no control character and no lone surrogate (PostgreSQL's text refuses
+ * what SQLite would keep, and every backend must answer alike).
+ */
+export function badName(name: string): boolean {
+  return (
+    name.length === 0 ||
+    [...name].length > ATTACHMENT_LIMITS.nameChars ||
+    /[/\\\p{Cc}\p{Cs}]/u.test(name) ||
+    name === "." ||
+    name === ".."
+  );
+}
+
+/** The record of a new attachment of `owner`, from its checked name, type, bytes and times. */
+export function newAttachment(
+  owner: AttachmentOwner,
+  fields: {
+    name: string;
+    mediaType: string;
+    sha256: string;
+    size: number;
+    now: number;
+    retentionMs?: number;
+  },
+): Attachment {
+  const { name, mediaType, sha256, size, now } = fields;
+  const expiresAt = now + (fields.retentionMs ?? ATTACHMENT_LIMITS.defaultRetentionMs);
+  return {
+    id: newAttachmentId(),
+    sha256,
+    name,
+    mediaType,
+    size,
+    principalId: owner.principalId,
+    ...(owner.runId === undefined ? {} : { runId: owner.runId }),
+    createdAt: now,
+    expiresAt,
+  };
+}
