@@ -73,6 +73,15 @@ export interface NewSource {
   now: number;
 }
 
+/**
+ * Turns texts into vectors, named by `model` so vectors of two models are never compared; an
+ * EmbeddingProvider with a name is one.
+ */
+export interface KnowledgeEmbedder {
+  readonly model: string;
+  embed(texts: readonly string[]): number[][] | Promise<number[][]>;
+}
+
 export type SearchMode = "hybrid" | "words" | "vectors";
 
 export interface KnowledgeQuery {

@@ -1,9 +1,8 @@
 /**
  * @module The reference KnowledgeBase, in process: one map per tenant, so a lookup starts from the tenant and
  * can reach nothing else; a chunk is seen only when the reader holds one of its source's subjects. Words
- * match folded and lightly stemmed.
+ * match whole, case and accents folded, unstemmed.
  */
-import { stem } from "../../catalog/search/tokenize.js";
 import {
   KNOWLEDGE_LIMITS,
   type KnowledgeBase,
@@ -30,7 +29,7 @@ interface Held {
   vectors: Map<string, Map<string, number[]>>;
 }
 
-const termOf = (word: string) => stem(foldedWord(word));
+const termOf = (word: string) => foldedWord(word);
 const copySource = (source: KnowledgeSource): KnowledgeSource => ({
   ...source,
   authSubjects: [...source.authSubjects],

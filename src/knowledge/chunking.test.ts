@@ -1,0 +1,67 @@
+/** @module Chunking: sections at headings and pages, size cuts at boundaries with overlap, never mid-word. */
+import { describe, expect, it } from "vitest";
+import { chunkSections, markdownSections } from "./chunking.js";
+
+describe("markdownSections", () => {
+  it("cuts at headings and keeps each section's heading path, fenced code left alone", () => {
+    const sections = markdownSections(
+      "Preface line.\n\n# Terms\nGeneral terms.\n## Payment\nPay in 30 days.\n```\n# not a heading\n```\n## Refunds\nWithin 14 days.\n# Annex\nA table.",
+    );
+    expect(sections).toEqual([
+      { text: "Preface line.", headings: [] },
+      { text: "General terms.", headings: ["Terms"] },
+      { text: "Pay in 30 days.\n```\n# not a heading\n```", headings: ["Terms", "Payment"] },
+      { text: "Within 14 days.", headings: ["Terms", "Refunds"] },
+      { text: "A table.", headings: ["Annex"] },
+    ]);
+  });
+});
+
+describe("chunkSections", () => {
+  const words = Array.from({ length: 400 }, (_, n) => `word${n}`);
+  const long = words.join(" ");
+
+  it("keeps a short section whole with its page and headings, and its text's hash", () => {
+    const [chunk, ...rest] = chunkSections([{ text: "Short text.", page: 2, headings: ["A"] }]);
+    expect(rest).toEqual([]);
+    expect(chunk).toEqual({
+      text: "Short text.",
+      textHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      location: { page: 2, headings: ["A"] },
+    });
+  });
+
+  it("splits a long section at spaces under the size, never inside a word, with an overlap", () => {
+    const chunks = chunkSections([{ text: long, headings: ["Long"] }], { maxChars: 300, overlapChars: 60 });
+    expect(chunks.length).toBeGreaterThan(5);
+    for (const chunk of chunks) {
+      expect(chunk.text.length).toBeLessThanOrEqual(300);
+      for (const word of chunk.text.split(" ")) expect(words).toContain(word);
+      expect(chunk.location).toEqual({ headings: ["Long"] });
+    }
+    // Every word is in some chunk, and consecutive chunks share words.
+    const seen = new Set(chunks.flatMap((chunk) => chunk.text.split(" ")));
+    expect(seen.size).toBe(words.length);
+    const [first, second] = chunks;
+    const tail = first!.text.split(" ").slice(-3);
+    expect(second!.text.split(" ").slice(0, 10)).toEqual(expect.arrayContaining(tail));
+  });
+
+  it("prefers a paragraph or a sentence end to a space", () => {
+    const text = `${"Alpha beta gamma. ".repeat(8)}\n\n${"Delta epsilon zeta. ".repeat(8)}`;
+    const chunks = chunkSections([{ text, headings: [] }], { maxChars: 200, overlapChars: 0 });
+    expect(chunks[0]!.text.endsWith("gamma.")).toBe(true);
+    expect(chunks[1]!.text.startsWith("Delta")).toBe(true);
+  });
+
+  it("never lets one chunk straddle two pages", () => {
+    const chunks = chunkSections([
+      { text: "Page one text.", page: 1, headings: ["H"] },
+      { text: "Page two text.", page: 2, headings: ["H"] },
+    ]);
+    expect(chunks.map((chunk) => [chunk.text, chunk.location.page])).toEqual([
+      ["Page one text.", 1],
+      ["Page two text.", 2],
+    ]);
+  });
+});

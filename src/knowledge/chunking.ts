@@ -1,0 +1,113 @@
+/**
+ * @module Structure-aware chunking: a document is cut at its headings and pages first, so a chunk never
+ * straddles two sections, then each section by size at a paragraph, a sentence or a space (never inside a
+ * word), each chunk repeating the end of the one before it so a sentence cut in two is whole in one of them.
+ */
+import type { DocumentSection } from "../ports/document-extractor.js";
+import type { NewChunk } from "../ports/knowledge-base.js";
+import { sha256Hex } from "../ports/knowledge-ranking.js";
+
+export interface ChunkingOptions {
+  /** The most characters of one chunk. */
+  maxChars: number;
+  /** About this many characters of a chunk's end begin the next one of the same section. */
+  overlapChars: number;
+}
+
+export const DEFAULT_CHUNKING: ChunkingOptions = { maxChars: 1_200, overlapChars: 150 };
+
+const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
+
+/**
+ * A markdown (or plain) text as sections: each heading starts one, under the headings above it. The text
+ * before the first heading is a section with no heading; a fenced code block's `#` lines are not headings.
+ */
+export function markdownSections(text: string): DocumentSection[] {
+  const sections: DocumentSection[] = [];
+  const path: string[] = [];
+  let lines: string[] = [];
+  let fenced = false;
+  const flush = () => {
+    const body = lines.join("\n").trim();
+    if (body !== "") sections.push({ text: body, headings: [...path] });
+    lines = [];
+  };
+  for (const line of text.replace(/\r\n?/g, "\n").split("\n")) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    const heading = fenced ? null : HEADING.exec(line);
+    if (heading) {
+      flush();
+      const level = (heading[1] as string).length;
+      path.splice(level - 1);
+      while (path.length < level - 1) path.push("");
+      path.push((heading[2] as string).trim());
+      continue;
+    }
+    lines.push(line);
+  }
+  flush();
+  // A heading skipped a level ("# A" then "### C") leaves an empty place in the path: not a heading.
+  return sections.map((section) => ({ ...section, headings: section.headings.filter((h) => h !== "") }));
+}
+
+/** The chunks of `sections`, in order, each with its page and heading path and its text's hash. */
+export function chunkSections(
+  sections: readonly DocumentSection[],
+  options: ChunkingOptions = DEFAULT_CHUNKING,
+): NewChunk[] {
+  const chunks: NewChunk[] = [];
+  for (const section of sections) {
+    const location = {
+      ...(section.page === undefined ? {} : { page: section.page }),
+      headings: [...section.headings],
+    };
+    for (const text of splitBySize(section.text.trim(), options)) {
+      chunks.push({ text, textHash: sha256Hex(text), location });
+    }
+  }
+  return chunks;
+}
+
+/** Pieces of at most `maxChars`, each cut at the best boundary in its second half. */
+function splitBySize(text: string, { maxChars, overlapChars }: ChunkingOptions): string[] {
+  if (text === "") return [];
+  const pieces: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    if (text.length - start <= maxChars) {
+      pieces.push(text.slice(start).trim());
+      break;
+    }
+    const end = cutAt(text, start, start + maxChars);
+    pieces.push(text.slice(start, end).trim());
+    // The next piece begins at a word start about `overlapChars` back, but always moves forward.
+    const back = wordStartAfter(text, Math.max(end - overlapChars, start + 1));
+    start = back < end ? back : end;
+    while (start < text.length && /\s/.test(text[start] as string)) start++;
+  }
+  return pieces.filter((piece) => piece !== "");
+}
+
+/** The end of a piece starting at `start` and at most `limit`: a paragraph, a sentence, a space, else `limit`. */
+function cutAt(text: string, start: number, limit: number): number {
+  const window = text.slice(start, limit);
+  const half = Math.floor(window.length / 2);
+  for (const boundary of [/\n\s*\n/g, /[.!?]["')\]]?\s/g, /\s/g]) {
+    let best = -1;
+    for (const match of window.matchAll(boundary)) {
+      const end = (match.index ?? 0) + match[0].length;
+      if (end >= half) best = end;
+    }
+    if (best > 0) return start + best;
+  }
+  // One word longer than half a chunk: cut inside it, the only way to keep to the size.
+  return limit;
+}
+
+/** The first position at or after `from` where a word begins (just after a space). */
+function wordStartAfter(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    if (/\s/.test(text[i - 1] as string) && !/\s/.test(text[i] as string)) return i;
+  }
+  return text.length;
+}
