@@ -7,6 +7,7 @@ import type { Provenance as EnvelopeProvenance } from "../seam/envelope.js";
 import { type Category, isCategory } from "./categories.js";
 import { APPROVALS, type Approval, deriveGovernance, type Effect, isEffect } from "./effect.js";
 import { hintsBeyondEffect, type ToolHints } from "./hints.js";
+import type { HumanAsk } from "./human-ask.js";
 import type { JsonSchemaObject } from "./json-schema-validator.js";
 import { hashDefinition } from "./tool-hash.js";
 import { type SchemaLike, type ToolSchema, toToolSchema } from "./tool-schema.js";
@@ -71,6 +72,11 @@ export interface ToolDeclaration<I, O> {
    * an approval preview answers for that call, not for the wrapper that never needs one.
    */
   delegatesTo?(input: I): DelegatedCall | undefined;
+  /**
+   * For a tool whose call is a question to a human: it needs `approval: "always"`, and once a human
+   * replies the seam makes its result with `answered` instead of `run`.
+   */
+  asksHuman?: HumanAsk<I, O>;
   run(input: I, context: ToolContext): ToolOutput<O> | Promise<ToolOutput<O>>;
 }
 
@@ -114,6 +120,8 @@ export interface Tool<I = unknown, O = unknown> {
   /** sha256 of everything a model or approver relies on; an approval parked under one hash is not run under another. */
   readonly hash: string;
   readonly delegatesTo: ((input: I) => DelegatedCall | undefined) | undefined;
+  /** See `ToolDeclaration.asksHuman`. */
+  readonly asksHuman?: HumanAsk<I, O> | undefined;
   run(input: I, context: ToolContext): ToolOutput<O> | Promise<ToolOutput<O>>;
 }
 
@@ -214,6 +222,10 @@ export function defineTool<I, O = unknown>(declaration: ToolDeclaration<I, O>): 
   if (declaration.deprecatedBy !== undefined && !SNAKE_CASE.test(declaration.deprecatedBy)) {
     fail("deprecatedBy", "must name a tool");
   }
+  // Asking a human is the call itself: without the approval step nobody would ever be asked.
+  if (declaration.asksHuman !== undefined && approval !== "always") {
+    fail("asksHuman", 'needs approval "always"');
+  }
 
   const scopes = Object.freeze([...(declaration.scopes ?? [])].sort());
   const governed = {
@@ -247,6 +259,7 @@ export function defineTool<I, O = unknown>(declaration: ToolDeclaration<I, O>): 
     requires: Object.freeze([...(declaration.requires ?? [])]),
     hash: hashDefinition(governed),
     delegatesTo: declaration.delegatesTo,
+    ...(declaration.asksHuman ? { asksHuman: declaration.asksHuman } : {}),
     run: declaration.run,
   });
 }

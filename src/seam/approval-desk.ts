@@ -4,6 +4,7 @@
  * approval ends: a run whose outcome was lost is `interrupted`, and only an operator's retry runs it again.
  */
 import { randomUUID } from "node:crypto";
+import type { HumanReply, Unanswered } from "../declaration/human-ask.js";
 import { canonicalJson } from "../declaration/tool-hash.js";
 import {
   type ApprovalRecord,
@@ -19,12 +20,13 @@ import { callEvent, recordAudit } from "./call-record.js";
 import type { CallTrace } from "./call-trace.js";
 import { createExecutionContext, type ExecutionContext, type Logger } from "./context.js";
 import { describeCall } from "./describe-call.js";
-import { type Envelope, failure } from "./envelope.js";
+import { type Envelope, envelopeText, failure } from "./envelope.js";
 import { newEventId } from "./event-id.js";
 import { fingerprintOf, idempotencyKeyFor, storableInput } from "./idempotency-key.js";
 import { type KeyedOutcome, type KeyedRunner, unknownOutcome } from "./keyed-runner.js";
 import type { CallOptions, SeamSettings } from "./seam-settings.js";
 import { storeFailure } from "./store-failure.js";
+import { describeThrown, toEnvelope } from "./to-envelope.js";
 
 export interface DecisionRequest {
   tenantId: string;
@@ -40,6 +42,8 @@ export type DecisionFailure =
   | "expired"
   | "not_served"
   | "not_interrupted"
+  /** The answers do not fit the call's questions (or it asks none): nothing was decided. */
+  | "invalid_answers"
   /** The store failed under the decision: nothing was decided; retry later. */
   | "store_unavailable";
 
@@ -109,13 +113,25 @@ export class ApprovalDesk {
     return parkedEnvelope(record, `${tool.name} needs a human's approval and has not run`);
   }
 
-  /** Pending → approved or denied, once: the first decision to commit wins. */
-  async decide(request: DecisionRequest, decision: "approved" | "denied"): Promise<DecisionResult> {
+  /**
+   * Pending → approved or denied, once: the first decision to commit wins. `answers` (for a call that
+   * asks questions) are checked against its questions first and recorded with the approval in one write;
+   * answers that do not fit are refused and nothing is decided.
+   */
+  async decide(
+    request: DecisionRequest,
+    decision: "approved" | "denied",
+    answers?: unknown,
+  ): Promise<DecisionResult> {
     const { stores, now } = this.#settings;
+    let checked: { answers: unknown } | undefined;
     if (decision === "approved") {
       // Approving where the tool is not wired would leave it approved with nothing here to run it.
       const unserved = await this.#unserved(request);
       if (unserved) return unserved;
+      const fits = await this.#checkAnswers(request, answers);
+      if (!fits.ok) return fits;
+      checked = fits.checked;
     }
     const decided = await stores.approvals.decide({
       tenantId: request.tenantId,
@@ -124,6 +140,7 @@ export class ApprovalDesk {
       by: request.by,
       at: now(),
       ...(request.note === undefined ? {} : { note: request.note }),
+      ...(checked === undefined ? {} : { answers: checked.answers }),
     });
     if (!decided.ok) {
       if (decided.reason === "not_found") return notFound(request.approvalId);
@@ -137,6 +154,40 @@ export class ApprovalDesk {
     }
     await this.#recordDecision(request, decided.record, "approval-decision", decision);
     return { ok: true, approval: decided.record };
+  }
+
+  /**
+   * The answers an approval of this call records: a question tool's answers checked against its questions
+   * (none given counts as none answered), none for any other tool, which takes none.
+   */
+  async #checkAnswers(
+    request: DecisionRequest,
+    answers: unknown,
+  ): Promise<{ ok: true; checked: { answers: unknown } | undefined } | (DecisionResult & { ok: false })> {
+    const record = await this.#settings.stores.approvals.get({
+      tenantId: request.tenantId,
+      id: request.approvalId,
+    });
+    const asks = record && this.#settings.registry.get(record.toolName)?.asksHuman;
+    const refused = (message: string) => ({
+      ok: false as const,
+      reason: "invalid_answers" as const,
+      message: `approval ${request.approvalId} was not decided: ${message}`,
+      ...(record ? { approval: record } : {}),
+    });
+    // A missing approval is the store's to say, in its own words.
+    if (!record) return { ok: true, checked: undefined };
+    if (!asks?.checkAnswers) {
+      return answers === undefined
+        ? { ok: true, checked: undefined }
+        : refused(`${record.toolName} asks no questions; approve or deny it`);
+    }
+    const tool = this.#settings.registry.get(record.toolName) as AnyTool;
+    const input = await validateInput(tool, record.input);
+    if (!input.ok)
+      return refused(`its call no longer fits ${tool.name}'s input (${envelopeText(input.envelope)})`);
+    const fits = asks.checkAnswers(input.value, answers ?? {});
+    return fits.ok ? { ok: true, checked: { answers: fits.answers } } : refused(fits.message);
   }
 
   /**
@@ -272,7 +323,8 @@ export class ApprovalDesk {
 
     const outcome = await this.#runner.run({
       context,
-      tool,
+      // A question to a human is answered from the human's reply, recorded with the approval.
+      tool: tool.asksHuman ? answering(tool, replyOf(record)) : tool,
       input: input.value,
       key: record.idempotencyKey,
       approvalId,
@@ -386,6 +438,8 @@ export class ApprovalDesk {
   /** What a call that found its approval already made is told: where that approval stands. */
   async #answerFor(record: ApprovalRecord, claim: IdempotencyRecord | undefined): Promise<Envelope> {
     const id = record.id;
+    const unanswered = await this.#unanswered(record);
+    if (unanswered) return unanswered;
     switch (record.status) {
       case "pending":
         return record.expiresAt <= this.#settings.now()
@@ -427,6 +481,37 @@ export class ApprovalDesk {
         if (!envelope.ok) envelope.error.details = { ...envelope.error.details, approvalId: id };
         return envelope;
       }
+    }
+  }
+
+  /**
+   * A question to a human nobody approved (denied, or out of time): the tool's own result saying so, which
+   * the model acts on. Undefined for any other approval, or one still open.
+   */
+  async #unanswered(record: ApprovalRecord): Promise<Envelope | undefined> {
+    const outcome: Unanswered | undefined =
+      record.status === "denied"
+        ? {
+            status: "denied",
+            by: record.decidedBy ?? "",
+            at: record.decidedAt ?? 0,
+            note: record.note,
+          }
+        : record.status === "expired" ||
+            (record.status === "pending" && record.expiresAt <= this.#settings.now())
+          ? { status: "expired", expiresAt: record.expiresAt }
+          : undefined;
+    const tool = outcome && this.#settings.registry.get(record.toolName);
+    if (!outcome || !tool?.asksHuman || tool.hash !== record.definitionHash) return undefined;
+    const input = await validateInput(tool, record.input);
+    if (!input.ok) return undefined;
+    try {
+      return toEnvelope(tool, tool.asksHuman.unanswered(input.value, outcome));
+    } catch (error) {
+      return failure(
+        "internal",
+        `${tool.name} could not say its approval ${record.id} went unanswered: ${describeThrown(error)}`,
+      );
     }
   }
 
@@ -571,6 +656,22 @@ export class ApprovalDesk {
       message: record.description,
     });
   }
+}
+
+/** A question tool whose run is the human's reply: `answered` in place of `run`, the rest unchanged. */
+function answering(tool: AnyTool, reply: HumanReply): AnyTool {
+  const asks = tool.asksHuman;
+  if (!asks) return tool;
+  return Object.freeze({ ...tool, run: (input: unknown) => asks.answered(input, reply) });
+}
+
+function replyOf(record: ApprovalRecord): HumanReply {
+  return {
+    by: record.decidedBy ?? "",
+    at: record.decidedAt ?? 0,
+    note: record.note,
+    answers: record.answers,
+  };
 }
 
 function notFound(approvalId: string): DecisionResult {

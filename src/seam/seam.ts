@@ -223,6 +223,15 @@ export class Seam {
     return decided(request, () => this.#desk.decide(request, "approved"));
   }
 
+  /**
+   * Approves a parked call that asked questions, with a human's answers: checked against its questions
+   * (a missing required answer, a choice not offered: refused, nothing decided) and recorded with the
+   * decision in one write, so it is answered once. Resume it then, as after `approve`.
+   */
+  answer(request: DecisionRequest, answers: unknown): Promise<DecisionResult> {
+    return decided(request, () => this.#desk.decide(request, "approved", answers));
+  }
+
   deny(request: DecisionRequest): Promise<DecisionResult> {
     return decided(request, () => this.#desk.decide(request, "denied"));
   }
