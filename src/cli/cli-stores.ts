@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createArtifactOutputStore } from "../artifacts/artifact-output-store.js";
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
+import type { AttachmentStore } from "../ports/attachment-store.js";
 import type { DeploymentStores } from "../ports/deployment-stores.js";
 import type { MemoryStore } from "../ports/memory-store.js";
 import type { TodoStore } from "../ports/todo-store.js";
@@ -73,12 +74,27 @@ export async function openCliStores(
       ...credentialsKey,
     });
     const artifacts = createPostgresArtifactStore(stores.pool, stores.schema);
+    await reconcileAttachments(stores);
     return { ...stores, outputs: createArtifactOutputStore(artifacts), close: once(() => stores.close()) };
   }
   mkdirSync(dirname(location.path), { recursive: true });
   const stores = openSqliteDeployment(location.path, credentialsKey);
   const outputs = createArtifactOutputStore(createFileArtifactStore(join(dirname(location.path), "outputs")));
+  await reconcileAttachments(stores);
   return { ...stores, outputs, close: once(() => stores.close()) };
+}
+
+/**
+ * Repairs what a crash left among the attachments (bytes no record names, a record whose bytes are gone)
+ * before any command reads them; a failure closes the stores and is the command's.
+ */
+async function reconcileAttachments(stores: DeploymentStores): Promise<void> {
+  try {
+    await stores.attachments.reconcile();
+  } catch (error) {
+    await stores.close().catch(() => {});
+    throw error;
+  }
 }
 
 /** The server closes the stores it was given, and the command closes them after it: the second is a no-op. */
@@ -126,6 +142,15 @@ export function lazyCliStores(locate: () => StateLocation) {
       search: async (owner, search) => (await open()).memories.search(owner, search),
       forget: async (owner, id) => (await open()).memories.forget(owner, id),
       list: async (owner, page) => (await open()).memories.list(owner, page),
+    }),
+    /** An attachment store that opens the stores when an attachment is first added, listed or read. */
+    attachments: (): AttachmentStore => ({
+      add: async (owner, attachment) => (await open()).attachments.add(owner, attachment),
+      list: async (reader, page) => (await open()).attachments.list(reader, page),
+      read: async (reader, id) => (await open()).attachments.read(reader, id),
+      remove: async (reader, id) => (await open()).attachments.remove(reader, id),
+      purgeExpired: async (request) => (await open()).attachments.purgeExpired(request),
+      reconcile: async () => (await open()).attachments.reconcile(),
     }),
     close: async () => {
       const stores = await opened?.catch(() => undefined);

@@ -221,6 +221,7 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
         await serveTools({ ...globals(), ...serveFlags }, toolkits, await meta(), io, {
           todos: stores.todos(),
           memories: stores.memories(),
+          attachments: stores.attachments(),
         }),
         publicUrl,
       );

@@ -181,13 +181,25 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     ...(options.authFailures ? { authFailures: new AuthFailures(options.authFailures) } : {}),
   });
   // Housekeeping, as the CLI does on open: expired approvals leave the inbox, old keys stop replaying,
-  // and the todo lists of runs long over go.
+  // the todo lists of runs long over go, and expired attachments with the bytes nothing names any more.
   const sweep = () => {
     seam.sweep().catch((error: unknown) => options.logger.warn({ err: error }, "sweep failed"));
     stores.todos
       .purge({ before: Date.now() - TODO_RETENTION_MS })
       .catch((error: unknown) => options.logger.warn({ err: error }, "todo purge failed"));
+    stores.attachments
+      .purgeExpired({ now: Date.now() })
+      .catch((error: unknown) => options.logger.warn({ err: error }, "attachment purge failed"));
   };
+  // What a crash left among the attachments is repaired once, as the stores open.
+  stores.attachments
+    .reconcile()
+    .then(
+      (repaired) =>
+        (repaired.orphanBlobs > 0 || repaired.missingBlobs > 0) &&
+        options.logger.warn(repaired, "attachments reconciled after a crash"),
+    )
+    .catch((error: unknown) => options.logger.warn({ err: error }, "attachment reconcile failed"));
   sweep();
   const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
   sweeper.unref();

@@ -1,5 +1,6 @@
 /** @module toolreg/tools — the first-party toolkits and the default registry the CLI serves. */
 import { ToolRegistry } from "../registry/registry.js";
+import { type AttachmentToolDeps, attachmentTools } from "./attachments/index.js";
 import { dataTools } from "./data/index.js";
 import { type DemoToolDeps, demoTools } from "./demo/index.js";
 import { type FileToolDeps, fileTools } from "./files/index.js";
@@ -12,6 +13,7 @@ import { type TodoToolDeps, todoTools } from "./todo/index.js";
 import { type WebToolDeps, webTools } from "./web/index.js";
 
 export { type Artifact, type ArtifactStore, createFileArtifactStore } from "../artifacts/index.js";
+export { type AttachmentToolDeps, attachmentsToolkit, attachmentTools } from "./attachments/index.js";
 export { dataTools } from "./data/index.js";
 export { dataToolkit } from "./data/toolkit.js";
 export { type DemoToolDeps, demoTools, openDemoDatabase } from "./demo/index.js";
@@ -41,7 +43,8 @@ export { type WebToolDeps, webTools } from "./web/index.js";
 export { webToolkit } from "./web/toolkit.js";
 
 /** Every toolkit's dependencies: a tool exists exactly when what it needs is given. */
-export type DefaultToolDeps = GeneralToolDeps &
+export type DefaultToolDeps = AttachmentToolDeps &
+  GeneralToolDeps &
   WebToolDeps &
   FileToolDeps &
   SqlToolDeps &
@@ -67,5 +70,6 @@ export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry 
     ...demoTools(deps),
     ...todoTools(deps),
     ...memoryTools(deps),
+    ...attachmentTools(deps),
   ]);
 }

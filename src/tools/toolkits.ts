@@ -6,6 +6,7 @@
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { attachmentsToolkit } from "./attachments/toolkit.js";
 import { dataToolkit } from "./data/toolkit.js";
 import { demoToolkit } from "./demo/toolkit.js";
 import { filesToolkit } from "./files/toolkit.js";
@@ -35,6 +36,7 @@ export const BUILT_IN_TOOLKITS: readonly AnyToolkit[] = [
   demoToolkit,
   todoToolkit,
   memoryToolkit,
+  attachmentsToolkit,
 ];
 
 /** The vendor toolkits toolreg publishes, each an npm package with the vendor's SDK as its own dependency. */

@@ -5,6 +5,7 @@
  */
 import { createEgressClient, type EgressClient } from "../../egress/egress-client.js";
 import type { CredentialExchange, EgressPolicyInit } from "../../egress/egress-policy.js";
+import type { AttachmentStore } from "../../ports/attachment-store.js";
 import type { MemoryStore } from "../../ports/memory-store.js";
 import type { TodoStore } from "../../ports/todo-store.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
@@ -26,6 +27,8 @@ export interface ToolkitStores {
   todos?: TodoStore | undefined;
   /** Each principal's memories. */
   memories?: MemoryStore | undefined;
+  /** The files people attach. */
+  attachments?: AttachmentStore | undefined;
 }
 
 export interface ToolkitHost extends ToolkitStores {
@@ -50,6 +53,7 @@ export function createToolkitHost(
     sandbox: options.sandbox,
     todos: options.todos,
     memories: options.memories,
+    attachments: options.attachments,
     egress(request = {}) {
       const { credential, hosts } = request;
       if (credential && !hosts)
