@@ -3,7 +3,6 @@
  * file for one host or a PostgreSQL database that many instances share.
  */
 import type { AttachmentStore } from "./attachment-store.js";
-import type { AttachmentStore } from "./attachment-store.js";
 import type { AuthStore } from "./auth-store.js";
 import type { ConsentStore } from "./consent-store.js";
 import type { CredentialStore } from "./credential-store.js";

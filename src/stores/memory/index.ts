@@ -2,7 +2,6 @@
 import type { Stores } from "../../ports/stores.js";
 import { createMemoryApprovalStore } from "./approvals.js";
 import { createMemoryAttachmentStore } from "./attachments.js";
-import { createMemoryAttachmentStore } from "./attachments.js";
 import { createMemoryAuditStore } from "./audit.js";
 import { createMemoryConsentStore } from "./consents.js";
 import { createMemoryCredentialStore } from "./credentials.js";

@@ -6,7 +6,6 @@ import type { PinStore } from "../../ports/pin-store.js";
 import type { Stores } from "../../ports/stores.js";
 import { createPostgresApprovalStore } from "./approvals.js";
 import { createPostgresAttachmentStore } from "./attachments.js";
-import { createPostgresAttachmentStore } from "./attachments.js";
 import { createPostgresAuditStore, type PostgresAuditStore } from "./audit.js";
 import { createPostgresAuthStore } from "./auth.js";
 import { createPostgresConsentStore } from "./consents.js";

@@ -6,7 +6,6 @@ import type { PinStore } from "../../ports/pin-store.js";
 import type { Stores } from "../../ports/stores.js";
 import { createSqliteApprovalStore } from "./approvals.js";
 import { createSqliteAttachmentStore } from "./attachments.js";
-import { createSqliteAttachmentStore } from "./attachments.js";
 import { createSqliteAuditStore, type SqliteAuditOptions, type SqliteAuditStore } from "./audit.js";
 import { openSqliteAuthStore } from "./auth.js";
 import { createSqliteConsentStore } from "./consents.js";
