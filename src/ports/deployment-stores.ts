@@ -8,6 +8,7 @@ import type { ConsentStore } from "./consent-store.js";
 import type { CredentialStore } from "./credential-store.js";
 import type { MemoryStore } from "./memory-store.js";
 import type { PinStore } from "./pin-store.js";
+import type { SkillStore } from "./skill-store.js";
 import type { Stores } from "./stores.js";
 import type { TodoStore } from "./todo-store.js";
 
@@ -25,6 +26,8 @@ export interface DeploymentStores extends Stores {
   memories: MemoryStore;
   /** Each run's todo list, which the todo toolkit's tools keep. */
   todos: TodoStore;
+  /** Each tenant's skills, which load_skill reads, skill_manage writes and MCP serves as prompts. */
+  skills: SkillStore;
   /**
    * The credential and consent stores, when the stores were opened with the operator's 32-byte key, which
    * their secrets are sealed under (opening with another key than the one they were sealed under fails).

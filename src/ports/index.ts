@@ -17,6 +17,8 @@ export type * from "./event-bus.js";
 export type * from "./memory-store.js";
 export { MEMORY_LIMITS } from "./memory-store.js";
 export type * from "./pin-store.js";
+export type * from "./skill-store.js";
+export { checkedSkillDraft, SKILL_LIMITS, skillFull, skillNameProblem } from "./skill-store.js";
 export type * from "./stores.js";
 export { APPROVAL_STATUSES, evidenceOf } from "./stores.js";
 export type * from "./todo-store.js";

@@ -8,6 +8,7 @@ import { type GeneralToolDeps, generalTools } from "./general/index.js";
 import { type GenerateToolDeps, generateTools } from "./generate/index.js";
 import { type MemoryToolDeps, memoryTools } from "./memory/index.js";
 import { type ShellToolDeps, shellTools } from "./shell/index.js";
+import { type SkillToolDeps, skillTools } from "./skills/index.js";
 import { type SqlToolDeps, sqlTools } from "./sql/index.js";
 import { type TodoToolDeps, todoTools } from "./todo/index.js";
 import { type WebToolDeps, webTools } from "./web/index.js";
@@ -34,6 +35,7 @@ export { type MemoryToolDeps, memoryToolkit, memoryTools } from "./memory/index.
 export { searchToolkit } from "./search/toolkit.js";
 export { describeSandbox, detectSandbox, type ShellToolDeps, shellTools } from "./shell/index.js";
 export { shellToolkit } from "./shell/toolkit.js";
+export { type SkillToolDeps, skillsToolkit, skillTools } from "./skills/index.js";
 export type { SqlDialect, SqlParam, SqlReader, SqlToolDeps, SqlWriter } from "./sql/index.js";
 export { sqlTools } from "./sql/index.js";
 export { sqlToolkit } from "./sql/toolkit.js";
@@ -52,7 +54,8 @@ export type DefaultToolDeps = AttachmentToolDeps &
   ShellToolDeps &
   DemoToolDeps &
   TodoToolDeps &
-  MemoryToolDeps;
+  MemoryToolDeps &
+  SkillToolDeps;
 
 /**
  * The registry of every first-party toolkit whose dependencies are met, in a fixed order. The meta-tools
@@ -70,6 +73,7 @@ export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry 
     ...demoTools(deps),
     ...todoTools(deps),
     ...memoryTools(deps),
+    ...skillTools(deps),
     ...attachmentTools(deps),
   ]);
 }

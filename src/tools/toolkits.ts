@@ -15,6 +15,7 @@ import { generateToolkit } from "./generate/toolkit.js";
 import { memoryToolkit } from "./memory/toolkit.js";
 import { searchToolkit } from "./search/toolkit.js";
 import { shellToolkit } from "./shell/toolkit.js";
+import { skillsToolkit } from "./skills/toolkit.js";
 import { sqlToolkit } from "./sql/toolkit.js";
 import { todoToolkit } from "./todo/toolkit.js";
 import type { Toolkit } from "./toolkit/define-toolkit.js";
@@ -36,6 +37,7 @@ export const BUILT_IN_TOOLKITS: readonly AnyToolkit[] = [
   demoToolkit,
   todoToolkit,
   memoryToolkit,
+  skillsToolkit,
   attachmentsToolkit,
 ];
 

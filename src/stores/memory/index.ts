@@ -7,6 +7,7 @@ import { createMemoryConsentStore } from "./consents.js";
 import { createMemoryCredentialStore } from "./credentials.js";
 import { createMemoryIdempotencyStore } from "./idempotency.js";
 import { createMemoryMemoryStore } from "./memories.js";
+import { createMemorySkillStore } from "./skills.js";
 import { createMemoryTodoStore } from "./todos.js";
 
 export {
@@ -17,6 +18,7 @@ export {
   createMemoryCredentialStore,
   createMemoryIdempotencyStore,
   createMemoryMemoryStore,
+  createMemorySkillStore,
   createMemoryTodoStore,
 };
 

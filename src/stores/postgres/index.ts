@@ -15,6 +15,7 @@ import { createPostgresPinStore } from "./mcp-pins.js";
 import { createPostgresMemoryStore } from "./memories.js";
 import { migrate, quoteSchema } from "./migrations.js";
 import { SettledListener } from "./settled-listener.js";
+import { createPostgresSkillStore } from "./skills.js";
 import { createPostgresTodoStore } from "./todos.js";
 
 export { createPostgresArtifactStore } from "./artifacts.js";
@@ -26,6 +27,7 @@ export {
   createPostgresCredentialStore,
   createPostgresMemoryStore,
   createPostgresPinStore,
+  createPostgresSkillStore,
   createPostgresTodoStore,
 };
 
@@ -137,8 +139,9 @@ export async function openPostgresDeployment(
     };
     const todos = createPostgresTodoStore(pool, schema);
     const memories = createPostgresMemoryStore(pool, schema);
+    const skills = createPostgresSkillStore(pool, schema);
     const attachments = createPostgresAttachmentStore(pool, schema);
-    return { pool, schema, approvals, idempotency, audit, pins, todos, memories, attachments, auth, sealed, close };
+    return { pool, schema, approvals, idempotency, audit, pins, todos, memories, attachments, skills, auth, sealed, close };
   } catch (error) {
     // The refusal is what the caller needs to see, not a failure to close after it.
     await stores.close().catch(() => {});

@@ -392,6 +392,32 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 12,
+    name: "skills",
+    sql: `
+      -- One head per skill: the next version's number, never reused while the skill exists.
+      CREATE TABLE {schema}.skills (
+        tenant_id    TEXT    NOT NULL,
+        name         TEXT    NOT NULL,
+        next_version INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, name)
+      );
+      -- Each version as written; files and the frontmatter's other fields as JSON.
+      CREATE TABLE {schema}.skill_versions (
+        tenant_id   TEXT    NOT NULL,
+        name        TEXT    NOT NULL,
+        version     INTEGER NOT NULL,
+        description TEXT    NOT NULL,
+        body        TEXT    NOT NULL,
+        files       JSONB   NOT NULL,
+        metadata    JSONB   NOT NULL,
+        created_at  BIGINT  NOT NULL,
+        created_by  TEXT    NOT NULL,
+        PRIMARY KEY (tenant_id, name, version)
+      );
+    `,
+  },
 ];
 
 /** `name` as a quoted identifier; only plain lower-case names are accepted, so nothing needs escaping. */

@@ -14,6 +14,7 @@ import { type OpenDatabaseOptions, openDatabase } from "./database.js";
 import { createSqliteIdempotencyStore } from "./idempotency.js";
 import { createSqlitePinStore } from "./mcp-pins.js";
 import { createSqliteMemoryStore } from "./memories.js";
+import { createSqliteSkillStore } from "./skills.js";
 import { createSqliteTodoStore } from "./todos.js";
 
 export { parseSecretKey, SecretBoxError } from "../sql/secret-box.js";
@@ -27,6 +28,7 @@ export {
   createSqliteIdempotencyStore,
   createSqliteMemoryStore,
   createSqlitePinStore,
+  createSqliteSkillStore,
   createSqliteTodoStore,
   type OpenDatabaseOptions,
   openDatabase,
@@ -90,9 +92,10 @@ export function openSqliteDeployment(path: string, options: SqliteDeploymentOpti
     const { approvals, idempotency, audit, pins } = stores;
     const todos = createSqliteTodoStore(stores.database);
     const memories = createSqliteMemoryStore(stores.database);
+    const skills = createSqliteSkillStore(stores.database);
     // The bytes beside the state file, in a folder of its own.
     const attachments = createSqliteAttachmentStore(stores.database, `${path}.attachments`);
-    return { approvals, idempotency, audit, pins, todos, memories, attachments, auth, sealed, close: closeAll };
+    return { approvals, idempotency, audit, pins, todos, memories, attachments, skills, auth, sealed, close: closeAll };
   } catch (error) {
     // A key other than the one the secrets are sealed under, say: nothing stays open.
     closeAll().catch(() => {});

@@ -318,6 +318,32 @@ export const MIGRATIONS: readonly Migration[] = [
       -- The bytes are files beside the state file (<file>.attachments/<tenant digest>/<sha256>).
     `,
   },
+  {
+    version: 10,
+    name: "skills",
+    sql: `
+      -- One head per skill: the next version's number, never reused while the skill exists.
+      CREATE TABLE skills (
+        tenant_id    TEXT    NOT NULL,
+        name         TEXT    NOT NULL,
+        next_version INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, name)
+      ) WITHOUT ROWID;
+      -- Each version as written; files and the frontmatter's other fields as JSON.
+      CREATE TABLE skill_versions (
+        tenant_id   TEXT    NOT NULL,
+        name        TEXT    NOT NULL,
+        version     INTEGER NOT NULL,
+        description TEXT    NOT NULL,
+        body        TEXT    NOT NULL,
+        files       TEXT    NOT NULL,
+        metadata    TEXT    NOT NULL,
+        created_at  INTEGER NOT NULL,
+        created_by  TEXT    NOT NULL,
+        PRIMARY KEY (tenant_id, name, version)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**

@@ -7,6 +7,7 @@ import { createEgressClient, type EgressClient } from "../../egress/egress-clien
 import type { CredentialExchange, EgressPolicyInit } from "../../egress/egress-policy.js";
 import type { AttachmentStore } from "../../ports/attachment-store.js";
 import type { MemoryStore } from "../../ports/memory-store.js";
+import type { SkillStore } from "../../ports/skill-store.js";
 import type { TodoStore } from "../../ports/todo-store.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import type { CredentialPlacement } from "./auth-model.js";
@@ -27,6 +28,8 @@ export interface ToolkitStores {
   todos?: TodoStore | undefined;
   /** Each principal's memories. */
   memories?: MemoryStore | undefined;
+  /** Each tenant's skills. */
+  skills?: SkillStore | undefined;
   /** The files people attach. */
   attachments?: AttachmentStore | undefined;
 }
@@ -53,6 +56,7 @@ export function createToolkitHost(
     sandbox: options.sandbox,
     todos: options.todos,
     memories: options.memories,
+    skills: options.skills,
     attachments: options.attachments,
     egress(request = {}) {
       const { credential, hosts } = request;
