@@ -3,7 +3,9 @@
  * only what they asked for. Nobody decides their own request unless the deployment allows it. An approved
  * call runs at once, as the principal who asked and with that principal's current grant — a key revoked
  * meanwhile means the call is refused, not run. An interrupted call (its outcome lost) runs again only
- * when an approver retries it, under the same rules.
+ * when an approver retries it, under the same rules. A call that asked questions (ask_questions) is
+ * answered with `POST …/answer`, by an approver or by the person who asked, who may also decline it:
+ * their own questions are theirs to answer, not a request to approve.
  */
 import type { Hono } from "hono";
 import { z } from "zod";
@@ -24,6 +26,10 @@ export const ApprovalListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 export const DecisionBody = z.object({ note: z.string().max(2_000).optional() }).strict();
+/** The answers are checked against the call's own questions by the seam; here only their envelope. */
+export const AnswerBody = z
+  .object({ answers: z.record(z.string(), z.unknown()), note: z.string().max(2_000).optional() })
+  .strict();
 
 /** The scope that lets a non-operator key decide approvals of its tenant. */
 export const DECIDE_SCOPE = "approvals:decide";
@@ -53,24 +59,28 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     return c.json(record);
   });
 
-  for (const decision of ["approve", "deny", "retry"] as const) {
+  for (const decision of ["approve", "deny", "retry", "answer"] as const) {
     app.post(`/api/v1/approvals/:id/${decision}`, async (c) => {
       const caller = c.get("caller");
       const id = c.req.param("id");
-      const body = await readJsonBody(c, { optional: true, timeoutMs: deps.bodyTimeoutMs });
+      const body = await readJsonBody(c, { optional: decision !== "answer", timeoutMs: deps.bodyTimeoutMs });
       if (!body.ok) return body.response;
-      const parsed = DecisionBody.safeParse(body.value ?? {});
+      const parsed = (decision === "answer" ? AnswerBody : DecisionBody).safeParse(body.value ?? {});
       if (!parsed.success) return problem(422, "invalid_body", z.prettifyError(parsed.error));
       const record = await deps.stores.approvals.get({ tenantId: caller.tenantId, id });
       if (!record || !canSee(caller, record)) return notFound(id);
-      if (!canDecide(caller)) {
+      const ownQuestions =
+        decision !== "retry" &&
+        record.requestedBy === caller.principalId &&
+        deps.registry.get(record.toolName)?.asksHuman?.checkAnswers !== undefined;
+      if (!canDecide(caller) && !ownQuestions) {
         return problem(
           403,
           "not_an_approver",
           `deciding approvals needs an operator key or the ${DECIDE_SCOPE} scope`,
         );
       }
-      if (record.requestedBy === caller.principalId && !deps.allowSelfApproval) {
+      if (record.requestedBy === caller.principalId && !deps.allowSelfApproval && !ownQuestions) {
         return problem(403, "self_approval", "nobody decides their own request; ask another approver");
       }
       if (decision !== "deny" && deps.inflight.closed) {
@@ -100,8 +110,13 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
           ),
         ));
       } else {
-        decided = decision === "approve" ? await deps.seam.approve(request) : await deps.seam.deny(request);
-        if (decided.ok && decision === "approve") {
+        decided =
+          decision === "answer"
+            ? await deps.seam.answer(request, "answers" in parsed.data ? parsed.data.answers : {})
+            : decision === "approve"
+              ? await deps.seam.approve(request)
+              : await deps.seam.deny(request);
+        if (decided.ok && decision !== "deny") {
           result = await deps.inflight.track(() =>
             withTraceFromHeaders(c.req.raw.headers, () =>
               deps.seam.resume(requester, id, { onInProgress: "wait" }),
@@ -112,7 +127,7 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
       if (!decided.ok) {
         const passing = decided.reason === "store_unavailable";
         return problem(
-          passing ? 503 : 409,
+          passing ? 503 : decided.reason === "invalid_answers" ? 422 : 409,
           decided.reason,
           decided.message,
           decided.approval ? { approval: decided.approval } : {},

@@ -6,7 +6,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { EnvelopeSchema } from "../../seam/envelope.js";
 import type { ServerEnv } from "../server-env.js";
-import { ApprovalListQuery, DecisionBody } from "./approvals-routes.js";
+import { AnswerBody, ApprovalListQuery, DecisionBody } from "./approvals-routes.js";
 import { AuditQuery } from "./audit-route.js";
 import { ConnectCredentialBody, RevokeCredentialBody, StoreCredentialBody } from "./credentials-routes.js";
 import { DiscoveryQuery } from "./tools-routes.js";
@@ -121,6 +121,15 @@ export function buildOpenApi(): unknown {
           },
         ]),
       ),
+      "/api/v1/approvals/{id}/answer": {
+        post: {
+          ...secured,
+          summary:
+            "answer a parked call's questions (ask_questions): checked against them, recorded once with the approval, then the call resumes",
+          parameters: [idParameter("id")],
+          requestBody: { content: { "application/json": { schema: schemaOf(AnswerBody, "input") } } },
+        },
+      },
       "/api/v1/audit": {
         get: { ...secured, summary: "the audit trail", parameters: queryParameters(AuditQuery) },
       },
