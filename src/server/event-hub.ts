@@ -21,7 +21,23 @@ export type ApprovalEvent = {
   at: number;
 };
 
-export type ServerEvent = ToolUpdateEvent | ApprovalEvent;
+/**
+ * A prompt schedule's occurrence, handed to the host: whoever holds a key of the schedule's principal reads it
+ * on the event stream and runs the prompt (as a new turn of `runId`). Only this instance's streams hear it.
+ */
+export type SchedulePromptEvent = {
+  type: "schedule.prompt";
+  tenantId: string;
+  principalId: string;
+  scheduleId: string;
+  runId: string;
+  prompt: string;
+  /** The occurrence's instant, and when it was handed over (epoch ms). */
+  fireAt: number;
+  at: number;
+};
+
+export type ServerEvent = ToolUpdateEvent | ApprovalEvent | SchedulePromptEvent;
 
 export class EventHub {
   readonly #listeners = new Set<(event: ServerEvent) => void>();

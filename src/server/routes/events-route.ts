@@ -1,7 +1,8 @@
 /**
  * @module `GET /api/v1/events`: Server-Sent Events. `tool.update` on every registry revision (naming the
  * tool only when this caller may see it), and `approval.requested` / `approval.resolved` for the caller's
- * tenant — all of them for its approvers, their own for everyone else.
+ * tenant — all of them for its approvers, their own for everyone else — and `schedule.prompt` for the
+ * principal whose schedule handed its prompt to the host.
  */
 import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
@@ -67,6 +68,8 @@ async function visibleForm(
     return mayKnow ? event : { type: event.type, revision: event.revision };
   }
   if (event.tenantId !== caller.tenantId) return undefined;
+  // A schedule's prompt is its maker's alone: the host acting for them runs it.
+  if (event.type === "schedule.prompt") return event.principalId === caller.principalId ? event : undefined;
   if (approver) return event;
   const record = await deps.stores.approvals.get({ tenantId: event.tenantId, id: event.approvalId });
   return record?.requestedBy === caller.principalId ? event : undefined;

@@ -1,0 +1,233 @@
+/**
+ * @module The scheduler through a real seam (memory stores, a SQLite auth store, a clock the test moves): each
+ * occurrence runs as the schedule's principal under ids that name it, an occurrence claimed again after its
+ * holder died is not run twice, a call that needs approval parks, a revoked principal is refused and paused,
+ * a prompt reaches the event hub.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AuthStore } from "../ports/auth-store.js";
+import type { ScheduleStore } from "../ports/schedule-store.js";
+import { ToolRegistry } from "../registry/registry.js";
+import { Seam } from "../seam/seam.js";
+import { createMemoryStores } from "../stores/memory/index.js";
+import { createMemoryScheduleStore } from "../stores/memory/schedules.js";
+import { openSqliteAuthStore } from "../stores/sqlite/auth.js";
+import { createScriptedTool } from "../test/scripted-tool.js";
+import { EventHub, type ServerEvent } from "./event-hub.js";
+import { occurrenceCallId, type SchedulerOptions, scheduleRunId, startScheduler } from "./scheduler.js";
+
+const T0 = Date.UTC(2026, 2, 2, 9, 0, 0);
+const ADA = { tenantId: "acme", principalId: "user:ada" };
+const allowAll = { decide: () => ({ decision: "allow" as const, reason: "test" }) };
+
+const opened: { auth: AuthStore; directory: string }[] = [];
+afterEach(async () => {
+  for (const { auth, directory } of opened.splice(0)) {
+    await auth.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+async function setup() {
+  const directory = mkdtempSync(join(tmpdir(), "toolreg-scheduler-"));
+  const auth = openSqliteAuthStore(join(directory, "auth.db"));
+  opened.push({ auth, directory });
+  const { record } = await auth.createKey({ ...ADA, label: "ada" });
+  // Approved by policy: idempotency without parking. The second always parks, as an external write does.
+  const ticket = createScriptedTool([{ content: "created" }], {
+    name: "create_ticket",
+    effect: "external-write",
+    approval: "policy",
+    overrideReason: "tests a scheduled side effect without parking",
+  });
+  const invoice = createScriptedTool([{ content: "sent" }], {
+    name: "send_invoice",
+    effect: "external-write",
+  });
+  const stores = createMemoryStores();
+  const seam = new Seam({
+    registry: new ToolRegistry([ticket, invoice]).view(),
+    stores,
+    approvalPolicy: allowAll,
+  });
+  const schedules = createMemoryScheduleStore({ minIntervalMs: 1_000 });
+  const hub = new EventHub();
+  const clock = { now: T0 };
+  const scheduler = (overrides: Partial<SchedulerOptions> = {}) =>
+    startScheduler({
+      schedules,
+      seam,
+      auth,
+      hub,
+      logger: { debug() {}, info() {}, warn() {}, error() {} },
+      holder: "instance-1",
+      intervalMs: 3_600_000,
+      leaseMs: 60_000,
+      clock: () => clock.now,
+      ...overrides,
+    });
+  return { auth, keyId: record.id, ticket, invoice, stores, seam, schedules, hub, clock, scheduler };
+}
+
+const everyTwoSeconds = (tool: string) => ({
+  action: { kind: "tool" as const, tool, input: { title: "Daily report" } },
+  timing: { kind: "cron" as const, expression: "*/2 * * * * *", timeZone: "UTC" },
+  now: T0,
+});
+
+describe("scheduler", () => {
+  it("runs each occurrence through the seam as the schedule's maker, audited under ids naming it, until cancelled", async () => {
+    const { ticket, stores, schedules, clock, scheduler } = await setup();
+    const schedule = await schedules.create(ADA, everyTwoSeconds("create_ticket"));
+    const running = scheduler();
+    clock.now = T0 + 1_000;
+    expect(await running.tick()).toBe(0);
+    clock.now = T0 + 2_000;
+    expect(await running.tick()).toBe(1);
+    clock.now = T0 + 4_000;
+    expect(await running.tick()).toBe(1);
+    expect(
+      ticket.calls.map((call) => [call.context.principalId, call.context.runId, call.context.toolCallId]),
+    ).toEqual([
+      ["user:ada", scheduleRunId(schedule.id), occurrenceCallId(schedule.id, T0 + 2_000)],
+      ["user:ada", scheduleRunId(schedule.id), occurrenceCallId(schedule.id, T0 + 4_000)],
+    ]);
+    const audit = await stores.audit.list({ tenantId: "acme" });
+    expect(
+      audit
+        .filter((event) => event.tool === "create_ticket")
+        .map((event) => [event.actor, event.runId, event.outcome]),
+    ).toEqual([
+      ["user:ada", `schedule:${schedule.id}`, "ok"],
+      ["user:ada", `schedule:${schedule.id}`, "ok"],
+    ]);
+    expect(await schedules.get(ADA, schedule.id)).toMatchObject({
+      fireCount: 2,
+      lastOutcome: "ok",
+      status: "active",
+    });
+
+    await schedules.cancel(ADA, schedule.id, clock.now);
+    clock.now = T0 + 10_000;
+    expect(await running.tick()).toBe(0);
+    expect(ticket.calls).toHaveLength(2);
+    await running.stop();
+  });
+
+  it("runs an occurrence once when its holder died after the call and another instance claims it again", async () => {
+    const { ticket, schedules, clock, scheduler } = await setup();
+    const schedule = await schedules.create(ADA, everyTwoSeconds("create_ticket"));
+    // The first instance runs the call, then dies before it records the occurrence.
+    const dying: ScheduleStore = {
+      ...schedules,
+      complete: () => Promise.reject(new Error("the process died")),
+    };
+    const first = scheduler({ schedules: dying, holder: "instance-1" });
+    clock.now = T0 + 2_000;
+    await first.tick();
+    await first.stop();
+    expect(ticket.calls).toHaveLength(1);
+
+    const second = scheduler({ holder: "instance-2" });
+    clock.now = T0 + 2_000 + 60_000;
+    // The lapsed occurrence first: replayed from the idempotency record, not run again.
+    expect(await second.tick()).toBe(1);
+    expect(ticket.calls).toHaveLength(1);
+    expect(await schedules.get(ADA, schedule.id)).toMatchObject({ fireCount: 1, lastOutcome: "ok" });
+    // Then the next one, which runs.
+    expect(await second.tick()).toBe(1);
+    expect(ticket.calls.map((call) => call.context.toolCallId)).toEqual([
+      occurrenceCallId(schedule.id, T0 + 2_000),
+      occurrenceCallId(schedule.id, T0 + 4_000),
+    ]);
+    expect(await schedules.get(ADA, schedule.id)).toMatchObject({ fireCount: 2 });
+    await second.stop();
+  });
+
+  it("parks a scheduled side effect that needs approval, requested by the schedule's maker", async () => {
+    const { invoice, stores, schedules, clock, scheduler } = await setup();
+    const schedule = await schedules.create(ADA, {
+      action: { kind: "tool", tool: "send_invoice", input: {} },
+      timing: { kind: "once", at: T0 + 5_000 },
+      now: T0,
+    });
+    const running = scheduler();
+    clock.now = T0 + 5_000;
+    await running.tick();
+    expect(invoice.calls).toHaveLength(0);
+    expect(await schedules.get(ADA, schedule.id)).toMatchObject({
+      status: "done",
+      lastOutcome: "approval_required",
+    });
+    const approvals = await stores.approvals.list({ tenantId: "acme" });
+    expect(approvals).toMatchObject([
+      {
+        toolName: "send_invoice",
+        requestedBy: "user:ada",
+        runId: scheduleRunId(schedule.id),
+        status: "pending",
+      },
+    ]);
+    await running.stop();
+  });
+
+  it("refuses the run of a principal with no live key, records it, and pauses the schedule", async () => {
+    const { auth, keyId, ticket, stores, schedules, clock, scheduler } = await setup();
+    const schedule = await schedules.create(ADA, everyTwoSeconds("create_ticket"));
+    await auth.revokeKey(keyId);
+    const running = scheduler();
+    clock.now = T0 + 2_000;
+    expect(await running.tick()).toBe(1);
+    expect(ticket.calls).toHaveLength(0);
+    expect(await stores.audit.list({ tenantId: "acme" })).toMatchObject([
+      {
+        actor: "user:ada",
+        tool: "create_ticket",
+        runId: scheduleRunId(schedule.id),
+        outcome: "not_authorized",
+      },
+    ]);
+    expect(await schedules.get(ADA, schedule.id)).toMatchObject({
+      status: "paused",
+      lastOutcome: "paused: user:ada has no live key",
+    });
+    clock.now = T0 + 60_000;
+    expect(await running.tick()).toBe(0);
+    await running.stop();
+  });
+
+  it("hands a prompt to the host as an event, and none for a principal with no live key", async () => {
+    const { auth, keyId, hub, schedules, clock, scheduler } = await setup();
+    const heard: ServerEvent[] = [];
+    hub.subscribe((event) => heard.push(event));
+    const schedule = await schedules.create(ADA, {
+      action: { kind: "prompt", prompt: "Summarise today's tickets" },
+      timing: { kind: "cron", expression: "*/2 * * * * *", timeZone: "UTC" },
+      now: T0,
+    });
+    const running = scheduler();
+    clock.now = T0 + 2_000;
+    await running.tick();
+    expect(heard).toEqual([
+      {
+        type: "schedule.prompt",
+        tenantId: "acme",
+        principalId: "user:ada",
+        scheduleId: schedule.id,
+        runId: scheduleRunId(schedule.id),
+        prompt: "Summarise today's tickets",
+        fireAt: T0 + 2_000,
+        at: T0 + 2_000,
+      },
+    ]);
+    await auth.revokeKey(keyId);
+    clock.now = T0 + 4_000;
+    await running.tick();
+    expect(heard).toHaveLength(1);
+    expect(await schedules.get(ADA, schedule.id)).toMatchObject({ status: "paused", fireCount: 2 });
+    await running.stop();
+  });
+});
