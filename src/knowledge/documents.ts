@@ -95,7 +95,11 @@ export async function bytesDocument(
   if (type === "text/markdown" || type === "text/plain") {
     return textDocument(new TextDecoder("utf-8").decode(bytes));
   }
+  if (type === "text/html") {
+    const page = htmlToMarkdown(new TextDecoder("utf-8").decode(bytes), "about:blank");
+    return { ...(page.title ? { title: page.title } : {}), sections: markdownSections(page.markdown) };
+  }
   throw new RangeError(
-    `a ${type || "file of no type"} cannot be read here: ${extractor ? `the readable types are ${DOCUMENT_MEDIA_TYPES.join(", ")}` : "only markdown and plain text are, without a document extractor"}`,
+    `a ${type || "file of no type"} cannot be read here: ${extractor ? `the readable types are ${DOCUMENT_MEDIA_TYPES.join(", ")}` : "only markdown, plain text and HTML are, without a document extractor"}`,
   );
 }

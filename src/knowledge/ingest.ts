@@ -11,7 +11,10 @@ import type {
   KnowledgeSource,
   SourceKind,
 } from "../ports/knowledge-base.js";
-import { KNOWLEDGE_LIMITS } from "../ports/knowledge-base.js";
+import { IngestError, KNOWLEDGE_LIMITS } from "../ports/knowledge-base.js";
+
+export { IngestError };
+
 import { sha256Hex } from "../ports/knowledge-ranking.js";
 import { type ChunkingOptions, chunkSections, DEFAULT_CHUNKING } from "./chunking.js";
 
@@ -43,18 +46,6 @@ export interface IngestResult {
   chunks: number;
   /** Chunks whose vectors were asked of the embedder this run; the others were kept or staged before. */
   embedded: number;
-}
-
-/** Why an ingestion stopped before its commit; the source keeps the reason and the next run resumes. */
-export class IngestError extends Error {
-  constructor(
-    message: string,
-    readonly sourceId: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-    this.name = "IngestError";
-  }
 }
 
 export async function ingest(deps: IngestDeps, request: IngestRequest): Promise<IngestResult> {

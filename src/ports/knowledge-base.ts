@@ -161,3 +161,38 @@ export const KNOWLEDGE_LIMITS = {
   titleChars: 300,
   listPage: 100,
 } as const;
+
+/** What a person adds to the knowledge base: a text, a page, a file's bytes, or one of their attachments. */
+export type KnowledgeAddition = (
+  | { from: "text"; text: string }
+  | { from: "url"; url: string }
+  | { from: "file"; name: string; mediaType: string; bytes: Uint8Array }
+  | { from: "attachment"; attachmentId: string; principalId: string; runId: string }
+) & {
+  /** The document's own title, else the file name or URL, when omitted. */
+  title?: string | undefined;
+  authSubjects: readonly string[];
+  /** Re-index this source instead of adding one. */
+  sourceId?: string | undefined;
+};
+
+/**
+ * Reads, chunks, embeds and commits an addition: what the API and `toolreg kb add` call. Throws RangeError
+ * for an addition that cannot be read (a type nothing reads, an HTTP error, an unknown source); an
+ * embedder failure leaves the source resumable and throws with how to resume.
+ */
+export interface KnowledgeIntake {
+  add(tenantId: string, addition: KnowledgeAddition): Promise<{ source: KnowledgeSource; embedded: number }>;
+}
+
+/** Why an ingestion stopped before its commit; the source keeps the reason and the next add of it resumes. */
+export class IngestError extends Error {
+  constructor(
+    message: string,
+    readonly sourceId: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = "IngestError";
+  }
+}
