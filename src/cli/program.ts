@@ -23,6 +23,7 @@ import { type LazyCliStores, lazyCliStores, stateLocation } from "./cli-stores.j
 import { type MetaHost, type ServedTools, serveTools } from "./cli-tools.js";
 import { answerCommand } from "./commands/answer.js";
 import { decideApproval, listApprovals } from "./commands/approvals.js";
+import { addAttachmentCommands } from "./commands/attachments.js";
 import { auditCommand } from "./commands/audit.js";
 import { callTool } from "./commands/call.js";
 import { checkCommand } from "./commands/check.js";
@@ -243,6 +244,7 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
     setExitCode,
   });
   addCredentialCommands(program, { io, globals, stores, served, setExitCode });
+  addAttachmentCommands(program, { io, globals, stores, setExitCode });
   const withTools = async (
     body: (
       tools: readonly AnyTool[],

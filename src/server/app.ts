@@ -11,6 +11,7 @@ import { corsAllowList } from "./cors-allow-list.js";
 import { mcpChallenge, oauthRoutes } from "./oauth/oauth-routes.js";
 import { problem } from "./problem.js";
 import { approvalsRoutes } from "./routes/approvals-routes.js";
+import { attachmentsRoutes } from "./routes/attachments-routes.js";
 import { auditRoute } from "./routes/audit-route.js";
 import { consentBrowserRoutes, consentRoutes } from "./routes/consent-routes.js";
 import { credentialsRoutes } from "./routes/credentials-routes.js";
@@ -96,6 +97,7 @@ export function createServerApp(
   sessionRoutes(app, deps);
   consentRoutes(app, deps);
   credentialsRoutes(app, deps);
+  attachmentsRoutes(app, deps);
 
   // The same check, but a 401 names where an OAuth client gets a token for /mcp.
   const mcpAuthenticated = authenticate(deps.auth, {

@@ -165,6 +165,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     credentials: credentials?.resolver,
     credentialStore: credentials?.store,
     consentBinding: credentials?.binding,
+    attachments: stores.attachments,
     corsOrigins,
     oauth,
     mcpResources: [

@@ -1,6 +1,7 @@
 /** @module What the routes share: the registry, the seam, the stores, the auth store and the event hub. */
 
 import type { McpResourceSource } from "../mcp/serve/resources/resource-source.js";
+import type { AttachmentStore } from "../ports/attachment-store.js";
 import type { AuthStore } from "../ports/auth-store.js";
 import type { CredentialStore } from "../ports/credential-store.js";
 import type { Stores } from "../ports/stores.js";
@@ -33,6 +34,8 @@ export interface ServerDeps {
   bodyTimeoutMs: number;
   /** What the calls' contexts resolve credentials with; none unless the server keeps credentials. */
   credentials: CredentialResolver | undefined;
+  /** The files people upload for their agents, over /api/v1/attachments; none when the host lends no store. */
+  attachments: AttachmentStore | undefined;
   /** The stored credentials, listed and revoked over /api/v1/credentials. */
   credentialStore: CredentialStore | undefined;
   /** Ties each consent to the browser of its user; none unless the server keeps credentials. */

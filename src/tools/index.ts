@@ -73,6 +73,7 @@ export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry 
     ...demoTools(deps),
     ...todoTools(deps),
     ...memoryTools(deps),
+    ...attachmentTools(deps),
     ...skillTools(deps),
     ...attachmentTools(deps),
   ]);

@@ -37,6 +37,7 @@ export const BUILT_IN_TOOLKITS: readonly AnyToolkit[] = [
   demoToolkit,
   todoToolkit,
   memoryToolkit,
+  attachmentsToolkit,
   skillsToolkit,
   attachmentsToolkit,
 ];

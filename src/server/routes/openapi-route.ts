@@ -7,6 +7,7 @@ import { z } from "zod";
 import { EnvelopeSchema } from "../../seam/envelope.js";
 import type { ServerEnv } from "../server-env.js";
 import { AnswerBody, ApprovalListQuery, DecisionBody } from "./approvals-routes.js";
+import { AttachmentListQuery, AttachmentRemoveQuery, AttachmentUploadForm } from "./attachments-routes.js";
 import { AuditQuery } from "./audit-route.js";
 import { ConnectCredentialBody, RevokeCredentialBody, StoreCredentialBody } from "./credentials-routes.js";
 import { DiscoveryQuery } from "./tools-routes.js";
@@ -170,6 +171,32 @@ export function buildOpenApi(): unknown {
           requestBody: {
             content: { "application/json": { schema: schemaOf(RevokeCredentialBody, "input") } },
           },
+        },
+      },
+      "/api/v1/attachments": {
+        get: {
+          ...secured,
+          summary:
+            "the caller's attachments, newest first: those of every run, and those of runId when given",
+          parameters: queryParameters(AttachmentListQuery),
+        },
+        post: {
+          ...secured,
+          summary:
+            "upload a file for the caller's agents (tenant and principal are the key's); 413 over the cap",
+          requestBody: {
+            content: {
+              "multipart/form-data": { schema: schemaOf(AttachmentUploadForm, "input") },
+            },
+          },
+          responses: { ...secured.responses, 413: problemResponse },
+        },
+      },
+      "/api/v1/attachments/{id}": {
+        delete: {
+          ...secured,
+          summary: "remove one of the caller's attachments (of runId's run when it is run-scoped)",
+          parameters: [idParameter("id"), ...queryParameters(AttachmentRemoveQuery)],
         },
       },
       "/api/v1/consents/{id}/resume": {

@@ -28,6 +28,8 @@ export interface ToolkitStores {
   todos?: TodoStore | undefined;
   /** Each principal's memories. */
   memories?: MemoryStore | undefined;
+  /** The files people attach. */
+  attachments?: AttachmentStore | undefined;
   /** Each tenant's skills. */
   skills?: SkillStore | undefined;
   /** The files people attach. */
@@ -56,6 +58,7 @@ export function createToolkitHost(
     sandbox: options.sandbox,
     todos: options.todos,
     memories: options.memories,
+    attachments: options.attachments,
     skills: options.skills,
     attachments: options.attachments,
     egress(request = {}) {
