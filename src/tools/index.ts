@@ -75,6 +75,5 @@ export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry 
     ...memoryTools(deps),
     ...attachmentTools(deps),
     ...skillTools(deps),
-    ...attachmentTools(deps),
   ]);
 }

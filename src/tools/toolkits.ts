@@ -39,7 +39,6 @@ export const BUILT_IN_TOOLKITS: readonly AnyToolkit[] = [
   memoryToolkit,
   attachmentsToolkit,
   skillsToolkit,
-  attachmentsToolkit,
 ];
 
 /** The vendor toolkits toolreg publishes, each an npm package with the vendor's SDK as its own dependency. */

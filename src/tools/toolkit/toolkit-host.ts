@@ -32,8 +32,6 @@ export interface ToolkitStores {
   attachments?: AttachmentStore | undefined;
   /** Each tenant's skills. */
   skills?: SkillStore | undefined;
-  /** The files people attach. */
-  attachments?: AttachmentStore | undefined;
 }
 
 export interface ToolkitHost extends ToolkitStores {
@@ -60,7 +58,6 @@ export function createToolkitHost(
     memories: options.memories,
     attachments: options.attachments,
     skills: options.skills,
-    attachments: options.attachments,
     egress(request = {}) {
       const { credential, hosts } = request;
       if (credential && !hosts)
