@@ -20,11 +20,13 @@ module.exports = {
     only("egress-imports-only-core", part("egress"), [CORE]),
     only("sandbox-imports-only-core", part("sandbox"), [CORE]),
     only("artifacts-import-only-core", part("artifacts"), [CORE]),
-    only("tools-import-core-egress-sandbox-artifacts", part("tools"), [
+    only("documents-import-only-core", part("documents"), [CORE]),
+    only("tools-import-core-egress-sandbox-artifacts-documents", part("tools"), [
       CORE,
       part("egress"),
       part("sandbox"),
       part("artifacts"),
+      part("documents"),
     ]),
     only("catalog-imports-only-core", part("catalog"), [CORE]),
     only("embeddings-import-core-catalog", part("embeddings"), [CORE, part("catalog")]),

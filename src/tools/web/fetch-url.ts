@@ -1,9 +1,9 @@
 /** @module `fetch_url`: reads a web page as markdown (or text as it is), fenced as untrusted content. */
 import { z } from "zod";
 import { ToolFailure } from "../../errors/tool-failure.js";
+import { htmlToMarkdown } from "../../text/html-to-markdown.js";
 import { callOptions } from "../toolkit/egress-call.js";
 import { throwIfHttpError } from "../toolkit/upstream-status.js";
-import { htmlToMarkdown } from "./html-to-markdown.js";
 import { decodeText, isHtml, isText, mediaTypeOf } from "./response-text.js";
 import { webTool } from "./web-env.js";
 import { urlField } from "./web-inputs.js";

@@ -1,5 +1,9 @@
-/** @module HTML to markdown with turndown, keeping the page title apart; scripts, styles and embeds dropped. */
+/**
+ * @module HTML to markdown with turndown, keeping the page title apart; scripts, styles and embeds dropped,
+ * tables kept as markdown tables. A fetched page and a document read from an attachment go through it alike.
+ */
 import TurndownService from "turndown";
+import { markdownTables } from "./markdown-tables.js";
 
 const TITLE = /<title[^>]*>([\s\S]*?)<\/title\s*>/i;
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
@@ -10,8 +14,11 @@ export interface Markdown {
   markdown: string;
 }
 
-/** Converts a page; relative links are made absolute against `baseUrl` so they can be fetched next. */
-export function htmlToMarkdown(html: string, baseUrl: string): Markdown {
+/**
+ * Converts a page; relative links are made absolute against `baseUrl` so they can be fetched next. Without
+ * one (a file, not a page on the web) a relative link is kept as its text alone.
+ */
+export function htmlToMarkdown(html: string, baseUrl?: string): Markdown {
   const rawTitle = TITLE.exec(html)?.[1];
   const title = rawTitle === undefined ? undefined : decodeEntities(rawTitle).replace(/\s+/g, " ").trim();
   const markdown = converter(baseUrl)
@@ -22,7 +29,7 @@ export function htmlToMarkdown(html: string, baseUrl: string): Markdown {
 }
 
 /** One converter per page: the link rule needs the page's URL. */
-function converter(baseUrl: string): TurndownService {
+function converter(baseUrl: string | undefined): TurndownService {
   const service = new TurndownService({
     headingStyle: "atx",
     codeBlockStyle: "fenced",
@@ -42,6 +49,7 @@ function converter(baseUrl: string): TurndownService {
     "canvas",
   ]);
   service.remove((node) => node.nodeName.toLowerCase() === "svg");
+  markdownTables(service);
   service.addRule("absoluteLinks", {
     filter: (node) => node.nodeName === "A" && Boolean(node.getAttribute("href")),
     replacement: (content, node) => {
@@ -56,7 +64,7 @@ function converter(baseUrl: string): TurndownService {
   return service;
 }
 
-function absolute(href: string | null, baseUrl: string): string | undefined {
+function absolute(href: string | null, baseUrl: string | undefined): string | undefined {
   if (!href) return undefined;
   try {
     const url = new URL(href, baseUrl);

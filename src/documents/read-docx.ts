@@ -1,0 +1,68 @@
+/**
+ * @module A Word document (DOCX) as markdown: mammoth turns it into HTML (headings from the document's
+ * heading styles, tables as tables), the project's HTML-to-markdown makes markdown of that. Every entry of the
+ * archive is proved within the unpacked-size cap first, so mammoth never inflates a bomb, and images are left
+ * out unread: a reader of the text has no use for their bytes.
+ */
+import mammoth from "mammoth";
+import { ToolFailure } from "../errors/tool-failure.js";
+import type { ExtractedDocument, ExtractRequest } from "../ports/document-extractor.js";
+import { htmlToMarkdown } from "../text/html-to-markdown.js";
+import { firstHeading, markdownSections, withinChars } from "./markdown-sections.js";
+import { unpackEntry, zipEntries } from "./zip-entries.js";
+
+const MAIN_PART = "word/document.xml";
+const CORE_PROPERTIES = "docProps/core.xml";
+const TITLE = /<dc:title(?:\s[^>]*)?>([\s\S]*?)<\/dc:title\s*>/;
+
+const noImages = mammoth.images.imgElement(async () => ({ src: "" }));
+
+export async function readDocx(request: ExtractRequest): Promise<ExtractedDocument> {
+  const { bytes, signal } = request;
+  const entries = zipEntries(bytes);
+  if (!entries.some((entry) => entry.name === MAIN_PART))
+    throw new ToolFailure(
+      "invalid_input",
+      `the file is a zip archive but not a DOCX: it holds no ${MAIN_PART}`,
+    );
+  let title: string | undefined;
+  for (const entry of entries) {
+    const unpacked = unpackEntry(bytes, entry);
+    if (entry.name === CORE_PROPERTIES) title = titleOf(new TextDecoder().decode(unpacked));
+  }
+  signal?.throwIfAborted();
+
+  let html: string;
+  try {
+    ({ value: html } = await mammoth.convertToHtml(
+      { buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
+      // A linked file outside the document is never opened: the document is the uploader's, the disk is ours.
+      { convertImage: noImages, externalFileAccess: false },
+    ));
+  } catch (error) {
+    throw new ToolFailure("invalid_input", `the DOCX could not be read: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  signal?.throwIfAborted();
+
+  const { markdown } = htmlToMarkdown(html);
+  const read = withinChars(markdownSections(markdown), request.maxChars);
+  const named = title ?? firstHeading(read.sections);
+  return { ...(named ? { title: named } : {}), ...read };
+}
+
+/** The title the document's properties give (Word's File > Info > Title), when there is one. */
+function titleOf(coreXml: string): string | undefined {
+  const raw = TITLE.exec(coreXml)?.[1];
+  if (raw === undefined) return undefined;
+  const title = raw
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ")
+    .trim();
+  return title === "" ? undefined : title.slice(0, 300);
+}

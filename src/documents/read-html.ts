@@ -1,0 +1,24 @@
+/**
+ * @module A saved web page as markdown: Readability keeps the article and drops what surrounds it (navigation,
+ * ads, footers), on a linkedom DOM, which parses without running a script or fetching anything; the project's
+ * HTML-to-markdown then writes headings and tables as markdown. A page Readability finds no article in is
+ * converted whole.
+ */
+import { Readability } from "@mozilla/readability";
+import { parseHTML } from "linkedom";
+import type { ExtractedDocument, ExtractRequest } from "../ports/document-extractor.js";
+import { htmlToMarkdown } from "../text/html-to-markdown.js";
+import { firstHeading, markdownSections, withinChars } from "./markdown-sections.js";
+import { decodeText } from "./sniff-bytes.js";
+
+export async function readHtml(request: ExtractRequest): Promise<ExtractedDocument> {
+  const html = decodeText(request.bytes);
+  const article = new Readability(parseHTML(html).document).parse();
+  request.signal?.throwIfAborted();
+  const page = article?.content
+    ? { title: article.title ?? undefined, markdown: htmlToMarkdown(article.content).markdown }
+    : htmlToMarkdown(html);
+  const read = withinChars(markdownSections(page.markdown), request.maxChars);
+  const title = page.title?.replace(/\s+/g, " ").trim().slice(0, 300) || firstHeading(read.sections);
+  return { ...(title ? { title } : {}), ...read };
+}
