@@ -1,6 +1,7 @@
 /**
- * @module `toolreg approvals list|approve|deny|retry`: the approval inbox on the terminal. An interrupted
- * call (its run's outcome lost) is listed with what is known of the run, and runs again only on `retry`.
+ * @module `toolreg approvals list|approve|deny|retry|answer`: the approval inbox on the terminal. An
+ * interrupted call (its run's outcome lost) is listed with what is known of the run, and runs again only
+ * on `retry`. A call that asked questions (ask_questions) is answered with `answer`.
  */
 
 import { APPROVAL_STATUSES, type ApprovalRecord, type ApprovalStatus } from "../../ports/stores.js";
@@ -85,6 +86,61 @@ export async function decideApproval(
   const envelope = await state.seam.resume(requester, id);
   io.stdout(formatJson(envelope));
   return envelope.ok ? 0 : 1;
+}
+
+/**
+ * Answers a parked call's questions and runs it at once for whoever asked. `--answer id=value` (repeated
+ * for several choices of one question): a value that names a choice picks it, any other is written;
+ * `--answers-json` gives the whole `{ id: answer }` object instead.
+ */
+export async function answerApproval(
+  state: CliState,
+  id: string,
+  options: { answer?: string[]; answersJson?: string; note?: string },
+  io: CliIo,
+): Promise<number> {
+  const answers = answersOf(options.answer ?? [], options.answersJson);
+  const operator = state.context();
+  const decided = await state.seam.answer(
+    {
+      tenantId: operator.tenantId,
+      approvalId: id,
+      by: operator.principalId,
+      ...(options.note === undefined ? {} : { note: options.note }),
+    },
+    answers,
+  );
+  if (!decided.ok) return refused(decided, io);
+  const envelope = await state.seam.resume(state.context({ principal: decided.approval.requestedBy }), id);
+  io.stdout(formatJson(envelope));
+  return envelope.ok ? 0 : 1;
+}
+
+function answersOf(pairs: readonly string[], json: string | undefined): Record<string, unknown> {
+  if (json !== undefined) {
+    if (pairs.length > 0) throw new UsageError("give --answer or --answers-json, not both");
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch (error) {
+      throw new UsageError(`--answers-json is not valid JSON: ${(error as Error).message}`);
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new UsageError('--answers-json is an object of question id → answer, e.g. {"q1":"yes"}');
+    }
+    return parsed as Record<string, unknown>;
+  }
+  const given = new Map<string, string[]>();
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    if (at <= 0) throw new UsageError(`--answer ${pair.slice(0, 40)}: write it as question-id=answer`);
+    const values = given.get(pair.slice(0, at)) ?? [];
+    values.push(pair.slice(at + 1));
+    given.set(pair.slice(0, at), values);
+  }
+  return Object.fromEntries(
+    [...given].map(([question, values]) => [question, values.length === 1 ? values[0] : values]),
+  );
 }
 
 function refused(result: DecisionResult, io: CliIo): number {

@@ -41,8 +41,11 @@ export async function callTool(
   const pendingId = approvalIdOf(envelope);
   if (pendingId) {
     const flags = wiring ? `${wiring} ` : "";
+    const asks = state.seam.registry.get(name)?.asksHuman?.checkAnswers !== undefined;
     io.stderr(
-      `parked as approval ${pendingId}; approve with: toolreg ${flags}approvals approve ${pendingId}\n`,
+      asks
+        ? `parked as approval ${pendingId}; answer with: toolreg ${flags}approvals answer ${pendingId} --answer QUESTION-ID=ANSWER …\n`
+        : `parked as approval ${pendingId}; approve with: toolreg ${flags}approvals approve ${pendingId}\n`,
     );
   }
   return envelope.ok ? 0 : 1;
