@@ -1,0 +1,156 @@
+/**
+ * The knowledge base end to end, as a user reaches it: `toolreg serve` with no configuration (on its SQLite
+ * file, and on PostgreSQL), keys made by `toolreg keys create`, a source added over `POST /api/v1/kb`, and
+ * search_knowledge through the HTTP invoke route. A key holding the source's subject finds it with a
+ * citation and re-reads it; a key without finds and reads nothing; once removed, the citation is refused.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { runToolreg } from "../cli/run-cli.js";
+import { dropSchema, freshSchema, POSTGRES_URL } from "../support/postgres-schema.js";
+import { invokeAs, type ServeProcess, startServe } from "../support/serve-process.js";
+import { postgresAvailable } from "../support/sql.js";
+
+const postgres = await postgresAvailable("knowledge through toolreg serve");
+
+let served: ServeProcess | undefined;
+let cwd: string;
+const schemas: string[] = [];
+afterEach(async () => {
+  served?.child.kill("SIGKILL");
+  rmSync(cwd, { recursive: true, force: true });
+  for (const schema of schemas.splice(0)) await dropSchema(schema);
+});
+
+interface KnowledgeEnvelope {
+  ok: boolean;
+  content?: string;
+  data?: { hits?: { chunkId: string; sourceId: string; title: string }[]; text?: string };
+  provenance?: {
+    trusted: boolean;
+    citations?: { sourceId: string; chunkId: string; title: string; snippet: string }[];
+  };
+  error?: { code: string; message: string };
+}
+
+const stores = [
+  { name: "its SQLite file", env: () => ({}) },
+  ...(postgres
+    ? [
+        {
+          name: "PostgreSQL",
+          env: () => {
+            const schema = freshSchema();
+            schemas.push(schema);
+            return { TOOLREG_DB: `${POSTGRES_URL}?schema=${schema}` };
+          },
+        },
+      ]
+    : []),
+];
+
+async function key(cwd: string, env: Record<string, string>, principal: string, ...flags: string[]) {
+  const created = await runToolreg(
+    ["keys", "create", "--tenant", "acme", "--principal", principal, ...flags],
+    cwd,
+    env,
+  );
+  expect(created.code, created.stderr).toBe(0);
+  return created.stdout.trim();
+}
+
+describe.each(stores)("the knowledge base through toolreg serve on $name", ({ env: storeEnv }) => {
+  it("finds an added source with a citation for a key holding its subject, and nothing for one without", async () => {
+    cwd = mkdtempSync(join(tmpdir(), "toolreg-kb-serve-"));
+    const env = storeEnv();
+    served = await startServe(cwd, { env });
+    const { url } = served;
+    const operator = await key(cwd, env, "ops", "--operator");
+    const ada = await key(cwd, env, "ada", "--scopes", "finance");
+    const bob = await key(cwd, env, "bob");
+    const api = (token: string, method: string, path: string, body?: unknown) =>
+      fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+
+    const text =
+      "# Expense policy\n## Travel\nTrain tickets are refunded within ten working days of the trip.";
+    // Only an operator (or a kb:write key) adds; a private address is refused by the egress policy.
+    expect((await api(bob, "POST", "/api/v1/kb", { text })).status).toBe(403);
+    const local = await api(operator, "POST", "/api/v1/kb", { url: "http://127.0.0.1:9/page" });
+    expect(local.status).toBe(400);
+    expect(await local.json()).toMatchObject({ code: "egress_refused" });
+    const added = await api(operator, "POST", "/api/v1/kb", {
+      text,
+      title: "Finance handbook",
+      subjects: ["scope:finance"],
+    });
+    expect(added.status).toBe(201);
+    const { source } = (await added.json()) as { source: { id: string; status: string; chunkCount: number } };
+    expect(source).toMatchObject({ id: expect.stringMatching(/^ks_/), status: "ready", chunkCount: 1 });
+
+    const listed = async (token: string) =>
+      ((await (await api(token, "GET", "/api/v1/kb")).json()) as { sources: { id: string }[] }).sources.map(
+        (s) => s.id,
+      );
+    expect(await listed(ada)).toEqual([source.id]);
+    expect(await listed(bob)).toEqual([]);
+
+    const invoke = async (token: string, tool: string, input: unknown) => {
+      const { status, envelope } = await invokeAs<KnowledgeEnvelope>(url, token, "run-1", tool, input);
+      expect(status).toBe(envelope.ok ? 200 : 412);
+      return envelope;
+    };
+    const found = await invoke(ada, "search_knowledge", { query: "when are train tickets refunded" });
+    expect(found).toMatchObject({
+      ok: true,
+      data: { hits: [{ sourceId: source.id, title: "Finance handbook" }] },
+      provenance: {
+        trusted: false,
+        citations: [
+          {
+            sourceId: source.id,
+            title: "Finance handbook",
+            snippet: expect.stringContaining("Train tickets"),
+          },
+        ],
+      },
+    });
+    expect(found.content).toMatch(/^<untrusted-content /);
+    const chunkId = found.data?.hits?.[0]?.chunkId as string;
+
+    expect(await invoke(bob, "search_knowledge", { query: "when are train tickets refunded" })).toMatchObject(
+      {
+        ok: true,
+        data: { hits: [] },
+      },
+    );
+    expect(await invoke(bob, "read_knowledge", { chunkId })).toMatchObject({
+      ok: false,
+      error: { code: "precondition_failed" },
+    });
+    expect(await invoke(ada, "read_knowledge", { chunkId })).toMatchObject({
+      ok: true,
+      data: { text: expect.stringContaining("ten working days") },
+    });
+
+    expect((await api(bob, "DELETE", `/api/v1/kb/${source.id}`)).status).toBe(403);
+    expect((await api(operator, "DELETE", `/api/v1/kb/${source.id}`)).status).toBe(200);
+    expect((await api(operator, "DELETE", `/api/v1/kb/${source.id}`)).status).toBe(404);
+    expect(await invoke(ada, "read_knowledge", { chunkId })).toMatchObject({
+      ok: false,
+      error: { code: "precondition_failed" },
+    });
+    expect(await invoke(ada, "search_knowledge", { query: "train tickets" })).toMatchObject({
+      ok: true,
+      data: { hits: [] },
+    });
+  }, 60_000);
+});
+
+if (!postgres)
+  it.skip("knowledge through toolreg serve on PostgreSQL (skipped: PostgreSQL unreachable, CI is not true)", () => {});
