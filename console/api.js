@@ -24,6 +24,25 @@ export async function postJson(path, body, csrfToken) {
   return read(response);
 }
 
+/** An upload: `form` as multipart/form-data (the browser sets its boundary), with the CSRF token. */
+export async function postForm(path, form, csrfToken) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { accept: "application/json", "x-csrf-token": csrfToken },
+    body: form,
+  });
+  return read(response);
+}
+
+/** A removal, with the CSRF token; its answer has no body. */
+export async function sendDelete(path, csrfToken) {
+  const response = await fetch(path, {
+    method: "DELETE",
+    headers: { accept: "application/json", "x-csrf-token": csrfToken },
+  });
+  return read(response);
+}
+
 async function read(response) {
   const body = await response.json().catch(() => undefined);
   if (response.ok) return body;

@@ -3,6 +3,7 @@
  * the signed-in operator's tenant. Plain modules, no build step; every text from the server is set as text, never HTML.
  */
 import { ApiError, failureText, getJson } from "./api.js";
+import { createAttachments } from "./attachments.js";
 import { createAudit } from "./audit.js";
 import { createCatalogue } from "./catalogue.js";
 import { createCredentials } from "./credentials.js";
@@ -57,12 +58,18 @@ async function start() {
   );
   byId("inbox-refresh").addEventListener("click", () => inbox.refresh());
   byId("credentials-refresh").addEventListener("click", () => credentials.refresh());
+  const attachments = createAttachments(
+    { rows: byId("attachment-rows"), status: byId("attachments-status"), form: byId("attachment-form") },
+    { csrfToken: session.csrfToken },
+  );
+  byId("attachments-refresh").addEventListener("click", () => attachments.refresh());
   byId("audit-refresh").addEventListener("click", () => audit.refresh());
 
   setupTabs(byId("tabs"), (view) => {
     if (view === "audit") audit.refresh();
     // Loaded when opened: a server that keeps no credentials answers 404, which only this page shows.
     if (view === "credentials") credentials.refresh();
+    if (view === "attachments") attachments.refresh();
   });
   // Loaded now and again on each `ready`: the views fill even where the event stream cannot connect.
   catalogue.load();

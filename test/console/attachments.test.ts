@@ -1,0 +1,94 @@
+/**
+ * The console's attachments page in a real browser against a real registry server: upload a file for every
+ * run and one for a named run, see them listed (a run's only with its run named), find that another person
+ * of the tenant sees none of them, refuse a file over the cap before sending it, and remove one.
+ */
+import { describe, expect, it } from "vitest";
+import { CHROMIUM, launchChromium, SKIP } from "./chromium.js";
+import { startConsoleFixture } from "./console-fixture.js";
+
+describe(`the console's attachments page (needs ${CHROMIUM})`, () => {
+  it.skipIf(SKIP)(
+    "uploads, lists and removes the signed-in person's files, which nobody else sees",
+    { timeout: 60_000 },
+    async () => {
+      const f = await startConsoleFixture();
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+        page.setDefaultTimeout(10_000);
+        const problems: string[] = [];
+        page.on("pageerror", (error) => problems.push(error.message));
+        const uploads: string[] = [];
+        page.on("request", (request) => {
+          if (request.method() === "POST" && request.url() === `${f.url}/api/v1/attachments`)
+            uploads.push(request.headers()["content-type"] ?? "");
+        });
+
+        await page.goto(f.loginUrl);
+        await page.locator("#who", { hasText: "alice" }).waitFor();
+        await page.getByRole("tab", { name: "Attachments" }).click();
+        expect(new URL(page.url()).hash).toBe("#attachments");
+        await page.locator("#attachments-status", { hasText: "No attachment yet." }).waitFor();
+
+        const form = page.locator("#attachment-form");
+        await form.locator("input[name=file]").setInputFiles({
+          name: "plan.md",
+          mimeType: "text/markdown",
+          buffer: Buffer.from("# Plan\nShip on Friday.\n"),
+        });
+        await form.getByRole("button", { name: "Upload" }).click();
+        await page.locator("#attachments-status", { hasText: "Uploaded plan.md (23 B)." }).waitFor();
+        const row = page.locator("#attachment-rows tr", { hasText: "plan.md" });
+        expect((await row.locator("td").allTextContents()).slice(0, 4)).toEqual([
+          "plan.md",
+          "text/markdown",
+          "23 B",
+          "every run",
+        ]);
+        expect(uploads).toEqual([expect.stringMatching(/^multipart\/form-data; boundary=/)]);
+
+        // A run's file: listed while its run is named, not otherwise.
+        await form.locator("input[name=runId]").fill("run-7");
+        await form.locator("input[name=file]").setInputFiles({
+          name: "totals.csv",
+          mimeType: "text/csv",
+          buffer: Buffer.from("month,total\nmay,42\n"),
+        });
+        await form.getByRole("button", { name: "Upload" }).click();
+        const scoped = page.locator("#attachment-rows tr", { hasText: "totals.csv" });
+        await scoped.locator("td", { hasText: "run-7" }).waitFor();
+        await form.locator("input[name=runId]").fill("");
+        await form.locator("input[name=runId]").dispatchEvent("change");
+        await scoped.waitFor({ state: "detached" });
+        await row.waitFor();
+
+        // Another person of the same tenant sees none of alice's files.
+        const theirs = await fetch(`${f.url}/api/v1/attachments?runId=run-7`, {
+          headers: { authorization: `Bearer ${f.agentKey}` },
+        });
+        expect(await theirs.json()).toEqual({ attachments: [] });
+
+        // Over the cap: refused on the page, nothing sent.
+        await form.locator("input[name=file]").setInputFiles({
+          name: "huge.bin",
+          mimeType: "application/octet-stream",
+          buffer: Buffer.alloc(25 * 1024 * 1024 + 1),
+        });
+        await form.getByRole("button", { name: "Upload" }).click();
+        await page
+          .locator("#attachments-status.status-error", { hasText: "huge.bin is over the 25.0 MiB" })
+          .waitFor();
+        expect(uploads).toHaveLength(2);
+
+        await row.getByRole("button", { name: "Remove plan.md" }).click();
+        await page.locator("#attachments-status", { hasText: "Removed plan.md." }).waitFor();
+        await row.waitFor({ state: "detached" });
+        expect(problems).toEqual([]);
+      } finally {
+        await browser.close();
+        await f.close();
+      }
+    },
+  );
+});
