@@ -8,7 +8,10 @@ import { createArtifactOutputStore } from "../artifacts/artifact-output-store.js
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import type { AttachmentStore } from "../ports/attachment-store.js";
 import type { DeploymentStores } from "../ports/deployment-stores.js";
+import type { KnowledgeBase } from "../ports/knowledge-base.js";
 import type { MemoryStore } from "../ports/memory-store.js";
+import type { ScheduleStore, ScheduleStoreOptions } from "../ports/schedule-store.js";
+import type { SkillStore } from "../ports/skill-store.js";
 import type { TodoStore } from "../ports/todo-store.js";
 import type { OutputStore } from "../seam/output-store.js";
 import { createPostgresArtifactStore, openPostgresDeployment } from "../stores/postgres/index.js";
@@ -64,9 +67,12 @@ export interface CliStores extends DeploymentStores {
 /** Opens every store at `location`; with `credentialsKey`, the sealed credential and consent stores too. */
 export async function openCliStores(
   location: StateLocation,
-  options: { credentialsKey?: Uint8Array | undefined } = {},
+  options: { credentialsKey?: Uint8Array | undefined; schedules?: ScheduleStoreOptions | undefined } = {},
 ): Promise<CliStores> {
-  const credentialsKey = options.credentialsKey ? { credentialsKey: options.credentialsKey } : {};
+  const credentialsKey = {
+    ...(options.credentialsKey ? { credentialsKey: options.credentialsKey } : {}),
+    ...(options.schedules ? { schedules: options.schedules } : {}),
+  };
   if (location.kind === "postgres") {
     const stores = await openPostgresDeployment({
       connectionString: location.url,
@@ -110,7 +116,10 @@ function once(close: () => Promise<void>): () => Promise<void> {
  * A command's stores, opened on first need and closed once the command ends. The first caller's key
  * decides whether the credential and consent stores are sealed open: serve and `credentials` ask first.
  */
-export function lazyCliStores(locate: () => StateLocation) {
+export function lazyCliStores(
+  locate: () => StateLocation,
+  settings: { schedules?: () => ScheduleStoreOptions } = {},
+) {
   let opened: Promise<CliStores> | undefined;
   let located: StateLocation | undefined;
   const location = () => {
@@ -118,7 +127,7 @@ export function lazyCliStores(locate: () => StateLocation) {
     return located;
   };
   const open = (options: { credentialsKey?: Uint8Array | undefined } = {}) => {
-    opened ??= openCliStores(location(), options);
+    opened ??= (async () => openCliStores(location(), { ...options, schedules: settings.schedules?.() }))();
     return opened;
   };
   return {
@@ -143,6 +152,14 @@ export function lazyCliStores(locate: () => StateLocation) {
       forget: async (owner, id) => (await open()).memories.forget(owner, id),
       list: async (owner, page) => (await open()).memories.list(owner, page),
     }),
+    /** A skill store that opens the stores when a skill is first written, read or listed. */
+    skills: (): SkillStore => ({
+      put: async (tenantId, draft) => (await open()).skills.put(tenantId, draft),
+      get: async (tenantId, name, version) => (await open()).skills.get(tenantId, name, version),
+      list: async (tenantId) => (await open()).skills.list(tenantId),
+      versions: async (tenantId, name) => (await open()).skills.versions(tenantId, name),
+      remove: async (tenantId, name, version) => (await open()).skills.remove(tenantId, name, version),
+    }),
     /** An attachment store that opens the stores when an attachment is first added, listed or read. */
     attachments: (): AttachmentStore => ({
       add: async (owner, attachment) => (await open()).attachments.add(owner, attachment),
@@ -151,6 +168,29 @@ export function lazyCliStores(locate: () => StateLocation) {
       remove: async (reader, id) => (await open()).attachments.remove(reader, id),
       purgeExpired: async (request) => (await open()).attachments.purgeExpired(request),
       reconcile: async () => (await open()).attachments.reconcile(),
+    }),
+    /** A schedule store that opens the stores when a schedule is first made, listed or cancelled. */
+    schedules: (): ScheduleStore => ({
+      create: async (owner, schedule) => (await open()).schedules.create(owner, schedule),
+      get: async (scope, id) => (await open()).schedules.get(scope, id),
+      list: async (scope, filter) => (await open()).schedules.list(scope, filter),
+      cancel: async (scope, id, now) => (await open()).schedules.cancel(scope, id, now),
+      claimDue: async (request) => (await open()).schedules.claimDue(request),
+      complete: async (completion) => (await open()).schedules.complete(completion),
+    }),
+    /** A knowledge base that opens the stores when it is first searched or read. */
+    knowledge: (): KnowledgeBase => ({
+      begin: async (tenantId, source) => (await open()).knowledge.begin(tenantId, source),
+      knownVectors: async (tenantId, id, model) => (await open()).knowledge.knownVectors(tenantId, id, model),
+      stageVectors: async (tenantId, id, model, vectors) =>
+        (await open()).knowledge.stageVectors(tenantId, id, model, vectors),
+      interrupted: async (tenantId, id, reason) => (await open()).knowledge.interrupted(tenantId, id, reason),
+      commit: async (tenantId, id, commit) => (await open()).knowledge.commit(tenantId, id, commit),
+      get: async (tenantId, id) => (await open()).knowledge.get(tenantId, id),
+      list: async (tenantId, page) => (await open()).knowledge.list(tenantId, page),
+      remove: async (tenantId, id) => (await open()).knowledge.remove(tenantId, id),
+      search: async (reader, query) => (await open()).knowledge.search(reader, query),
+      readChunk: async (reader, id) => (await open()).knowledge.readChunk(reader, id),
     }),
     close: async () => {
       const stores = await opened?.catch(() => undefined);
@@ -161,3 +201,18 @@ export function lazyCliStores(locate: () => StateLocation) {
 }
 
 export type LazyCliStores = ReturnType<typeof lazyCliStores>;
+
+/**
+ * The schedule floor from `TOOLREG_SCHEDULE_MIN_INTERVAL_MS` (at least 1000), for tests and demos that
+ * cannot wait a minute between occurrences; the store's default floor when unset.
+ */
+export function scheduleOptionsFrom(env: Record<string, string | undefined>): ScheduleStoreOptions {
+  const given = env.TOOLREG_SCHEDULE_MIN_INTERVAL_MS;
+  if (given === undefined || given === "") return {};
+  const minIntervalMs = Number(given);
+  if (!Number.isSafeInteger(minIntervalMs) || minIntervalMs < 1_000)
+    throw new UsageError(
+      "TOOLREG_SCHEDULE_MIN_INTERVAL_MS must be a whole number of milliseconds, at least 1000",
+    );
+  return { minIntervalMs };
+}

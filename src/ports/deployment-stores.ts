@@ -6,8 +6,10 @@ import type { AttachmentStore } from "./attachment-store.js";
 import type { AuthStore } from "./auth-store.js";
 import type { ConsentStore } from "./consent-store.js";
 import type { CredentialStore } from "./credential-store.js";
+import type { KnowledgeBase } from "./knowledge-base.js";
 import type { MemoryStore } from "./memory-store.js";
 import type { PinStore } from "./pin-store.js";
+import type { ScheduleStore } from "./schedule-store.js";
 import type { SkillStore } from "./skill-store.js";
 import type { Stores } from "./stores.js";
 import type { TodoStore } from "./todo-store.js";
@@ -24,8 +26,12 @@ export interface DeploymentStores extends Stores {
   attachments: AttachmentStore;
   /** Each principal's memories, which the memory toolkit's tools keep. */
   memories: MemoryStore;
+  /** Each tenant's knowledge base, which `toolreg kb` and the API fill and search_knowledge searches. */
+  knowledge: KnowledgeBase;
   /** Each run's todo list, which the todo toolkit's tools keep. */
   todos: TodoStore;
+  /** Each principal's schedules, which the schedule tools make and the server's scheduler fires. */
+  schedules: ScheduleStore;
   /** Each tenant's skills, which load_skill reads, skill_manage writes and MCP serves as prompts. */
   skills: SkillStore;
   /**

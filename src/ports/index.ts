@@ -1,6 +1,6 @@
 /**
  * @module toolreg/stores — the store ports, for whoever writes a store adapter: approvals, idempotency records,
- * audit, API keys and sessions, credentials, consents, MCP pins, artifacts, principal memory, run todo lists and events. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
+ * audit, API keys and sessions, credentials, consents, MCP pins, artifacts, principal memory, knowledge bases, run todo lists and events. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
  */
 export type * from "./artifact-store.js";
 export type * from "./attachment-rules.js";
@@ -14,9 +14,13 @@ export type * from "./credential-store.js";
 export { CREDENTIAL_KINDS } from "./credential-store.js";
 export type * from "./deployment-stores.js";
 export type * from "./event-bus.js";
+export type * from "./knowledge-base.js";
+export { KNOWLEDGE_LIMITS, SOURCE_KINDS } from "./knowledge-base.js";
 export type * from "./memory-store.js";
 export { MEMORY_LIMITS } from "./memory-store.js";
 export type * from "./pin-store.js";
+export type * from "./schedule-store.js";
+export { SCHEDULE_LIMITS, SCHEDULE_STATUSES } from "./schedule-store.js";
 export type * from "./skill-store.js";
 export { checkedSkillDraft, SKILL_LIMITS, skillFull, skillNameProblem } from "./skill-store.js";
 export type * from "./stores.js";

@@ -5,6 +5,7 @@
  * under that principal's grant as it is when it fires. `claimDue` hands each occurrence to one holder
  * however many server instances share the store.
  */
+import type { ExecutionContext } from "../seam/context.js";
 
 /** Whose schedules: a principal's own, or (no principal: an operator's view) the whole tenant's. */
 export interface ScheduleScope {
@@ -136,4 +137,17 @@ export interface ScheduleStoreOptions {
   maxSchedules?: number;
   /** Default `SCHEDULE_LIMITS.minIntervalMs`. */
   minIntervalMs?: number;
+}
+
+/**
+ * What the host checks of a tool call when it is scheduled: that the caller may call that tool now, with
+ * that input. A tool the caller may not see is refused as unknown, never as forbidden, so a schedule cannot
+ * probe the catalogue. The scheduler still runs each occurrence through the seam under the grant it then has.
+ */
+export interface ScheduleTargets {
+  check(
+    context: ExecutionContext,
+    tool: string,
+    input: Record<string, unknown>,
+  ): Promise<{ ok: true } | { ok: false; code: "unknown_tool" | "invalid_input"; message: string }>;
 }

@@ -6,7 +6,9 @@ import { createMemoryAuditStore } from "./audit.js";
 import { createMemoryConsentStore } from "./consents.js";
 import { createMemoryCredentialStore } from "./credentials.js";
 import { createMemoryIdempotencyStore } from "./idempotency.js";
+import { createMemoryKnowledgeBase } from "./knowledge.js";
 import { createMemoryMemoryStore } from "./memories.js";
+import { createMemoryScheduleStore } from "./schedules.js";
 import { createMemorySkillStore } from "./skills.js";
 import { createMemoryTodoStore } from "./todos.js";
 
@@ -17,7 +19,9 @@ export {
   createMemoryConsentStore,
   createMemoryCredentialStore,
   createMemoryIdempotencyStore,
+  createMemoryKnowledgeBase,
   createMemoryMemoryStore,
+  createMemoryScheduleStore,
   createMemorySkillStore,
   createMemoryTodoStore,
 };

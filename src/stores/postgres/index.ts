@@ -3,6 +3,7 @@ import pg from "pg";
 import type { AuthStoreOptions } from "../../ports/auth-store.js";
 import type { DeploymentStores } from "../../ports/deployment-stores.js";
 import type { PinStore } from "../../ports/pin-store.js";
+import type { ScheduleStoreOptions } from "../../ports/schedule-store.js";
 import type { Stores } from "../../ports/stores.js";
 import { createPostgresApprovalStore } from "./approvals.js";
 import { createPostgresAttachmentStore } from "./attachments.js";
@@ -12,8 +13,10 @@ import { createPostgresConsentStore } from "./consents.js";
 import { createPostgresCredentialStore } from "./credentials.js";
 import { createPostgresIdempotencyStore } from "./idempotency.js";
 import { createPostgresPinStore } from "./mcp-pins.js";
+import { createPostgresKnowledgeBase } from "./knowledge.js";
 import { createPostgresMemoryStore } from "./memories.js";
 import { migrate, quoteSchema } from "./migrations.js";
+import { createPostgresScheduleStore } from "./schedules.js";
 import { SettledListener } from "./settled-listener.js";
 import { createPostgresSkillStore } from "./skills.js";
 import { createPostgresTodoStore } from "./todos.js";
@@ -25,8 +28,10 @@ export {
   createPostgresAuthStore,
   createPostgresConsentStore,
   createPostgresCredentialStore,
+  createPostgresKnowledgeBase,
   createPostgresMemoryStore,
   createPostgresPinStore,
+  createPostgresScheduleStore,
   createPostgresSkillStore,
   createPostgresTodoStore,
 };
@@ -106,6 +111,8 @@ export interface PostgresDeploymentOptions extends PostgresStoresOptions {
   auth?: AuthStoreOptions;
   /** The operator's key credentials and consents are sealed under; without it there are none. */
   credentialsKey?: Uint8Array;
+  /** The schedule store's cap and floor; the defaults unless given (tests lower the floor). */
+  schedules?: ScheduleStoreOptions;
 }
 
 export interface PostgresDeployment extends DeploymentStores {
@@ -138,10 +145,12 @@ export async function openPostgresDeployment(
       return closed;
     };
     const todos = createPostgresTodoStore(pool, schema);
+    const schedules = createPostgresScheduleStore(pool, schema, options.schedules);
     const memories = createPostgresMemoryStore(pool, schema);
     const skills = createPostgresSkillStore(pool, schema);
+    const knowledge = createPostgresKnowledgeBase(pool, schema);
     const attachments = createPostgresAttachmentStore(pool, schema);
-    return { pool, schema, approvals, idempotency, audit, pins, todos, memories, attachments, skills, auth, sealed, close };
+    return { pool, schema, approvals, idempotency, audit, pins, todos, schedules, memories, attachments, knowledge, skills, auth, sealed, close };
   } catch (error) {
     // The refusal is what the caller needs to see, not a failure to close after it.
     await stores.close().catch(() => {});

@@ -418,6 +418,84 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 13,
+    name: "knowledge base",
+    sql: `
+      -- A reader sees a source when one of its subjects is in auth_subjects (&&).
+      CREATE TABLE {schema}.knowledge_sources (
+        tenant_id     TEXT    NOT NULL,
+        id            TEXT    NOT NULL,
+        title         TEXT    NOT NULL,
+        kind          TEXT    NOT NULL,
+        origin        TEXT    NOT NULL,
+        auth_subjects TEXT[]  NOT NULL,
+        model         TEXT    NOT NULL,
+        content_hash  TEXT    NOT NULL,
+        status        TEXT    NOT NULL,
+        error         TEXT,
+        chunk_count   INTEGER NOT NULL,
+        indexed_at    BIGINT,
+        created_at    BIGINT  NOT NULL,
+        PRIMARY KEY (tenant_id, id)
+      );
+      CREATE INDEX knowledge_sources_by_age ON {schema}.knowledge_sources (tenant_id, created_at, id);
+
+      -- English lexemes under a GIN index; a chunk's vector is found by its text's hash.
+      CREATE TABLE {schema}.knowledge_chunks (
+        tenant_id TEXT     NOT NULL,
+        source_id TEXT     NOT NULL,
+        id        TEXT     NOT NULL,
+        ordinal   INTEGER  NOT NULL,
+        text      TEXT     NOT NULL,
+        text_hash TEXT     NOT NULL,
+        page      INTEGER,
+        headings  TEXT[]   NOT NULL,
+        words     TSVECTOR NOT NULL,
+        PRIMARY KEY (tenant_id, id)
+      );
+      CREATE INDEX knowledge_chunks_by_source ON {schema}.knowledge_chunks (tenant_id, source_id);
+      CREATE INDEX knowledge_chunks_words ON {schema}.knowledge_chunks USING GIN (words);
+
+      -- float4[] (pgvector is not assumed), committed chunks' and those staged by an ingestion not yet committed.
+      CREATE TABLE {schema}.knowledge_vectors (
+        tenant_id TEXT     NOT NULL,
+        source_id TEXT     NOT NULL,
+        model     TEXT     NOT NULL,
+        text_hash TEXT     NOT NULL,
+        vector    FLOAT4[] NOT NULL,
+        PRIMARY KEY (tenant_id, source_id, model, text_hash)
+      );
+    `,
+  },
+  {
+    version: 14,
+    name: "schedules",
+    sql: `
+      -- action and timing as JSON; claimed_fire_at, holder and lease_until describe the occurrence a
+      -- scheduler claimed and has not completed (NULL when none).
+      CREATE TABLE {schema}.schedules (
+        tenant_id       TEXT    NOT NULL,
+        id              TEXT    NOT NULL,
+        principal_id    TEXT    NOT NULL,
+        action          JSONB   NOT NULL,
+        timing          JSONB   NOT NULL,
+        status          TEXT    NOT NULL CHECK (status IN ('active', 'paused', 'cancelled', 'done')),
+        next_fire_at    BIGINT ,
+        fire_count      BIGINT  NOT NULL,
+        last_fired_at   BIGINT ,
+        last_outcome    TEXT,
+        created_at      BIGINT  NOT NULL,
+        claimed_fire_at BIGINT ,
+        holder          TEXT,
+        lease_until     BIGINT ,
+        PRIMARY KEY (tenant_id, id)
+      );
+      -- An owner's list and count; the scheduler's due and lapsed claims.
+      CREATE INDEX schedules_by_owner ON {schema}.schedules (tenant_id, principal_id, created_at);
+      CREATE INDEX schedules_due ON {schema}.schedules (status, next_fire_at);
+    `,
+  },
 ];
 
 /** `name` as a quoted identifier; only plain lower-case names are accepted, so nothing needs escaping. */

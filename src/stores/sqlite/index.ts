@@ -3,6 +3,7 @@ import type Database from "better-sqlite3";
 import type { AuthStoreOptions } from "../../ports/auth-store.js";
 import type { DeploymentStores } from "../../ports/deployment-stores.js";
 import type { PinStore } from "../../ports/pin-store.js";
+import type { ScheduleStoreOptions } from "../../ports/schedule-store.js";
 import type { Stores } from "../../ports/stores.js";
 import { createSqliteApprovalStore } from "./approvals.js";
 import { createSqliteAttachmentStore } from "./attachments.js";
@@ -12,8 +13,10 @@ import { createSqliteConsentStore } from "./consents.js";
 import { createSqliteCredentialStore } from "./credentials.js";
 import { type OpenDatabaseOptions, openDatabase } from "./database.js";
 import { createSqliteIdempotencyStore } from "./idempotency.js";
+import { createSqliteKnowledgeBase } from "./knowledge.js";
 import { createSqlitePinStore } from "./mcp-pins.js";
 import { createSqliteMemoryStore } from "./memories.js";
+import { createSqliteScheduleStore } from "./schedules.js";
 import { createSqliteSkillStore } from "./skills.js";
 import { createSqliteTodoStore } from "./todos.js";
 
@@ -26,8 +29,10 @@ export {
   createSqliteConsentStore,
   createSqliteCredentialStore,
   createSqliteIdempotencyStore,
+  createSqliteKnowledgeBase,
   createSqliteMemoryStore,
   createSqlitePinStore,
+  createSqliteScheduleStore,
   createSqliteSkillStore,
   createSqliteTodoStore,
   type OpenDatabaseOptions,
@@ -72,6 +77,8 @@ export interface SqliteDeploymentOptions extends SqliteStoresOptions {
   auth?: AuthStoreOptions;
   /** The operator's key credentials and consents are sealed under; without it there are none. */
   credentialsKey?: Uint8Array;
+  /** The schedule store's cap and floor; the defaults unless given (tests lower the floor). */
+  schedules?: ScheduleStoreOptions;
 }
 
 /** Every store a registry server needs on the file at `path`, which the processes of one host may share. */
@@ -91,11 +98,13 @@ export function openSqliteDeployment(path: string, options: SqliteDeploymentOpti
     };
     const { approvals, idempotency, audit, pins } = stores;
     const todos = createSqliteTodoStore(stores.database);
+    const schedules = createSqliteScheduleStore(stores.database, options.schedules);
     const memories = createSqliteMemoryStore(stores.database);
     const skills = createSqliteSkillStore(stores.database);
+    const knowledge = createSqliteKnowledgeBase(stores.database);
     // The bytes beside the state file, in a folder of its own.
     const attachments = createSqliteAttachmentStore(stores.database, `${path}.attachments`);
-    return { approvals, idempotency, audit, pins, todos, memories, attachments, skills, auth, sealed, close: closeAll };
+    return { approvals, idempotency, audit, pins, todos, schedules, memories, attachments, knowledge, skills, auth, sealed, close: closeAll };
   } catch (error) {
     // A key other than the one the secrets are sealed under, say: nothing stays open.
     closeAll().catch(() => {});

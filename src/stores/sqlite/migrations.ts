@@ -344,6 +344,93 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 11,
+    name: "knowledge base",
+    sql: `
+      -- auth_subjects is a JSON array: a reader sees a source when one of its subjects is in it.
+      CREATE TABLE knowledge_sources (
+        tenant_id     TEXT    NOT NULL,
+        id            TEXT    NOT NULL,
+        title         TEXT    NOT NULL,
+        kind          TEXT    NOT NULL,
+        origin        TEXT    NOT NULL,
+        auth_subjects TEXT    NOT NULL,
+        model         TEXT    NOT NULL,
+        content_hash  TEXT    NOT NULL,
+        status        TEXT    NOT NULL,
+        error         TEXT,
+        chunk_count   INTEGER NOT NULL,
+        indexed_at    INTEGER,
+        created_at    INTEGER NOT NULL,
+        PRIMARY KEY (tenant_id, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX knowledge_sources_by_age ON knowledge_sources (tenant_id, created_at, id);
+
+      -- seq is the rowid the full-text index refers to; a chunk's vector is found by its text's hash.
+      CREATE TABLE knowledge_chunks (
+        seq       INTEGER PRIMARY KEY,
+        tenant_id TEXT    NOT NULL,
+        source_id TEXT    NOT NULL,
+        id        TEXT    NOT NULL,
+        ordinal   INTEGER NOT NULL,
+        text      TEXT    NOT NULL,
+        text_hash TEXT    NOT NULL,
+        page      INTEGER,
+        headings  TEXT    NOT NULL,
+        UNIQUE (tenant_id, id)
+      );
+      CREATE INDEX knowledge_chunks_by_source ON knowledge_chunks (tenant_id, source_id);
+      CREATE VIRTUAL TABLE knowledge_chunks_fts USING fts5(
+        text, content = 'knowledge_chunks', content_rowid = 'seq',
+        tokenize = 'porter unicode61 remove_diacritics 2'
+      );
+      CREATE TRIGGER knowledge_chunks_indexed AFTER INSERT ON knowledge_chunks BEGIN
+        INSERT INTO knowledge_chunks_fts (rowid, text) VALUES (new.seq, new.text);
+      END;
+      CREATE TRIGGER knowledge_chunks_unindexed AFTER DELETE ON knowledge_chunks BEGIN
+        INSERT INTO knowledge_chunks_fts (knowledge_chunks_fts, rowid, text) VALUES ('delete', old.seq, old.text);
+      END;
+
+      -- float32 blobs, committed chunks' and those staged by an ingestion not yet committed.
+      CREATE TABLE knowledge_vectors (
+        tenant_id TEXT NOT NULL,
+        source_id TEXT NOT NULL,
+        model     TEXT NOT NULL,
+        text_hash TEXT NOT NULL,
+        vector    BLOB NOT NULL,
+        PRIMARY KEY (tenant_id, source_id, model, text_hash)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 12,
+    name: "schedules",
+    sql: `
+      -- action and timing as JSON; claimed_fire_at, holder and lease_until describe the occurrence a
+      -- scheduler claimed and has not completed (NULL when none).
+      CREATE TABLE schedules (
+        tenant_id       TEXT    NOT NULL,
+        id              TEXT    NOT NULL,
+        principal_id    TEXT    NOT NULL,
+        action          TEXT    NOT NULL,
+        timing          TEXT    NOT NULL,
+        status          TEXT    NOT NULL CHECK (status IN ('active', 'paused', 'cancelled', 'done')),
+        next_fire_at    INTEGER,
+        fire_count      INTEGER NOT NULL,
+        last_fired_at   INTEGER,
+        last_outcome    TEXT,
+        created_at      INTEGER NOT NULL,
+        claimed_fire_at INTEGER,
+        holder          TEXT,
+        lease_until     INTEGER,
+        PRIMARY KEY (tenant_id, id)
+      ) WITHOUT ROWID;
+      -- An owner's list and count; the scheduler's due and lapsed claims.
+      CREATE INDEX schedules_by_owner ON schedules (tenant_id, principal_id, created_at);
+      CREATE INDEX schedules_due ON schedules (status, next_fire_at);
+    `,
+  },
 ];
 
 /**

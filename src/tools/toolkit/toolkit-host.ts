@@ -6,7 +6,9 @@
 import { createEgressClient, type EgressClient } from "../../egress/egress-client.js";
 import type { CredentialExchange, EgressPolicyInit } from "../../egress/egress-policy.js";
 import type { AttachmentStore } from "../../ports/attachment-store.js";
+import type { KnowledgeBase, KnowledgeEmbedder } from "../../ports/knowledge-base.js";
 import type { MemoryStore } from "../../ports/memory-store.js";
+import type { ScheduleStore, ScheduleTargets } from "../../ports/schedule-store.js";
 import type { SkillStore } from "../../ports/skill-store.js";
 import type { TodoStore } from "../../ports/todo-store.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
@@ -28,6 +30,12 @@ export interface ToolkitStores {
   todos?: TodoStore | undefined;
   /** Each principal's memories. */
   memories?: MemoryStore | undefined;
+  /** Each principal's schedules, and how a scheduled tool call is checked when it is made (the host's seam). */
+  schedules?: ScheduleStore | undefined;
+  scheduleTargets?: ScheduleTargets | undefined;
+  /** Each tenant's knowledge base, searched with `knowledgeEmbedder` (the model its sources were embedded by). */
+  knowledge?: KnowledgeBase | undefined;
+  knowledgeEmbedder?: KnowledgeEmbedder | undefined;
   /** The files people attach. */
   attachments?: AttachmentStore | undefined;
   /** Each tenant's skills. */
@@ -56,6 +64,10 @@ export function createToolkitHost(
     sandbox: options.sandbox,
     todos: options.todos,
     memories: options.memories,
+    schedules: options.schedules,
+    scheduleTargets: options.scheduleTargets,
+    knowledge: options.knowledge,
+    knowledgeEmbedder: options.knowledgeEmbedder,
     attachments: options.attachments,
     skills: options.skills,
     egress(request = {}) {
