@@ -49,6 +49,8 @@ const SHIPPED: Record<string, string> = {
   memory_save: "- - - -",
   memory_search: "read-only - idempotent -",
   memory_forget: "- destructive - -",
+  list_attachments: "read-only - idempotent -",
+  read_attachment: "read-only - idempotent -",
   github_get_issue: "read-only - idempotent open-world",
   github_list_issues: "read-only - idempotent open-world",
   github_search_issues: "read-only - idempotent open-world",
