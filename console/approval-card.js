@@ -6,14 +6,19 @@
 import { badge, el } from "./dom.js";
 import { EFFECT_TONE, formatJson, formatTime } from "./format.js";
 
-/** `decide(decision, card)` runs when a button is pressed; the card shows its own failures (see `showFailure`). */
-export function approvalCard(record, decide) {
+/**
+ * `decide(decision, card)` runs when a button is pressed; the card shows its own failures (see `showFailure`).
+ * `asked` (a call that puts questions or a plan to a person, see question-card.js) replaces the arguments
+ * with its own `body`, and may name its own `decisions` and button `labels`.
+ */
+export function approvalCard(record, decide, asked = undefined) {
   const interrupted = record.status === "interrupted";
   const expired = !interrupted && record.expiresAt <= Date.now();
   const fact = (term, detail, wide = false) =>
     el("div", { class: wide ? "fact-wide" : undefined }, el("dt", {}, term), el("dd", {}, detail));
   const time = (at) => el("time", { datetime: new Date(at).toISOString() }, formatTime(at));
-  const decisions = interrupted ? ["retry"] : ["approve", "deny"];
+  const decisions = interrupted ? ["retry"] : (asked?.decisions ?? ["approve", "deny"]);
+  const labels = { ...LABELS, ...asked?.labels };
   const card = el(
     "li",
     { class: interrupted ? "card approval interrupted" : "card approval" },
@@ -42,8 +47,7 @@ export function approvalCard(record, decide) {
       ...(interrupted ? interruptionFacts(record.interruption ?? {}, fact, time) : []),
       fact("Approval id", el("code", {}, record.id), true),
     ),
-    el("h3", {}, "Arguments"),
-    el("pre", { class: "json" }, formatJson(record.input)),
+    asked ? asked.body : [el("h3", {}, "Arguments"), el("pre", { class: "json" }, formatJson(record.input))],
     el(
       "div",
       { class: "decide" },
@@ -59,10 +63,10 @@ export function approvalCard(record, decide) {
           {
             type: "button",
             class: decision === "deny" ? "danger" : "primary",
-            "aria-label": `${LABELS[decision]} ${record.toolName} (${record.id.slice(0, 8)})`,
+            "aria-label": `${labels[decision]} ${record.toolName} (${record.id.slice(0, 8)})`,
             onclick: () => decide(decision, card),
           },
-          LABELS[decision],
+          labels[decision],
         ),
       ),
     ),
@@ -71,7 +75,7 @@ export function approvalCard(record, decide) {
   return card;
 }
 
-const LABELS = { approve: "Approve", deny: "Deny", retry: "Retry" };
+const LABELS = { approve: "Approve", deny: "Deny", retry: "Retry", answer: "Send answers" };
 
 /** What is known of an interrupted run: when it started, where, and its last sign of life. */
 function interruptionFacts(known, fact, time) {

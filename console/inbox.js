@@ -4,9 +4,10 @@
  * one whenever an approval is requested or resolved), and acted on here with the session's CSRF token.
  */
 import { failureText, getJson, postJson } from "./api.js";
-import { approvalCard, noteOf, setBusy, showFailure } from "./approval-card.js";
+import { noteOf, setBusy, showFailure } from "./approval-card.js";
 import { el, setStatus } from "./dom.js";
 import { formatTime } from "./format.js";
+import { answersOf, inboxCard } from "./question-card.js";
 
 const KEPT_DECISIONS = 5;
 const MAX_CONTENT = 300;
@@ -38,7 +39,7 @@ export function createInbox({ list, empty, status, decisions }, { csrfToken, onC
     for (const record of approvals) {
       let card = cards.get(record.id);
       if (!card) {
-        card = approvalCard(record, (decision, pressed) => decide(record, decision, pressed));
+        card = inboxCard(record, (decision, pressed) => decide(record, decision, pressed));
         cards.set(record.id, card);
       }
       if (!card.isConnected || card.previousElementSibling !== previous) {
@@ -54,9 +55,11 @@ export function createInbox({ list, empty, status, decisions }, { csrfToken, onC
     setBusy(card, true);
     const note = noteOf(card);
     try {
+      const body = note ? { note } : {};
+      if (decision === "answer") body.answers = answersOf(card);
       const answer = await postJson(
         `/api/v1/approvals/${encodeURIComponent(record.id)}/${decision}`,
-        note ? { note } : {},
+        body,
         csrfToken,
       );
       remember(outcomeOf(record, decision, answer.result));
@@ -104,7 +107,7 @@ export function createInbox({ list, empty, status, decisions }, { csrfToken, onC
 function outcomeOf(record, decision, result) {
   const tool = record.toolName;
   if (decision === "deny") return { text: `Denied ${tool}: it will not run.`, failed: false };
-  const done = decision === "retry" ? "Retried" : "Approved";
+  const done = { retry: "Retried", answer: "Answered" }[decision] ?? "Approved";
   if (result?.ok) {
     const content =
       result.content.length > MAX_CONTENT ? `${result.content.slice(0, MAX_CONTENT)}…` : result.content;
