@@ -46,6 +46,10 @@ const tooLarge = (limit: number) =>
     { connection: "close" },
   );
 
+/** The part's own media type, unless it says nothing: a browser or client with no idea sends an octet stream. */
+const statedType = (type: string) =>
+  isMediaType(type) && !/^application\/octet-stream\b/i.test(type) ? type : undefined;
+
 /** What a refused add answers: the limit it met, named. */
 function refused(outcome: Exclude<AddOutcome, { added: true }>): Response {
   switch (outcome.reason) {
@@ -110,7 +114,7 @@ export function attachmentsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void 
         { tenantId: caller.tenantId, principalId: caller.principalId, runId: runId?.data },
         {
           name: file.name,
-          mediaType: isMediaType(file.type) ? file.type : attachmentMediaType(file.name),
+          mediaType: statedType(file.type) ?? attachmentMediaType(file.name),
           bytes: new Uint8Array(await file.arrayBuffer()),
           now: Date.now(),
         },
