@@ -94,7 +94,9 @@ async function streamedUpload(url: string, key: string, size: number) {
 }
 
 describe.each(stores)("attachments through toolreg serve on $name", ({ env: storeEnv, sqlite }) => {
-  it("lets only the uploader read an upload, refuses one over the cap, and adds from the CLI", async () => {
+  it("lets only the uploader read an upload, refuses one over the cap, and adds from the CLI", {
+    timeout: 90_000,
+  }, async () => {
     cwd = mkdtempSync(join(tmpdir(), "toolreg-attachments-serve-"));
     const env = storeEnv();
     served = await startServe(cwd, { env });
