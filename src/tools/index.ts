@@ -3,10 +3,14 @@ import { ToolRegistry } from "../registry/registry.js";
 import { type AttachmentToolDeps, attachmentTools } from "./attachments/index.js";
 import { dataTools } from "./data/index.js";
 import { type DemoToolDeps, demoTools } from "./demo/index.js";
+import { type DocumentToolDeps, documentTools } from "./documents/index.js";
 import { type FileToolDeps, fileTools } from "./files/index.js";
 import { type GeneralToolDeps, generalTools } from "./general/index.js";
 import { type GenerateToolDeps, generateTools } from "./generate/index.js";
+import { humanTools } from "./human/index.js";
+import { type KnowledgeToolDeps, knowledgeTools } from "./knowledge/index.js";
 import { type MemoryToolDeps, memoryTools } from "./memory/index.js";
+import { type ScheduleToolDeps, scheduleTools } from "./schedules/index.js";
 import { type ShellToolDeps, shellTools } from "./shell/index.js";
 import { type SkillToolDeps, skillTools } from "./skills/index.js";
 import { type SqlToolDeps, sqlTools } from "./sql/index.js";
@@ -19,6 +23,7 @@ export { dataTools } from "./data/index.js";
 export { dataToolkit } from "./data/toolkit.js";
 export { type DemoToolDeps, demoTools, openDemoDatabase } from "./demo/index.js";
 export { demoToolkit } from "./demo/toolkit.js";
+export { type DocumentToolDeps, documentsToolkit, documentTools } from "./documents/index.js";
 export { type FileToolDeps, fileTools } from "./files/index.js";
 export { filesToolkit } from "./files/toolkit.js";
 export {
@@ -31,7 +36,15 @@ export {
 export { generalToolkit } from "./general/toolkit.js";
 export { type GenerateToolDeps, generateTools } from "./generate/index.js";
 export { generateToolkit } from "./generate/toolkit.js";
+export { humanToolkit, humanTools } from "./human/index.js";
+export { type KnowledgeToolDeps, knowledgeToolkit, knowledgeTools } from "./knowledge/index.js";
 export { type MemoryToolDeps, memoryToolkit, memoryTools } from "./memory/index.js";
+export {
+  type ScheduleToolDeps,
+  schedulesToolkit,
+  scheduleTools,
+  seamScheduleTargets,
+} from "./schedules/index.js";
 export { searchToolkit } from "./search/toolkit.js";
 export { describeSandbox, detectSandbox, type ShellToolDeps, shellTools } from "./shell/index.js";
 export { shellToolkit } from "./shell/toolkit.js";
@@ -46,6 +59,7 @@ export { webToolkit } from "./web/toolkit.js";
 
 /** Every toolkit's dependencies: a tool exists exactly when what it needs is given. */
 export type DefaultToolDeps = AttachmentToolDeps &
+  DocumentToolDeps &
   GeneralToolDeps &
   WebToolDeps &
   FileToolDeps &
@@ -55,6 +69,8 @@ export type DefaultToolDeps = AttachmentToolDeps &
   DemoToolDeps &
   TodoToolDeps &
   MemoryToolDeps &
+  ScheduleToolDeps &
+  KnowledgeToolDeps &
   SkillToolDeps;
 
 /**
@@ -73,7 +89,11 @@ export function createDefaultRegistry(deps: DefaultToolDeps = {}): ToolRegistry 
     ...demoTools(deps),
     ...todoTools(deps),
     ...memoryTools(deps),
+    ...scheduleTools(deps),
+    ...knowledgeTools(deps),
+    ...humanTools(deps),
     ...attachmentTools(deps),
+    ...documentTools(deps),
     ...skillTools(deps),
   ]);
 }

@@ -9,11 +9,15 @@ import { pathToFileURL } from "node:url";
 import { attachmentsToolkit } from "./attachments/toolkit.js";
 import { dataToolkit } from "./data/toolkit.js";
 import { demoToolkit } from "./demo/toolkit.js";
+import { documentsToolkit } from "./documents/toolkit.js";
 import { filesToolkit } from "./files/toolkit.js";
 import { generalToolkit } from "./general/toolkit.js";
 import { generateToolkit } from "./generate/toolkit.js";
+import { knowledgeToolkit } from "./knowledge/toolkit.js";
+import { humanToolkit } from "./human/toolkit.js";
 import { memoryToolkit } from "./memory/toolkit.js";
 import { searchToolkit } from "./search/toolkit.js";
+import { schedulesToolkit } from "./schedules/toolkit.js";
 import { shellToolkit } from "./shell/toolkit.js";
 import { skillsToolkit } from "./skills/toolkit.js";
 import { sqlToolkit } from "./sql/toolkit.js";
@@ -37,7 +41,11 @@ export const BUILT_IN_TOOLKITS: readonly AnyToolkit[] = [
   demoToolkit,
   todoToolkit,
   memoryToolkit,
+  schedulesToolkit,
+  knowledgeToolkit,
+  humanToolkit,
   attachmentsToolkit,
+  documentsToolkit,
   skillsToolkit,
 ];
 
