@@ -12,12 +12,15 @@ export {
   entryTokens,
   type FitOptions,
   type FittedCatalog,
+  type FittedSkillCatalog,
   fitCatalog,
+  fitSkillCatalog,
   loadO200kCounter,
   OPENAI_FUNCTIONS_FRAME,
   type OpenAIFunctionDefinition,
   openAIFunctionText,
   PINNED_TOOLS,
+  type SkillEntry,
   type TokenCounter,
 } from "./budget/index.js";
 export { CatalogSchemaError } from "./catalog-schema-error.js";

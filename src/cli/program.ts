@@ -35,6 +35,7 @@ import { listTools } from "./commands/list.js";
 import { mcpCommand } from "./commands/mcp.js";
 import { acceptPin, listPins } from "./commands/mcp-pins.js";
 import { renderCommand } from "./commands/render.js";
+import { addSkillCommands } from "./commands/skills.js";
 import { CONFIG_FILE, loadSettings, type Settings } from "./config-file.js";
 import { tellInstances } from "./nats-bus.js";
 import { addServerCommands } from "./server-commands.js";
@@ -223,6 +224,7 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
           todos: stores.todos(),
           memories: stores.memories(),
           attachments: stores.attachments(),
+          skills: stores.skills(),
         }),
         publicUrl,
       );
@@ -245,6 +247,7 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
   });
   addCredentialCommands(program, { io, globals, stores, served, setExitCode });
   addAttachmentCommands(program, { io, globals, stores, setExitCode });
+  addSkillCommands(program, { io, globals, stores, setExitCode });
   const withTools = async (
     body: (
       tools: readonly AnyTool[],

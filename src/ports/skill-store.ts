@@ -160,3 +160,14 @@ export function skillFull(kind: "skills" | "versions", name: string): ToolFailur
         { details: { limit: SKILL_LIMITS.versionsPerSkill } },
       );
 }
+
+/**
+ * The provenance a skill's text is fenced under wherever it is served (load_skill, MCP prompts): which
+ * skill and version, who wrote it, and that it grants nothing.
+ */
+export function skillSource(
+  skill: Pick<SkillVersion, "name" | "version" | "createdBy">,
+  file?: string,
+): string {
+  return `skill ${skill.name} v${skill.version}${file ? ` file ${file}` : ""}, written by ${skill.createdBy} (tenant-authored, grants nothing)`;
+}

@@ -20,6 +20,7 @@ import { manifestRoute } from "./routes/manifest-route.js";
 import { mcpRoute } from "./routes/mcp-route.js";
 import { openApiRoute } from "./routes/openapi-route.js";
 import { loginRoute, sessionRoutes } from "./routes/session-routes.js";
+import { skillsRoutes } from "./routes/skills-routes.js";
 import { toolsRoutes } from "./routes/tools-routes.js";
 import { SECURITY_HEADERS } from "./security-headers.js";
 import type { ServerDeps } from "./server-deps.js";
@@ -98,6 +99,7 @@ export function createServerApp(
   consentRoutes(app, deps);
   credentialsRoutes(app, deps);
   attachmentsRoutes(app, deps);
+  skillsRoutes(app, deps);
 
   // The same check, but a 401 names where an OAuth client gets a token for /mcp.
   const mcpAuthenticated = authenticate(deps.auth, {

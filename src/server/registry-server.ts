@@ -166,6 +166,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     credentialStore: credentials?.store,
     consentBinding: credentials?.binding,
     attachments: stores.attachments,
+    skills: stores.skills,
     corsOrigins,
     oauth,
     mcpResources: [

@@ -4,6 +4,7 @@ import type { McpResourceSource } from "../mcp/serve/resources/resource-source.j
 import type { AttachmentStore } from "../ports/attachment-store.js";
 import type { AuthStore } from "../ports/auth-store.js";
 import type { CredentialStore } from "../ports/credential-store.js";
+import type { SkillStore } from "../ports/skill-store.js";
 import type { Stores } from "../ports/stores.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import type { ConsentBinding } from "../seam/consent/consent-binding.js";
@@ -36,6 +37,8 @@ export interface ServerDeps {
   credentials: CredentialResolver | undefined;
   /** The files people upload for their agents, over /api/v1/attachments; none when the host lends no store. */
   attachments: AttachmentStore | undefined;
+  /** Each tenant's skills: read over /api/v1/skills and served as prompts over /mcp; none when the host lends no store. */
+  skills: SkillStore | undefined;
   /** The stored credentials, listed and revoked over /api/v1/credentials. */
   credentialStore: CredentialStore | undefined;
   /** Ties each consent to the browser of its user; none unless the server keeps credentials. */

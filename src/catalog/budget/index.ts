@@ -17,4 +17,5 @@ export {
   type OpenAIFunctionDefinition,
   openAIFunctionText,
 } from "./openai-function-text.js";
+export { type FittedSkillCatalog, fitSkillCatalog, type SkillEntry } from "./skill-catalog.js";
 export { countJsonTokens, loadO200kCounter, type TokenCounter } from "./token-counter.js";

@@ -36,6 +36,8 @@ export async function mcpCommand(
     // Outputs kept by this or an earlier command, then what comes with the tools (generated files, a catalogue's own).
     resources: [keptOutputResources(state.stores.outputs, state.seam), ...resources],
     tasks: { tasks, owner: "operator", approvals: state.stores.approvals },
+    // The operator's tenant's skills, as prompts.
+    skills: state.stores.skills,
   });
   const stop = listenForStop();
   try {

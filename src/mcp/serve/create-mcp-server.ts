@@ -1,6 +1,6 @@
 /**
  * @module The registry as an MCP server: `tools/list` is what the caller may see, `tools/call` goes
- * through the seam, and registry changes reach the client as `notifications/tools/list_changed`.
+ * through the seam, the tenant's skills are its prompts, and registry changes reach the client as `notifications/tools/list_changed`.
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -21,6 +21,7 @@ import {
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { context as otelContext } from "@opentelemetry/api";
+import type { SkillStore } from "../../ports/skill-store.js";
 import type { ToolRegistry } from "../../registry/registry.js";
 import type { ExecutionContext } from "../../seam/context.js";
 import { approvalIdOf, type Envelope } from "../../seam/envelope.js";
@@ -29,6 +30,7 @@ import { contextOfMcpRequest } from "../../telemetry/trace-context.js";
 import { approveByElicitation, canElicit } from "./approve-by-elicitation.js";
 import { callToolResult } from "./call-tool-result.js";
 import { type McpClientChannel, openMcpClient } from "./client-channel.js";
+import { serveSkillPrompts } from "./prompts/skill-prompts.js";
 import type { McpResourceSource } from "./resources/resource-source.js";
 import { serveResources } from "./resources/serve-resources.js";
 import { type CallTaskRun, type McpTaskOptions, runCallTask } from "./run-call-task.js";
@@ -71,6 +73,8 @@ export interface McpServerOptions {
    * artifacts, the host's own (`defineMcpResources`); see resources/serve-resources.ts.
    */
   resources?: readonly McpResourceSource[];
+  /** The deployment's skills, served as prompts of the caller's tenant; without it no `prompts` capability is declared. */
+  skills?: SkillStore;
 }
 
 /** Log levels from least to most severe, as MCP orders them. */
@@ -181,7 +185,8 @@ export function createMcpServer(options: McpServerOptions): Server {
   });
   server.onclose = () => unsubscribe?.();
   // After onclose is set: it chains its own stop to it.
-  serveResources(server, options, contextFor);
+  serveResources(server, { ...options, promptsServed: options.skills !== undefined }, contextFor);
+  if (options.skills) serveSkillPrompts(server, options.skills, contextFor, pageSize);
   return server;
 }
 

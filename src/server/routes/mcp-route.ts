@@ -83,6 +83,8 @@ export function mcpRoute(
       track: (call) => deps.inflight.track(call),
       // Each read answers to this caller, as a call would: their tenant, principal and visible tools.
       resources: deps.mcpResources,
+      // The caller's tenant's skills, as prompts.
+      ...(deps.skills ? { skills: deps.skills } : {}),
     });
   };
 

@@ -113,6 +113,8 @@ describe("openAuthDatabase", () => {
         "memories_fts_docsize",
         "memories_fts_idx",
         "parked_calls",
+        "skill_versions",
+        "skills",
         "todo_lists",
       ]);
     }

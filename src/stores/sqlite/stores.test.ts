@@ -93,6 +93,8 @@ describe("sqlite database", () => {
       "memories_fts_docsize",
       "memories_fts_idx",
       "parked_calls",
+      "skill_versions",
+      "skills",
       "todo_lists",
     ]);
     first.audit.record({

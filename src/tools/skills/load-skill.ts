@@ -6,8 +6,8 @@
  */
 import { z } from "zod";
 import { ToolFailure } from "../../errors/tool-failure.js";
-import { SKILL_LIMITS } from "../../ports/skill-store.js";
-import { skillSource, skillsTool } from "./skills-env.js";
+import { SKILL_LIMITS, skillSource } from "../../ports/skill-store.js";
+import { skillsTool } from "./skills-env.js";
 
 const input = z.object({
   name: z

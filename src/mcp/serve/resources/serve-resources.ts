@@ -34,6 +34,8 @@ export interface ResourceOptions {
   resources?: readonly McpResourceSource[];
   /** How many resources a page of `resources/list` holds, as for `tools/list`. */
   pageSize?: number;
+  /** Whether prompts (skills) are served: a prompt's completion is then answered, with nothing, as no skill takes arguments. */
+  promptsServed?: boolean;
 }
 
 /**
@@ -86,6 +88,7 @@ export function serveResources(
   server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
     const { ref, argument } = request.params;
     if (ref.type !== "ref/resource") {
+      if (options.promptsServed) return { completion: { values: [], total: 0, hasMore: false } };
       throw new McpError(ErrorCode.InvalidParams, "no prompts are served: only resource templates complete");
     }
     const source = sources.find((candidate) =>
