@@ -3,7 +3,12 @@
  * digest, the limits a store was opened with and the expiry, so the three adapters cannot drift apart.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { ATTACHMENT_LIMITS, type Attachment, type AttachmentOwner } from "./attachment-store.js";
+import {
+  type AddOutcome,
+  ATTACHMENT_LIMITS,
+  type Attachment,
+  type AttachmentOwner,
+} from "./attachment-store.js";
 
 /** The caps an adapter enforces; tests lower them. */
 export interface AttachmentCaps {
@@ -19,7 +24,7 @@ export interface AttachmentStoreOptions {
   clock?: () => number;
 }
 
-export const capsOf = (options: AttachmentStoreOptions) => ({
+export const attachmentCaps = (options: AttachmentStoreOptions) => ({
   bytes: options.caps?.bytes ?? ATTACHMENT_LIMITS.bytes,
   tenantBytes: options.caps?.tenantBytes ?? ATTACHMENT_LIMITS.tenantBytes,
 });
@@ -34,7 +39,7 @@ export const sha256Of = (bytes: Uint8Array): string => createHash("sha256").upda
  * folder (no / or \, not . or ..), no control character and no lone surrogate (PostgreSQL's text refuses
  * what SQLite would keep, and every backend must answer alike).
  */
-export function badName(name: string): boolean {
+export function badAttachmentName(name: string): boolean {
   return (
     name.length === 0 ||
     [...name].length > ATTACHMENT_LIMITS.nameChars ||
@@ -42,6 +47,18 @@ export function badName(name: string): boolean {
     name === "." ||
     name === ".."
   );
+}
+
+/** An add refused before any storage is touched: a bad name, or a file over the cap. */
+export function refusedUpfront(
+  name: string,
+  bytes: Uint8Array,
+  caps: { bytes: number },
+): Exclude<AddOutcome, { added: true }> | undefined {
+  if (badAttachmentName(name))
+    return { added: false, reason: "bad_name", limit: ATTACHMENT_LIMITS.nameChars };
+  if (bytes.byteLength > caps.bytes) return { added: false, reason: "too_large", limit: caps.bytes };
+  return undefined;
 }
 
 /** The record of a new attachment of `owner`, from its checked name, type, bytes and times. */

@@ -4,7 +4,7 @@
  */
 export type * from "./artifact-store.js";
 export type * from "./attachment-rules.js";
-export { badName as badAttachmentName, capsOf as attachmentCapsOf } from "./attachment-rules.js";
+export { attachmentCaps, badAttachmentName, newAttachment, refusedUpfront } from "./attachment-rules.js";
 export type * from "./attachment-store.js";
 export { ATTACHMENT_LIMITS } from "./attachment-store.js";
 export type * from "./auth-store.js";

@@ -91,14 +91,19 @@ describe("the published package", () => {
     expect(loaded["."]).not.toContain("evidenceOf");
     expect(loaded["./stores"]).toEqual([
       "APPROVAL_STATUSES",
+      "ATTACHMENT_LIMITS",
       "CREDENTIAL_KINDS",
       "MEMORY_LIMITS",
       "PARKED_CALL_STATUSES",
       "TODO_LIMITS",
       "TODO_RETENTION_MS",
       "TODO_STATUSES",
+      "attachmentCaps",
+      "badAttachmentName",
       "checkedTodoItems",
       "evidenceOf",
+      "newAttachment",
+      "refusedUpfront",
       "staleRevision",
     ]);
     expect(loaded["./host"]).toEqual([

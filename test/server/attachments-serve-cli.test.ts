@@ -52,7 +52,7 @@ const stores = [
 ];
 
 /** `POST /api/v1/attachments` as `key`: one file part, and the run when given. */
-async function upload(url: string, key: string, name: string, body: BlobPart, runId?: string) {
+async function upload(url: string, key: string, name: string, body: string | Uint8Array, runId?: string) {
   const form = new FormData();
   form.set("file", new Blob([body], { type: "text/markdown" }), name);
   if (runId) form.set("runId", runId);

@@ -56,7 +56,11 @@ function form(fields: Record<string, string | { name: string; type?: string; bod
   return body;
 }
 
-const upload = async (key: string | undefined, body: BodyInit, headers: Record<string, string> = {}) => {
+const upload = async (
+  key: string | undefined,
+  body: FormData | string,
+  headers: Record<string, string> = {},
+) => {
   const response = await api("/api/v1/attachments", key, { method: "POST", body, headers });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 };

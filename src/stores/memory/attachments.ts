@@ -5,9 +5,9 @@
  */
 import {
   type AttachmentStoreOptions,
-  badName,
-  capsOf,
+  attachmentCaps,
   newAttachment,
+  refusedUpfront,
   sha256Of,
 } from "../../ports/attachment-rules.js";
 import {
@@ -27,7 +27,7 @@ const newestFirst = (a: Attachment, b: Attachment) =>
   b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 export function createMemoryAttachmentStore(options: AttachmentStoreOptions = {}): AttachmentStore {
-  const caps = capsOf(options);
+  const caps = attachmentCaps(options);
   const clock = options.clock ?? Date.now;
   const tenants = new Map<string, Tenant>();
   const copy = (attachment: Attachment): Attachment => ({ ...attachment });
@@ -43,8 +43,8 @@ export function createMemoryAttachmentStore(options: AttachmentStoreOptions = {}
   };
   return {
     async add(owner, { name, mediaType, bytes, now, retentionMs }) {
-      if (badName(name)) return { added: false, reason: "bad_name", limit: ATTACHMENT_LIMITS.nameChars };
-      if (bytes.byteLength > caps.bytes) return { added: false, reason: "too_large", limit: caps.bytes };
+      const refused = refusedUpfront(name, bytes, caps);
+      if (refused) return refused;
       const tenant = tenants.get(owner.tenantId) ?? { attachments: new Map(), blobs: new Map() };
       let kept = 0;
       for (const attachment of tenant.attachments.values()) kept += attachment.size;

@@ -6,9 +6,9 @@
 import type pg from "pg";
 import {
   type AttachmentStoreOptions,
-  badName,
-  capsOf,
+  attachmentCaps,
   newAttachment,
+  refusedUpfront,
   sha256Of,
 } from "../../ports/attachment-rules.js";
 import {
@@ -57,7 +57,7 @@ export function createPostgresAttachmentStore(
   schema: string,
   options: AttachmentStoreOptions = {},
 ): AttachmentStore {
-  const caps = capsOf(options);
+  const caps = attachmentCaps(options);
   const clock = options.clock ?? Date.now;
   const table = `${schema}.attachments`;
   const blobs = `${schema}.attachment_blobs`;
@@ -86,8 +86,8 @@ export function createPostgresAttachmentStore(
   };
   return {
     async add(owner, { name, mediaType, bytes, now, retentionMs }) {
-      if (badName(name)) return { added: false, reason: "bad_name", limit: ATTACHMENT_LIMITS.nameChars };
-      if (bytes.byteLength > caps.bytes) return { added: false, reason: "too_large", limit: caps.bytes };
+      const refused = refusedUpfront(name, bytes, caps);
+      if (refused) return refused;
       const attachment = newAttachment(owner, {
         name,
         mediaType,

@@ -24,9 +24,9 @@ import { join } from "node:path";
 import type Database from "better-sqlite3";
 import {
   type AttachmentStoreOptions,
-  badName,
-  capsOf,
+  attachmentCaps,
   newAttachment,
+  refusedUpfront,
   sha256Of,
 } from "../../ports/attachment-rules.js";
 import {
@@ -103,7 +103,7 @@ export function createSqliteAttachmentStore(
   directory: string,
   options: AttachmentStoreOptions = {},
 ): AttachmentStore {
-  const caps = capsOf(options);
+  const caps = attachmentCaps(options);
   const clock = options.clock ?? Date.now;
   // The reader's own, of its run or of every run, not yet expired: the entitlement, in every query.
   const READABLE = `tenant_id = @tenant AND principal_id = @principal
@@ -203,8 +203,8 @@ export function createSqliteAttachmentStore(
 
   return {
     async add(owner, { name, mediaType, bytes, now, retentionMs }) {
-      if (badName(name)) return { added: false, reason: "bad_name", limit: ATTACHMENT_LIMITS.nameChars };
-      if (bytes.byteLength > caps.bytes) return { added: false, reason: "too_large", limit: caps.bytes };
+      const refused = refusedUpfront(name, bytes, caps);
+      if (refused) return refused;
       const attachment = newAttachment(owner, {
         name,
         mediaType,
