@@ -13,6 +13,7 @@ import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { AuthStore } from "../ports/auth-store.js";
 import type { DeploymentStores } from "../ports/deployment-stores.js";
 import type { EventBus } from "../ports/event-bus.js";
+import type { KnowledgeBase, KnowledgeIntake } from "../ports/knowledge-base.js";
 import { TODO_RETENTION_MS } from "../ports/todo-store.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import type { AuditFailureMode } from "../seam/audit-guard.js";
@@ -32,6 +33,7 @@ import { VerifiedKeys } from "./key-cache.js";
 import { ManifestCache } from "./manifest.js";
 import { type OAuthServerOptions, openOAuthServer } from "./oauth/oauth-server.js";
 import { BODY_TIMEOUT_MS } from "./read-json-body.js";
+import { startScheduler } from "./scheduler.js";
 import { openServerCredentials, type ServerCredentialsOptions } from "./server-credentials.js";
 import type { ServerDeps } from "./server-deps.js";
 import type { ServerEnv } from "./server-env.js";
@@ -58,6 +60,8 @@ export interface RegistryServerOptions {
   bodyTimeoutMs?: number;
   /** How often expired approvals, and idempotency records and todo lists past retention, are swept; 60 s unless given. */
   sweepIntervalMs?: number;
+  /** How often the scheduler looks for due schedules (schedule_create's); 1 s unless given. */
+  schedulerIntervalMs?: number;
   /** How long a parked call waits for a decision; the seam's 7 days unless given. */
   approvalTtlMs?: number;
   /** Rate limits on tool calls (step 5 of the seam); none unless given. */
@@ -84,6 +88,8 @@ export interface RegistryServerOptions {
    * it gives. `host:pid` unless given.
    */
   holder?: string;
+  /** Makes what adds sources to the stores' knowledge base (reading, chunking, embedding): serves /api/v1/kb. */
+  knowledge?: (base: KnowledgeBase) => KnowledgeIntake;
 }
 
 export interface RegistryServer {
@@ -167,8 +173,12 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     consentBinding: credentials?.binding,
     attachments: stores.attachments,
     skills: stores.skills,
+    schedules: stores.schedules,
     corsOrigins,
     oauth,
+    knowledge: options.knowledge
+      ? { base: stores.knowledge, intake: options.knowledge(stores.knowledge) }
+      : undefined,
     mcpResources: [
       ...(options.outputs ? [keptOutputResources(options.outputs, seam)] : []),
       ...(options.artifacts ? [artifactResources(options.artifacts)] : []),
@@ -205,6 +215,17 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
   sweep();
   const sweeper = setInterval(sweep, options.sweepIntervalMs ?? 60_000);
   sweeper.unref();
+  // Scheduled calls run through this seam as their makers, with the grant they have when they fire.
+  const scheduler = startScheduler({
+    schedules: stores.schedules,
+    seam,
+    auth,
+    hub,
+    logger: options.logger,
+    holder,
+    credentials: credentials?.resolver,
+    ...(options.schedulerIntervalMs ? { intervalMs: options.schedulerIntervalMs } : {}),
+  });
   // Through whatever MeterProvider the host process has (toolreg serve's OTLP export, or the host's own).
   const stopObserving = observeWaitingApprovals(stores.approvals, { logger: options.logger });
   return {
@@ -215,6 +236,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     instance: deps.instance,
     async close() {
       clearInterval(sweeper);
+      await scheduler.stop();
       stopObserving();
       stopListening();
       stopHearing?.();

@@ -4,6 +4,8 @@ import type { McpResourceSource } from "../mcp/serve/resources/resource-source.j
 import type { AttachmentStore } from "../ports/attachment-store.js";
 import type { AuthStore } from "../ports/auth-store.js";
 import type { CredentialStore } from "../ports/credential-store.js";
+import type { KnowledgeBase, KnowledgeIntake } from "../ports/knowledge-base.js";
+import type { ScheduleStore } from "../ports/schedule-store.js";
 import type { SkillStore } from "../ports/skill-store.js";
 import type { Stores } from "../ports/stores.js";
 import type { ToolRegistry } from "../registry/registry.js";
@@ -45,8 +47,12 @@ export interface ServerDeps {
   consentBinding: ConsentBinding | undefined;
   /** Origins whose pages may call `/mcp` and the OAuth endpoints (CORS), past the DNS-rebinding check too. */
   corsOrigins: ReadonlySet<string>;
+  /** Each principal's schedules, listed and cancelled over /api/v1/schedules; none unless the host lends the store. */
+  schedules?: ScheduleStore | undefined;
   /** The OAuth endpoints' own parts: client metadata documents, the registration limit, ending a grant. */
   oauth: OAuthServer;
+  /** The tenants' knowledge bases and what adds to them, for /api/v1/kb; none unless the host gives an intake. */
+  knowledge: { base: KnowledgeBase; intake: KnowledgeIntake } | undefined;
   /** What `/mcp` serves as resources beside the tools' docs pages: kept outputs, artifacts, the host's own. */
   mcpResources: readonly McpResourceSource[];
 }
