@@ -16,5 +16,6 @@ export const skillsToolkit = defineToolkit({
   config: z.strictObject({}),
   auth: { kind: "none" },
   tools: [loadSkillSpec, skillManageSpec],
+  reviewedOverrides: [{ tool: "skill_manage", field: "approval" }],
   bind: (_config, host) => (host.skills ? { skills: host.skills, now: Date.now } : undefined),
 });
