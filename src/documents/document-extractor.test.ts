@@ -17,6 +17,8 @@ import {
 import { ToolFailure } from "../errors/tool-failure.js";
 import type { DocumentMediaType, ExtractRequest } from "../ports/document-extractor.js";
 import { createDocumentExtractor, documentMediaType } from "./document-extractor.js";
+import { DOCX_XML_BYTES } from "./read-docx.js";
+import { HTML_BYTES } from "./read-html.js";
 import { ZIP_LIMITS } from "./zip-entries.js";
 
 const extractor = createDocumentExtractor();
@@ -169,6 +171,23 @@ describe("DOCX", () => {
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(40 * 1024 * 1024);
   });
 
+  it("refuses a DOCX whose text parts would take mammoth too long, before unpacking them", async () => {
+    const declared = DOCX_XML_BYTES + 1;
+    const large = rawZip([
+      {
+        name: "word/document.xml",
+        packed: deflateRawSync(Buffer.from("<w:document/>")),
+        method: 8,
+        declaredSize: declared,
+      },
+    ]);
+    const failure = await refusal(read(large, DOCX_TYPE));
+    expect(failure.message).toMatch(
+      /refused without unpacking it: its text parts unpack to 17 MiB, over the 16 MiB/,
+    );
+    expect(failure.details).toEqual({ reason: "too_large_unpacked", limit: DOCX_XML_BYTES });
+  });
+
   it("refuses damaged archives: cut short, encrypted, entries twice", async () => {
     const docx = await contractDocx();
     await refusal(read(docx.subarray(0, docx.length - 30), DOCX_TYPE));
@@ -197,6 +216,20 @@ describe("HTML, markdown and text", () => {
     });
     for (const noise of ["BUY CHEAP", "Sport", "Celebrity", "cookies", "Advertise", "window.track"])
       expect(all).not.toContain(noise);
+  });
+
+  it("refuses HTML past its cap rather than holding the process converting it", async () => {
+    const failure = await refusal(read(text(`<p>${"x".repeat(HTML_BYTES)}</p>`), "text/html"));
+    expect(failure.details).toEqual({ reason: "too_large", limit: HTML_BYTES });
+  });
+
+  it("converts a long table in time linear in its rows", async () => {
+    const rows = "<tr><td>a</td><td>b</td></tr>".repeat(3_000);
+    const started = Date.now();
+    const document = await read(text(`<table>${rows}</table>`), "text/html");
+    // Counting the table's width for every row took 20 s here.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(joined(document.sections).split("\n")).toHaveLength(3_001);
   });
 
   it("converts a page with no article whole", async () => {

@@ -17,6 +17,14 @@ const TITLE = /<dc:title(?:\s[^>]*)?>([\s\S]*?)<\/dc:title\s*>/;
 
 const noImages = mammoth.images.imgElement(async () => ({ src: "" }));
 
+/**
+ * The document's XML parts together: mammoth holds a tree of them and converts about a megabyte a second, so
+ * this bounds a read to seconds; a 300-page report's XML is a few megabytes.
+ */
+export const DOCX_XML_BYTES = 16 * 1024 * 1024;
+
+const isXml = (name: string) => /\.(xml|rels)$/i.test(name);
+
 export async function readDocx(request: ExtractRequest): Promise<ExtractedDocument> {
   const { bytes, signal } = request;
   const entries = zipEntries(bytes);
@@ -25,6 +33,14 @@ export async function readDocx(request: ExtractRequest): Promise<ExtractedDocume
       "invalid_input",
       `the file is a zip archive but not a DOCX: it holds no ${MAIN_PART}`,
     );
+  const xml = entries.reduce((sum, entry) => sum + (isXml(entry.name) ? entry.size : 0), 0);
+  if (xml > DOCX_XML_BYTES) {
+    throw new ToolFailure(
+      "invalid_input",
+      `the DOCX was refused without unpacking it: its text parts unpack to ${mib(xml)} MiB, over the ${mib(DOCX_XML_BYTES)} MiB read here; split the document or save it as PDF`,
+      { details: { reason: "too_large_unpacked", limit: DOCX_XML_BYTES } },
+    );
+  }
   let title: string | undefined;
   for (const entry of entries) {
     const unpacked = unpackEntry(bytes, entry);
@@ -66,3 +82,5 @@ function titleOf(coreXml: string): string | undefined {
     .trim();
   return title === "" ? undefined : title.slice(0, 300);
 }
+
+const mib = (bytes: number) => Math.ceil(bytes / 1024 / 1024);

@@ -6,12 +6,26 @@
  */
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
+import { ToolFailure } from "../errors/tool-failure.js";
 import type { ExtractedDocument, ExtractRequest } from "../ports/document-extractor.js";
 import { htmlToMarkdown } from "../text/html-to-markdown.js";
 import { firstHeading, markdownSections, withinChars } from "./markdown-sections.js";
 import { decodeText } from "./sniff-bytes.js";
 
+/**
+ * The most HTML converted: Readability and turndown work in the host's thread at about a megabyte a second,
+ * and a saved article is far smaller; a larger file is refused rather than holding the process for long.
+ */
+export const HTML_BYTES = 5 * 1024 * 1024;
+
 export async function readHtml(request: ExtractRequest): Promise<ExtractedDocument> {
+  if (request.bytes.length > HTML_BYTES) {
+    throw new ToolFailure(
+      "invalid_input",
+      `the HTML file is over the ${HTML_BYTES / 1024 / 1024} MiB read here: save the article alone, or as text`,
+      { details: { reason: "too_large", limit: HTML_BYTES } },
+    );
+  }
   const html = decodeText(request.bytes);
   const article = new Readability(parseHTML(html).document).parse();
   request.signal?.throwIfAborted();

@@ -50,7 +50,17 @@ function tableOf(row: Element): Element | undefined {
   return named(node, "TABLE") ? node : undefined;
 }
 
-const tableWidth = (table: Element) => Math.max(1, ...rowsOf(table).map(widthOf));
+/** Each table's width, counted once: every row asks, and counting per row made a long table quadratic. */
+const widths = new WeakMap<Element, number>();
+
+function tableWidth(table: Element): number {
+  let width = widths.get(table);
+  if (width === undefined) {
+    width = rowsOf(table).reduce((widest, row) => Math.max(widest, widthOf(row)), 1);
+    widths.set(table, width);
+  }
+  return width;
+}
 
 /** One line per cell: a line break would end the row, a bare pipe would split the cell. */
 const cellText = (content: string) =>
