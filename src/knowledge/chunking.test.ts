@@ -1,21 +1,6 @@
-/** @module Chunking: sections at headings and pages, size cuts at boundaries with overlap, never mid-word. */
+/** @module Chunking: sections and pages kept apart, size cuts at boundaries with overlap, never mid-word. */
 import { describe, expect, it } from "vitest";
-import { chunkSections, markdownSections } from "./chunking.js";
-
-describe("markdownSections", () => {
-  it("cuts at headings and keeps each section's heading path, fenced code left alone", () => {
-    const sections = markdownSections(
-      "Preface line.\n\n# Terms\nGeneral terms.\n## Payment\nPay in 30 days.\n```\n# not a heading\n```\n## Refunds\nWithin 14 days.\n# Annex\nA table.",
-    );
-    expect(sections).toEqual([
-      { text: "Preface line.", headings: [] },
-      { text: "General terms.", headings: ["Terms"] },
-      { text: "Pay in 30 days.\n```\n# not a heading\n```", headings: ["Terms", "Payment"] },
-      { text: "Within 14 days.", headings: ["Terms", "Refunds"] },
-      { text: "A table.", headings: ["Annex"] },
-    ]);
-  });
-});
+import { chunkSections } from "./chunking.js";
 
 describe("chunkSections", () => {
   const words = Array.from({ length: 400 }, (_, n) => `word${n}`);

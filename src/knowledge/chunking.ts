@@ -1,5 +1,6 @@
 /**
- * @module Structure-aware chunking: a document is cut at its headings and pages first, so a chunk never
+ * @module Structure-aware chunking: a document's sections (cut at its headings and pages by the document
+ * extractor) are kept apart, so a chunk never
  * straddles two sections, then each section by size at a paragraph, a sentence or a space (never inside a
  * word), each chunk repeating the end of the one before it so a sentence cut in two is whole in one of them.
  */
@@ -15,40 +16,6 @@ export interface ChunkingOptions {
 }
 
 export const DEFAULT_CHUNKING: ChunkingOptions = { maxChars: 1_200, overlapChars: 150 };
-
-const HEADING = /^(#{1,6})\s+(.+?)\s*#*\s*$/;
-
-/**
- * A markdown (or plain) text as sections: each heading starts one, under the headings above it. The text
- * before the first heading is a section with no heading; a fenced code block's `#` lines are not headings.
- */
-export function markdownSections(text: string): DocumentSection[] {
-  const sections: DocumentSection[] = [];
-  const path: string[] = [];
-  let lines: string[] = [];
-  let fenced = false;
-  const flush = () => {
-    const body = lines.join("\n").trim();
-    if (body !== "") sections.push({ text: body, headings: [...path] });
-    lines = [];
-  };
-  for (const line of text.replace(/\r\n?/g, "\n").split("\n")) {
-    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
-    const heading = fenced ? null : HEADING.exec(line);
-    if (heading) {
-      flush();
-      const level = (heading[1] as string).length;
-      path.splice(level - 1);
-      while (path.length < level - 1) path.push("");
-      path.push((heading[2] as string).trim());
-      continue;
-    }
-    lines.push(line);
-  }
-  flush();
-  // A heading skipped a level ("# A" then "### C") leaves an empty place in the path: not a heading.
-  return sections.map((section) => ({ ...section, headings: section.headings.filter((h) => h !== "") }));
-}
 
 /** The chunks of `sections`, in order, each with its page and heading path and its text's hash. */
 export function chunkSections(

@@ -1,20 +1,19 @@
 /**
  * @module Where a knowledge source's text comes from: a pasted text, a URL fetched through the egress client
  * (every hop checked against the address policy, the body capped), or an attachment read as its uploader.
- * Bytes become sections through the document extractor when the host has one; without it markdown, plain
- * text and HTML are still read here, and any other type is refused with what would read it.
+ * Bytes become sections (headings, pages, tables as markdown) through the document extractor, so the
+ * knowledge base and read_document see one document the same way.
  */
+
+import { createDocumentExtractor, documentMediaType } from "../documents/document-extractor.js";
+import { markdownSections } from "../documents/markdown-sections.js";
 import type { EgressClient } from "../egress/egress-client.js";
 import type { AttachmentReader, AttachmentStore } from "../ports/attachment-store.js";
 import {
   DOCUMENT_MEDIA_TYPES,
   type DocumentExtractor,
-  type DocumentMediaType,
   type DocumentSection,
 } from "../ports/document-extractor.js";
-import { htmlToMarkdown } from "../text/html-to-markdown.js";
-import { decodeText, mediaTypeOf } from "../tools/web/response-text.js";
-import { markdownSections } from "./chunking.js";
 
 export interface LoadedDocument {
   title?: string;
@@ -33,7 +32,7 @@ export function textDocument(text: string): LoadedDocument {
 export async function urlDocument(
   egress: EgressClient,
   url: string,
-  extractor?: DocumentExtractor,
+  extractor: DocumentExtractor = createDocumentExtractor(),
   signal?: AbortSignal,
 ): Promise<LoadedDocument & { finalUrl: string }> {
   const response = await egress.request(url, {
@@ -45,18 +44,7 @@ export async function urlDocument(
     throw new RangeError(
       `${url} is over ${DOCUMENT_CAPS.urlBytes / 1024 / 1024} MiB, more than a source may hold`,
     );
-  const media = mediaTypeOf(response);
-  const type = media.type === "application/xhtml+xml" ? "text/html" : media.type || "text/plain";
-  if (!extractor && (type === "text/html" || type === "text/markdown" || type === "text/plain")) {
-    const text = decodeText(response, media);
-    if (type !== "text/html") return { sections: markdownSections(text), finalUrl: response.url };
-    const page = htmlToMarkdown(text, response.url);
-    return {
-      ...(page.title ? { title: page.title } : {}),
-      sections: markdownSections(page.markdown),
-      finalUrl: response.url,
-    };
-  }
+  const type = response.headers["content-type"] || "text/plain";
   return { ...(await bytesDocument(response.body, type, extractor, signal)), finalUrl: response.url };
 }
 
@@ -65,7 +53,7 @@ export async function attachmentDocument(
   attachments: AttachmentStore,
   reader: AttachmentReader,
   id: string,
-  extractor?: DocumentExtractor,
+  extractor: DocumentExtractor = createDocumentExtractor(),
   signal?: AbortSignal,
 ): Promise<LoadedDocument & { name: string }> {
   const found = await attachments.read(reader, id);
@@ -74,32 +62,25 @@ export async function attachmentDocument(
   return { ...document, name: found.attachment.name };
 }
 
-/** Bytes of a media type as sections: through the extractor when there is one, else markdown and text only. */
+/** Bytes of a media type as sections, through the extractor; a type it does not read is refused. */
 export async function bytesDocument(
   bytes: Uint8Array,
   mediaType: string,
-  extractor?: DocumentExtractor,
+  extractor: DocumentExtractor = createDocumentExtractor(),
   signal?: AbortSignal,
 ): Promise<LoadedDocument> {
-  const type = mediaType.split(";")[0]?.trim().toLowerCase() ?? "";
-  if (extractor && (DOCUMENT_MEDIA_TYPES as readonly string[]).includes(type)) {
-    const extracted = await extractor.extract({
-      bytes,
-      mediaType: type as DocumentMediaType,
-      maxChars: DOCUMENT_CAPS.maxChars,
-      maxPages: DOCUMENT_CAPS.maxPages,
-      ...(signal ? { signal } : {}),
-    });
-    return { ...(extracted.title ? { title: extracted.title } : {}), sections: extracted.sections };
+  const type = documentMediaType(mediaType);
+  if (!type) {
+    throw new RangeError(
+      `a ${mediaType.split(";")[0] || "file of no type"} cannot be read: the readable types are ${DOCUMENT_MEDIA_TYPES.join(", ")}`,
+    );
   }
-  if (type === "text/markdown" || type === "text/plain") {
-    return textDocument(new TextDecoder("utf-8").decode(bytes));
-  }
-  if (type === "text/html") {
-    const page = htmlToMarkdown(new TextDecoder("utf-8").decode(bytes), "about:blank");
-    return { ...(page.title ? { title: page.title } : {}), sections: markdownSections(page.markdown) };
-  }
-  throw new RangeError(
-    `a ${type || "file of no type"} cannot be read here: ${extractor ? `the readable types are ${DOCUMENT_MEDIA_TYPES.join(", ")}` : "only markdown, plain text and HTML are, without a document extractor"}`,
-  );
+  const extracted = await extractor.extract({
+    bytes,
+    mediaType: type,
+    maxChars: DOCUMENT_CAPS.maxChars,
+    maxPages: DOCUMENT_CAPS.maxPages,
+    ...(signal ? { signal } : {}),
+  });
+  return { ...(extracted.title ? { title: extracted.title } : {}), sections: extracted.sections };
 }

@@ -77,7 +77,7 @@ describe("ingest", () => {
       });
       expect(hit).toMatchObject({
         chunk: {
-          text: "Refunds are paid within fourteen days.",
+          text: "## Refunds\nRefunds are paid within fourteen days.",
           location: { headings: ["Handbook", "Refunds"] },
         },
         source: { title: "Ops handbook" },
@@ -117,7 +117,7 @@ describe("ingest", () => {
       expect(third.embedded).toBe(0);
       expect((await knowledge.search(reader, { text: "14", limit: 3 })).length).toBe(0);
       expect((await knowledge.search(reader, { text: "7 days", limit: 3 }))[0]?.chunk.text).toBe(
-        "Refunds now take 7 days.",
+        "## Refunds\nRefunds now take 7 days.",
       );
     } finally {
       close();
@@ -222,8 +222,9 @@ describe("urlDocument", () => {
       const page = await urlDocument(egress, `${base}/guide`);
       expect(page.title).toBe("Travel guide");
       expect(page.sections).toEqual([
-        { text: "Book trains for trips under four hours.", headings: ["Travel"] },
-        { text: "Stay near the office.", headings: ["Travel", "Hotels"] },
+        // The extractor reads the article: its first heading is the page's title, not a section's.
+        { text: "Book trains for trips under four hours.", headings: [] },
+        { text: "## Hotels\n\nStay near the office.", headings: ["Hotels"] },
       ]);
       await expect(urlDocument(egress, `${base}/missing`)).rejects.toThrow(/HTTP 404/);
       await expect(urlDocument(egress, `${base}/file.bin`)).rejects.toThrow(
