@@ -76,7 +76,7 @@ export interface ToolDeclaration<I, O> {
    * For a tool whose call is a question to a human: it needs `approval: "always"`, and once a human
    * replies the seam makes its result with `answered` instead of `run`.
    */
-  asksHuman?: HumanAsk<I, O>;
+  asksHuman?: HumanAsk<I, ToolOutput<O>>;
   run(input: I, context: ToolContext): ToolOutput<O> | Promise<ToolOutput<O>>;
 }
 
@@ -121,7 +121,7 @@ export interface Tool<I = unknown, O = unknown> {
   readonly hash: string;
   readonly delegatesTo: ((input: I) => DelegatedCall | undefined) | undefined;
   /** See `ToolDeclaration.asksHuman`. */
-  readonly asksHuman?: HumanAsk<I, O> | undefined;
+  readonly asksHuman?: HumanAsk<I, ToolOutput<O>> | undefined;
   run(input: I, context: ToolContext): ToolOutput<O> | Promise<ToolOutput<O>>;
 }
 

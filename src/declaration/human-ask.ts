@@ -3,8 +3,6 @@
  * for a human; its result is made from the human's reply when it resumes, or from the lack of one (a
  * denial, an expiry), which the model reads as an outcome to act on, not as an error.
  */
-import type { ToolOutput } from "./define-tool.js";
-
 /** What the human replied, as recorded with the decision. */
 export interface HumanReply {
   by: string;
@@ -21,14 +19,15 @@ export type Unanswered =
 
 export type AnswersCheck = { ok: true; answers: unknown } | { ok: false; message: string };
 
-export interface HumanAsk<I, O> {
+/** `Out`: what the tool's `run` returns (its `ToolOutput`). */
+export interface HumanAsk<I, Out> {
   /**
    * Checks a human's answers against the call's (parsed) input: what to store, or why they are refused,
    * in words for the human. Absent, the call takes no answers: approve or deny only.
    */
   checkAnswers?(input: I, answers: unknown): AnswersCheck;
   /** The result once a human approved (or answered). */
-  answered(input: I, reply: HumanReply): ToolOutput<O>;
+  answered(input: I, reply: HumanReply): Out;
   /** The result when no human approved. */
-  unanswered(input: I, outcome: Unanswered): ToolOutput<O>;
+  unanswered(input: I, outcome: Unanswered): Out;
 }

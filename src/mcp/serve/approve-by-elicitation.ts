@@ -1,7 +1,8 @@
 /**
  * @module A parked call put to the person at the MCP client, where the client can be asked
  * (`elicitation/create`): accept approves it as the caller and runs it, decline denies it, and anything
- * else (cancel, no answer, a client that fails) leaves it pending under its approval id.
+ * else (cancel, no answer, a client that fails) leaves it pending under its approval id. A call that asks
+ * questions (ask_questions) is put as a form of its questions, and accepting answers them.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
@@ -9,6 +10,7 @@ import type { ExecutionContext } from "../../seam/context.js";
 import { describeCall } from "../../seam/describe-call.js";
 import { type Envelope, failure } from "../../seam/envelope.js";
 import type { Seam } from "../../seam/seam.js";
+import { type AskedQuestion, answersFromForm, questionsForm } from "./questions-form.js";
 
 /** How long a person has to answer; the client's own timeout on the `tools/call` may be shorter. */
 export const APPROVAL_ELICITATION_TIMEOUT_MS = 10 * 60_000;
@@ -37,18 +39,25 @@ export async function approveByElicitation(
   const { name, input, approvalId } = parked;
   const tool = seam.registry.get(name);
   const call = tool ? describeCall(tool, input) : name;
+  const questions = tool?.asksHuman?.checkAnswers ? questionsOf(input) : undefined;
   try {
     const answer = await server.elicitInput(
-      {
-        mode: "form",
-        message: `${call}\n\nApprove this call? Accept runs it now, decline refuses it. (toolreg approval ${approvalId})`,
-        requestedSchema: {
-          type: "object",
-          properties: {
-            note: { type: "string", title: "Note", description: "Kept with the decision (optional)" },
+      questions
+        ? {
+            mode: "form",
+            message: `${contextOf(input)}Your agent asks you ${questions.length === 1 ? "a question" : `${questions.length} questions`}. Accept sends your answers, decline tells it you will not answer. (toolreg approval ${approvalId})`,
+            requestedSchema: questionsForm(questions),
+          }
+        : {
+            mode: "form",
+            message: `${call}\n\nApprove this call? Accept runs it now, decline refuses it. (toolreg approval ${approvalId})`,
+            requestedSchema: {
+              type: "object",
+              properties: {
+                note: { type: "string", title: "Note", description: "Kept with the decision (optional)" },
+              },
+            },
           },
-        },
-      },
       {
         relatedRequestId: request.requestId,
         signal: request.signal,
@@ -65,11 +74,18 @@ export async function approveByElicitation(
     };
     if (answer.action === "accept") {
       // Decided meanwhile by someone else (the console): resume says what became of it either way.
-      await seam.approve(decision);
+      if (questions) {
+        const answered = await seam.answer(decision, answersFromForm(questions, answer.content));
+        // Answers the form let through but the questions refuse: still open, in the inbox.
+        if (!answered.ok && answered.reason === "invalid_answers") return parked.envelope;
+      } else {
+        await seam.approve(decision);
+      }
       return await seam.resume(context, approvalId);
     }
     const denied = await seam.deny(decision);
-    if (!denied.ok) return await seam.resume(context, approvalId);
+    // A question to a person says itself that it was declined, as a result the model acts on.
+    if (!denied.ok || tool?.asksHuman) return await seam.resume(context, approvalId);
     return failure(
       "approval_denied",
       `${name} was declined by ${context.principalId}; approval ${approvalId} is denied and the call did not run`,
@@ -78,4 +94,15 @@ export async function approveByElicitation(
     context.logger.warn({ err: error, approvalId, tool: name }, "no decision from the client; left pending");
     return parked.envelope;
   }
+}
+
+/** The questions of a parked ask_questions call, as the seam validated them before parking. */
+function questionsOf(input: unknown): AskedQuestion[] | undefined {
+  const questions = (input as { questions?: unknown } | null)?.questions;
+  return Array.isArray(questions) ? (questions as AskedQuestion[]) : undefined;
+}
+
+function contextOf(input: unknown): string {
+  const context = (input as { context?: unknown } | null)?.context;
+  return typeof context === "string" ? `${context}\n\n` : "";
 }
