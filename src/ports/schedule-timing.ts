@@ -127,10 +127,16 @@ export function occurrenceAfter(
   minIntervalMs: number,
 ): number | undefined {
   if (timing.kind === "once") return undefined;
-  const next = cronOf(timing.expression, timing.timeZone).nextRun(
-    new Date(Math.max(now, fireAt + minIntervalMs - 1)),
-  );
-  return next ? next.getTime() : undefined;
+  try {
+    const next = cronOf(timing.expression, timing.timeZone).nextRun(
+      new Date(Math.max(now, fireAt + minIntervalMs - 1)),
+    );
+    return next ? next.getTime() : undefined;
+  } catch {
+    // A stored timing this runtime no longer reads (a time zone its ICU dropped): the schedule ends after
+    // this occurrence rather than failing every claim of every schedule.
+    return undefined;
+  }
 }
 
 const instant = (at: number) =>

@@ -16,9 +16,11 @@ import { auditRoute } from "./routes/audit-route.js";
 import { consentBrowserRoutes, consentRoutes } from "./routes/consent-routes.js";
 import { credentialsRoutes } from "./routes/credentials-routes.js";
 import { eventsRoute } from "./routes/events-route.js";
+import { knowledgeRoutes } from "./routes/knowledge-routes.js";
 import { manifestRoute } from "./routes/manifest-route.js";
 import { mcpRoute } from "./routes/mcp-route.js";
 import { openApiRoute } from "./routes/openapi-route.js";
+import { schedulesRoutes } from "./routes/schedules-routes.js";
 import { loginRoute, sessionRoutes } from "./routes/session-routes.js";
 import { skillsRoutes } from "./routes/skills-routes.js";
 import { toolsRoutes } from "./routes/tools-routes.js";
@@ -99,7 +101,9 @@ export function createServerApp(
   consentRoutes(app, deps);
   credentialsRoutes(app, deps);
   attachmentsRoutes(app, deps);
+  knowledgeRoutes(app, deps);
   skillsRoutes(app, deps);
+  schedulesRoutes(app, deps);
 
   // The same check, but a 401 names where an OAuth client gets a token for /mcp.
   const mcpAuthenticated = authenticate(deps.auth, {

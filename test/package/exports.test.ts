@@ -95,6 +95,8 @@ describe("the published package", () => {
       "CREDENTIAL_KINDS",
       "MEMORY_LIMITS",
       "PARKED_CALL_STATUSES",
+      "SCHEDULE_LIMITS",
+      "SCHEDULE_STATUSES",
       "TODO_LIMITS",
       "TODO_RETENTION_MS",
       "TODO_STATUSES",
