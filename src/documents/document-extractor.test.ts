@@ -111,6 +111,24 @@ describe("PDF", () => {
     expect(notPdf.message).toBe("the file claims to be a PDF but its bytes are text: it was not read");
   });
 
+  it("checks the abort signal before each page and stops where it is aborted", async () => {
+    let checks = 0;
+    // Checked once before the read and once before each page: the third check, before page 2, throws.
+    const signal = {
+      get aborted() {
+        return checks >= 3;
+      },
+      throwIfAborted() {
+        checks++;
+        if (checks >= 3) throw new Error("aborted after the first page");
+      },
+    } as unknown as AbortSignal;
+    await expect(read(await generatedReportPdf(), "application/pdf", { signal })).rejects.toThrow(
+      "aborted after the first page",
+    );
+    expect(checks).toBe(3);
+  });
+
   it("stops between pages when the call is aborted", async () => {
     const controller = new AbortController();
     controller.abort(new Error("the call's deadline passed"));
