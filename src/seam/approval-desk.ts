@@ -107,6 +107,11 @@ export class ApprovalDesk {
     const record = parked.record;
     if (!sameCall(record, context.principalId, tool.name, fingerprint, raw.json)) return conflict(key);
     trace.approvalId = record.id;
+    // A question a person answered whose run never started (its process stopped in between): the answers
+    // are stored, and making the result from them changes nothing, so asking again makes it now.
+    if (!parked.created && record.status === "approved" && tool.asksHuman && !previous) {
+      return this.resume(context, record.id, {}, trace);
+    }
     if (!parked.created) return this.#answerFor(record, previous);
     if (request) this.#settings.audit.announce(request);
     else await this.#recordRequest(context, tool, record);

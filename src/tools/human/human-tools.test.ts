@@ -76,6 +76,32 @@ describe("ask_questions through a real seam", () => {
     });
   });
 
+  it("returns answers recorded by a process that stopped before it resumed the call, once asked again", async () => {
+    const { seam, stores, context } = createTestHarness(humanTools(undefined));
+    const call = context({ toolCallId: "ask-crash" });
+    const approvalId = parkedId(await seam.call(call, "ask_questions", questions));
+    // Answered, then nothing: no resume (as when the answering process dies between the two).
+    expect(await seam.answer({ tenantId: "t1", approvalId, by: "ada" }, { city: "Lisbon" })).toMatchObject({
+      ok: true,
+    });
+    const asked = await seam.call(call, "ask_questions", questions);
+    expect(asked).toMatchObject({
+      ok: true,
+      data: { status: "answered", answers: { city: { choices: ["Lisbon"] } } },
+    });
+    expect(await seam.call(call, "ask_questions", questions)).toEqual(asked);
+    expect(await stores.approvals.get({ tenantId: "t1", id: approvalId })).toMatchObject({
+      status: "executed",
+    });
+    // Another principal's call under the same key is a conflict, not their answers.
+    expect(
+      await seam.call(context({ toolCallId: "ask-crash", principalId: "p2" }), "ask_questions", questions),
+    ).toMatchObject({
+      ok: false,
+      error: { code: "idempotency_conflict" },
+    });
+  });
+
   it("refuses answers that do not fit the questions, with what to change, and records nothing", async () => {
     const { seam, stores, context } = createTestHarness(humanTools(undefined));
     const approvalId = parkedId(await seam.call(context(), "ask_questions", questions));
