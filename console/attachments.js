@@ -19,12 +19,15 @@ const sizeText = (bytes) =>
 
 export function createAttachments({ rows, status, form }, { csrfToken }) {
   let latest = 0;
+  /** The run whose files the list shows beside those of every run. */
+  let listedRun = "";
   const runOf = () => form.elements.namedItem("runId").value.trim();
 
   /** Loads the list again; `done` says what was just done, else the status tells an empty list. */
   async function refresh(done) {
     const request = ++latest;
     const run = runOf();
+    listedRun = run;
     try {
       const answer = await getJson(`/api/v1/attachments${run ? `?runId=${encodeURIComponent(run)}` : ""}`);
       if (request !== latest) return;
@@ -104,7 +107,10 @@ export function createAttachments({ rows, status, form }, { csrfToken }) {
       submit.disabled = false;
     }
   });
-  form.elements.namedItem("runId").addEventListener("change", () => refresh());
+  // Listed again only for another run: leaving the field unchanged keeps the status (an upload's refusal, say).
+  form.elements.namedItem("runId").addEventListener("change", () => {
+    if (runOf() !== listedRun) refresh();
+  });
 
   return { refresh };
 }

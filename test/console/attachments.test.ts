@@ -3,9 +3,15 @@
  * run and one for a named run, see them listed (a run's only with its run named), find that another person
  * of the tenant sees none of them, refuse a file over the cap before sending it, and remove one.
  */
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
 import { CHROMIUM, launchChromium, SKIP } from "./chromium.js";
 import { startConsoleFixture } from "./console-fixture.js";
+
+const scratch = mkdtempSync(join(tmpdir(), "toolreg-console-attachments-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe(`the console's attachments page (needs ${CHROMIUM})`, () => {
   it.skipIf(SKIP)(
@@ -70,11 +76,11 @@ describe(`the console's attachments page (needs ${CHROMIUM})`, () => {
         expect(await theirs.json()).toEqual({ attachments: [] });
 
         // Over the cap: refused on the page, nothing sent.
-        await form.locator("input[name=file]").setInputFiles({
-          name: "huge.bin",
-          mimeType: "application/octet-stream",
-          buffer: Buffer.alloc(25 * 1024 * 1024 + 1),
-        });
+        // A sparse file on disk: the browser is handed its path, not 25 MiB over the protocol.
+        const huge = join(scratch, "huge.bin");
+        writeFileSync(huge, "");
+        truncateSync(huge, 25 * 1024 * 1024 + 1);
+        await form.locator("input[name=file]").setInputFiles(huge);
         await form.getByRole("button", { name: "Upload" }).click();
         await page
           .locator("#attachments-status.status-error", { hasText: "huge.bin is over the 25.0 MiB" })
