@@ -170,6 +170,32 @@ describe("attachment tools through the seam", () => {
     });
   });
 
+  it("decodes the charset the media type names, and UTF-8 when it names none or an unknown one", async () => {
+    const { attachments, seam, context } = harness();
+    const latin1 = await upload(
+      attachments,
+      ada,
+      "café.txt",
+      "text/plain; charset=ISO-8859-1",
+      new Uint8Array([0x63, 0x61, 0x66, 0xe9]),
+    );
+    const bom = await upload(
+      attachments,
+      ada,
+      "bom.txt",
+      "text/plain; charset=bogus-charset",
+      new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]),
+    );
+    const text = async (id: string) => {
+      const read = await seam.call(context(ada), "read_attachment", { id });
+      return read.ok ? (read.data as { total: number }).total : -1;
+    };
+    const latin1Read = await seam.call(context(ada), "read_attachment", { id: latin1.id });
+    expect(latin1Read.ok && latin1Read.content).toContain("café\n[characters 0–4 of 4");
+    // The BOM is not text: two characters.
+    expect(await text(bom.id)).toBe(2);
+  });
+
   it("keeps a page over the tool's cap whole, paged by read_tool_output and still fenced", async () => {
     const { attachments, seam, context } = harness();
     const long = `${"line of the uploaded log\n".repeat(6_000)}THE END`;

@@ -38,6 +38,21 @@ const output = z.object({
   nextOffset: z.number().nullable(),
 });
 
+/**
+ * The text of `bytes` in the charset the media type names (UTF-8 when it names none, or one this runtime does
+ * not know). Not fatal: a stray invalid byte becomes U+FFFD rather than losing the file; a BOM is not text.
+ */
+function decodeText(bytes: Uint8Array, mediaType: string): string {
+  const charset = /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(mediaType)?.[1];
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset ?? "utf-8");
+  } catch {
+    decoder = new TextDecoder("utf-8");
+  }
+  return decoder.decode(bytes);
+}
+
 export const readAttachmentSpec = attachmentTool({
   name: "read_attachment",
   description:
@@ -63,8 +78,7 @@ export const readAttachmentSpec = attachmentTool({
         { details: { reason: "not_text", mediaType: attachment.mediaType } },
       );
     }
-    // Not fatal: a stray invalid byte becomes U+FFFD rather than losing the file; a BOM is not text.
-    const text = new TextDecoder("utf-8", { ignoreBOM: false }).decode(bytes);
+    const text = decodeText(bytes, attachment.mediaType);
     const total = text.length;
     if (offset > total)
       throw new ToolFailure(
