@@ -1,7 +1,8 @@
 /**
  * A run asks its person questions through `toolreg serve` on its SQLite file, the server restarts while the
  * call is parked, and the questions are answered in the console in a real Chromium: the resumed call's
- * result, asked for again by the run, is the answers.
+ * result, asked for again by the run, is the answers. A plan the run asks approval for is shown as written
+ * and approved there, and the run reads the decision.
  */
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -31,21 +32,26 @@ const questions = {
 interface Envelope {
   ok: boolean;
   content?: string;
-  data?: { status: string; answeredBy?: string; answers?: Record<string, unknown> };
+  data?: { status?: string; answeredBy?: string; answers?: Record<string, unknown>; decision?: string };
   error?: { code: string; details?: { approvalId?: string } };
 }
 
-/** The run's one ask_questions call, under a fixed tool-call id so asking again reads its result. */
-async function ask(url: string, key: string): Promise<{ status: number; envelope: Envelope }> {
-  const response = await fetch(`${url}/api/v1/tools/ask_questions/invoke`, {
+/** The run's one call of `tool`, under a fixed tool-call id so asking again reads its result. */
+async function ask(
+  url: string,
+  key: string,
+  tool = "ask_questions",
+  input: unknown = questions,
+): Promise<{ status: number; envelope: Envelope }> {
+  const response = await fetch(`${url}/api/v1/tools/${tool}/invoke`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${key}`,
       "content-type": "application/json",
       "x-toolreg-run-id": "offsite-run",
-      "x-toolreg-tool-call-id": "ask-offsite",
+      "x-toolreg-tool-call-id": `${tool}-offsite`,
     },
-    body: JSON.stringify(questions),
+    body: JSON.stringify(input),
   });
   return { status: response.status, envelope: (await response.json()) as Envelope };
 }
@@ -117,6 +123,21 @@ describe(`ask_questions answered in the console (needs ${CHROMIUM})`, () => {
         await card.getByRole("button", { name: /^Send answers/ }).click();
         await page.locator("#decisions li", { hasText: "Answered ask_questions" }).waitFor();
         await card.waitFor({ state: "detached" });
+
+        // A plan the run asks a person to approve: shown as written, approved here, the decision returned.
+        const plan = { plan: "1. Book Porto for 12\n2. Pay the <b>deposit</b>" };
+        const planned = await ask(url, ada, "request_approval", plan);
+        const planId = planned.envelope.error?.details?.approvalId as string;
+        const planCard = page.locator("#approval-list > li", { hasText: planId });
+        await planCard.waitFor();
+        expect(await planCard.locator(".plan").textContent()).toBe(plan.plan);
+        expect(await planCard.locator("b").count()).toBe(0);
+        await planCard.getByRole("button", { name: /^Approve/ }).click();
+        await planCard.waitFor({ state: "detached" });
+        expect((await ask(url, ada, "request_approval", plan)).envelope).toMatchObject({
+          ok: true,
+          data: { decision: "approved", by: "operator" },
+        });
         expect(problems.filter((problem) => !problem.includes("422"))).toEqual([]);
       } finally {
         await browser.close();
