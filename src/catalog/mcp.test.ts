@@ -54,6 +54,8 @@ const SHIPPED: Record<string, string> = {
   schedule_cancel: "- - - -",
   list_attachments: "read-only - idempotent -",
   read_attachment: "read-only - idempotent -",
+  ask_questions: "read-only - idempotent -",
+  request_approval: "read-only - idempotent -",
   github_get_issue: "read-only - idempotent open-world",
   github_list_issues: "read-only - idempotent open-world",
   github_search_issues: "read-only - idempotent open-world",
