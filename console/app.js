@@ -9,6 +9,7 @@ import { createCatalogue } from "./catalogue.js";
 import { createCredentials } from "./credentials.js";
 import { setStatus } from "./dom.js";
 import { createInbox } from "./inbox.js";
+import { createKnowledge } from "./knowledge.js";
 import { followEvents } from "./live.js";
 import { setupTabs } from "./tabs.js";
 
@@ -63,6 +64,11 @@ async function start() {
     { csrfToken: session.csrfToken },
   );
   byId("attachments-refresh").addEventListener("click", () => attachments.refresh());
+  const knowledge = createKnowledge(
+    { rows: byId("knowledge-rows"), status: byId("knowledge-status"), form: byId("knowledge-form") },
+    { csrfToken: session.csrfToken, operator: session.operator },
+  );
+  byId("knowledge-refresh").addEventListener("click", () => knowledge.refresh());
   byId("audit-refresh").addEventListener("click", () => audit.refresh());
 
   setupTabs(byId("tabs"), (view) => {
@@ -70,6 +76,7 @@ async function start() {
     // Loaded when opened: a server that keeps no credentials answers 404, which only this page shows.
     if (view === "credentials") credentials.refresh();
     if (view === "attachments") attachments.refresh();
+    if (view === "knowledge") knowledge.refresh();
   });
   // Loaded now and again on each `ready`: the views fill even where the event stream cannot connect.
   catalogue.load();

@@ -12,7 +12,7 @@ export const EMBEDDING_MODELS = ["universal-sentence-encoder", "openai"] as cons
 export type EmbeddingModel = (typeof EMBEDDING_MODELS)[number];
 
 const DEFAULT_OPENAI_URL = "https://api.openai.com/v1";
-const DEFAULT_OPENAI_MODEL = "text-embedding-3-small";
+export const DEFAULT_OPENAI_MODEL = "text-embedding-3-small";
 
 export async function loadCliEmbeddings(
   model: EmbeddingModel,

@@ -14,15 +14,17 @@ import { APPROVAL_STATUSES } from "../ports/stores.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
 import { tellPinAccepted } from "../server/instance-events.js";
+import { seamScheduleTargets } from "../tools/schedules/index.js";
 import { loadCatalogueResources } from "./catalogue-resources.js";
 import { EMBEDDING_MODELS, loadCliEmbeddings } from "./cli-embeddings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
+import { cliKnowledgeEmbedder } from "./cli-knowledge.js";
 import { importMcpServers } from "./cli-mcp-imports.js";
 import { type CliState, type GlobalOptions, openCliState } from "./cli-state.js";
-import { type LazyCliStores, lazyCliStores, stateLocation } from "./cli-stores.js";
+import { type LazyCliStores, lazyCliStores, scheduleOptionsFrom, stateLocation } from "./cli-stores.js";
 import { type MetaHost, type ServedTools, serveTools } from "./cli-tools.js";
 import { answerCommand } from "./commands/answer.js";
-import { decideApproval, listApprovals } from "./commands/approvals.js";
+import { answerApproval, decideApproval, listApprovals } from "./commands/approvals.js";
 import { addAttachmentCommands } from "./commands/attachments.js";
 import { auditCommand } from "./commands/audit.js";
 import { callTool } from "./commands/call.js";
@@ -31,10 +33,12 @@ import { addCredentialCommands } from "./commands/credentials.js";
 import { describeTool } from "./commands/describe.js";
 import { docsCommand } from "./commands/docs.js";
 import { findCommand } from "./commands/find.js";
+import { addKbCommands } from "./commands/kb.js";
 import { listTools } from "./commands/list.js";
 import { mcpCommand } from "./commands/mcp.js";
 import { acceptPin, listPins } from "./commands/mcp-pins.js";
 import { renderCommand } from "./commands/render.js";
+import { cancelSchedule, listSchedules } from "./commands/schedules.js";
 import { addSkillCommands } from "./commands/skills.js";
 import { CONFIG_FILE, loadSettings, type Settings } from "./config-file.js";
 import { tellInstances } from "./nats-bus.js";
@@ -46,10 +50,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let exitCode = 0;
   // The command's stores: opened by the first part that needs them, closed once the command is done.
   let program: Command | undefined;
-  const stores = lazyCliStores(() => {
-    const options = program?.opts<GlobalOptions>() ?? {};
-    return stateLocation(options, io, () => loadSettings(options as GlobalOptions, io).store);
-  });
+  const stores = lazyCliStores(
+    () => {
+      const options = program?.opts<GlobalOptions>() ?? {};
+      return stateLocation(options, io, () => loadSettings(options as GlobalOptions, io).store);
+    },
+    { schedules: () => scheduleOptionsFrom(io.env) },
+  );
   program = buildProgram(io, stores, (code) => {
     exitCode = code;
   });
@@ -173,6 +180,9 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
     embeddings ??= model ? loadCliEmbeddings(model, io.env) : Promise.resolve(undefined);
     return embeddings;
   };
+  /** The knowledge base's embedder: the --embeddings model, else the local one. */
+  const knowledgeEmbedder = async () =>
+    cliKnowledgeEmbedder(globals().embeddings, await loadEmbeddings(), io.env);
   const meta = async (): Promise<MetaHost> => {
     const loaded = await loadEmbeddings();
     return {
@@ -219,10 +229,15 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
     if (!globals().registry) {
       // The config file is read once a command: by the caller that loaded its settings, else here.
       const { toolkits } = settings ?? loadSettings(globals(), io);
+      const host = await meta();
       return withImports(
-        await serveTools({ ...globals(), ...serveFlags }, toolkits, await meta(), io, {
+        await serveTools({ ...globals(), ...serveFlags }, toolkits, host, io, {
           todos: stores.todos(),
           memories: stores.memories(),
+          schedules: stores.schedules(),
+          scheduleTargets: seamScheduleTargets(host.seam),
+          knowledge: stores.knowledge(),
+          knowledgeEmbedder: await knowledgeEmbedder(),
           attachments: stores.attachments(),
           skills: stores.skills(),
         }),
@@ -240,6 +255,7 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
     globals,
     stores,
     served,
+    knowledgeEmbedder,
     linkSeam: (seam) => {
       openSeam = seam;
     },
@@ -248,6 +264,7 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
   addCredentialCommands(program, { io, globals, stores, served, setExitCode });
   addAttachmentCommands(program, { io, globals, stores, setExitCode });
   addSkillCommands(program, { io, globals, stores, setExitCode });
+  addKbCommands(program, { io, globals, stores, knowledgeEmbedder, setExitCode });
   const withTools = async (
     body: (
       tools: readonly AnyTool[],
@@ -341,6 +358,19 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
     .argument("<id>", "approval id")
     .option("--note <text>", "a note kept with the retry")
     .action((id: string, options) => withState((state) => decideApproval(state, "retry", id, options, io)));
+  approvals
+    .command("answer")
+    .description("answer a parked call's questions (ask_questions) and run it")
+    .argument("<id>", "approval id")
+    .option(
+      "--answer <id=value>",
+      "one answer: a choice's text picks it, any other text is written (repeat for several choices)",
+      (value: string, previous: string[]) => [...previous, value],
+      [],
+    )
+    .option("--answers-json <json>", 'every answer at once, e.g. {"q1":"yes","q2":["a","b"]}')
+    .option("--note <text>", "a note kept with the answers")
+    .action((id: string, options) => withState((state) => answerApproval(state, id, options, io)));
 
   program
     .command("audit")
@@ -349,6 +379,25 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
     .option("--tool <name>", "only this tool")
     .option("--json", "print JSON")
     .action((options) => withState((state) => auditCommand(state, options, io)));
+
+  const schedules = program
+    .command("schedules")
+    .description("the schedules schedule_create made in the tenant (--tenant), which toolreg serve fires");
+  schedules
+    .command("list")
+    .description("list the tenant's schedules, newest first")
+    .option("--status <status>", "only this status (active, paused, cancelled, done)")
+    .option("--json", "print JSON")
+    .action(async (options: { status?: string; json?: boolean }) =>
+      setExitCode(await listSchedules((await stores.open()).schedules, globals().tenant, options, io)),
+    );
+  schedules
+    .command("cancel")
+    .description("cancel one of the tenant's schedules: it fires no more")
+    .argument("<id>", "schedule id (sch_…)")
+    .action(async (id: string) =>
+      setExitCode(await cancelSchedule((await stores.open()).schedules, globals().tenant, id, io)),
+    );
 
   const mcp = program
     .command("mcp")

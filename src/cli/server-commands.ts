@@ -5,12 +5,14 @@ import { pino } from "pino";
 import { createEgressClient } from "../egress/egress-client.js";
 import { syncRegistry } from "../mcp/import/sync-registry.js";
 import type { AuthStore } from "../ports/auth-store.js";
+import type { KnowledgeEmbedder } from "../ports/knowledge-base.js";
 import { ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
 import { hearPinAcceptances, tellRevoked } from "../server/instance-events.js";
 import { DEFAULT_PORT } from "../server/listen.js";
 import { openRegistryServer } from "../server/registry-server.js";
 import { type CliIo, UsageError } from "./cli-io.js";
+import { cliKnowledgeIntake } from "./cli-knowledge.js";
 import { consentExchangesOf, envCredentials } from "./cli-mcp-imports.js";
 import type { GlobalOptions } from "./cli-state.js";
 import { type LazyCliStores, localStateDir } from "./cli-stores.js";
@@ -31,6 +33,8 @@ export interface ServerCommandHost {
   stores: LazyCliStores;
   /** The served tools, with extra flags (the demo toolkit's dataset). */
   served(settings: Settings, extra: { demoDb?: string; publicUrl?: string }): Promise<ServedTools>;
+  /** The embedder the knowledge base's sources are indexed with. */
+  knowledgeEmbedder(): Promise<KnowledgeEmbedder>;
   /** Links the meta-tools to the seam they call back into. */
   linkSeam(seam: Seam | undefined): void;
   setExitCode(code: number): void;
@@ -110,6 +114,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       const { tools, imports, resources, close } = await host.served(settings, { demoDb, publicUrl });
       let unsubscribe: (() => void)[] = [];
       let oauthEgress: ReturnType<typeof createEgressClient> | undefined;
+      let knowledgeIntake: ReturnType<typeof cliKnowledgeIntake> | undefined;
       let sharedCeilings: Awaited<ReturnType<typeof openRedisCeilings>>;
       let bus: Awaited<ReturnType<typeof openNatsBus>>;
       // Whatever fails from here on (a duplicate tool name, a wrong credentials key) closes what was opened.
@@ -146,9 +151,21 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
             (entry) => new UsageError(`--egress-allow ${entry}`),
           ),
         });
+        // Sources added over /api/v1/kb: URLs fetched under the same --egress-allow as the web tools.
+        const intake = cliKnowledgeIntake({
+          knowledge: stores.knowledge,
+          embedder: await host.knowledgeEmbedder(),
+          attachments: stores.attachments,
+          egressPolicy: egressAllowing(
+            host.globals().egressAllow ?? [],
+            (entry) => new UsageError(`--egress-allow ${entry}`),
+          ),
+        });
+        knowledgeIntake = intake;
         const server = openRegistryServer({
           registry,
           store: stores,
+          knowledge: () => intake,
           logger,
           ...(options.instanceId ? { holder: options.instanceId } : {}),
           ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
@@ -190,6 +207,7 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
         host.linkSeam(undefined);
         for (const stop of unsubscribe) stop();
         await oauthEgress?.close();
+        await knowledgeIntake?.close();
         await sharedCeilings?.close();
         await bus?.close();
         await close();

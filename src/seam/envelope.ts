@@ -24,9 +24,21 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** Where a piece of a result came from, re-readable by its chunk while the reader may still read the source. */
+export const CitationSchema = z.object({
+  sourceId: z.string(),
+  chunkId: z.string(),
+  title: z.string(),
+  location: z.object({ page: z.number().int().positive().optional(), headings: z.array(z.string()) }),
+  snippet: z.string(),
+});
+export type Citation = z.infer<typeof CitationSchema>;
+
 export const ProvenanceSchema = z.object({
   source: z.string(),
   trusted: z.boolean(),
+  /** The knowledge a result quotes, kept with it as its evidence. */
+  citations: z.array(CitationSchema).optional(),
 });
 export type Provenance = z.infer<typeof ProvenanceSchema>;
 

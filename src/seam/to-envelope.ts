@@ -115,7 +115,10 @@ function build(tool: AnyTool, output: ToolOutput<unknown>): Envelope {
   const fence = provenance !== undefined && !provenance.trusted && !handedOn;
   const envelope: OkEnvelope = { ok: true, content: fence ? encloseUntrusted(text, provenance) : text };
   if (truncated) envelope.truncated = true;
-  if (provenance) envelope.provenance = { source: provenance.source, trusted: provenance.trusted };
+  if (provenance) {
+    const { source, trusted, citations } = provenance;
+    envelope.provenance = { source, trusted, ...(citations ? { citations } : {}) };
+  }
   if (handedOn) {
     // Capped already, by its own tool's limits, and maybe fenced: cut again, its fence could stay open.
     if (dataJson !== undefined) envelope.data = JSON.parse(dataJson);

@@ -7,8 +7,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
+import { HashedBagOfWordsEmbedding } from "../../src/catalog/search/embedding-provider.js";
 import { defineTool } from "../../src/declaration/define-tool.js";
 import { createEgressClient } from "../../src/egress/egress-client.js";
+import { createKnowledgeIntake } from "../../src/knowledge/intake.js";
+import type { KnowledgeBase } from "../../src/ports/knowledge-base.js";
 import { ToolRegistry } from "../../src/registry/registry.js";
 import { silentLogger } from "../../src/seam/context.js";
 import { type Listening, listen } from "../../src/server/listen.js";
@@ -41,7 +44,9 @@ export interface ConsoleFixture {
  * `credentials`: the server keeps credentials under a key, and serves a notes toolkit whose credential is a
  * token or an OAuth connection (its OAuth app configured), for the credentials page.
  */
-export async function startConsoleFixture(options: { credentials?: boolean } = {}): Promise<ConsoleFixture> {
+export async function startConsoleFixture(
+  options: { credentials?: boolean; knowledge?: boolean } = {},
+): Promise<ConsoleFixture> {
   const dir = mkdtempSync(join(tmpdir(), "toolreg-console-"));
   const sendEmail = createScriptedTool(
     [(input) => ({ content: `sent to ${(input as { to: string }).to}`, data: { sent: input } })],
@@ -95,6 +100,20 @@ export async function startConsoleFixture(options: { credentials?: boolean } = {
     registry: new ToolRegistry([calculateTool, sendEmail, createTask, lookupContact, ...notes]),
     store: join(dir, "toolreg.db"),
     logger: silentLogger,
+    // The knowledge page's sources, embedded by the local hashed bag of words; URLs through egress (loopback too).
+    ...(options.knowledge
+      ? {
+          knowledge: (base: KnowledgeBase) =>
+            createKnowledgeIntake({
+              knowledge: base,
+              embedder: {
+                model: "hashed-64",
+                embed: (texts) => new HashedBagOfWordsEmbedding(64).embed(texts),
+              },
+              egress: createEgressClient({ policy: { allowAddressClasses: ["public", "loopback"] } }),
+            }),
+        }
+      : {}),
     ...(options.credentials
       ? {
           credentials: {
