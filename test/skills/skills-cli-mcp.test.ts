@@ -7,12 +7,18 @@
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { runToolreg } from "../cli/run-cli.js";
 import { connectToolregMcp } from "../mcp/connect-toolreg-mcp.js";
+import { dropSchema, freshSchema, POSTGRES_URL } from "../support/postgres-schema.js";
 import { createKey, invokeAs, type ServeProcess, startServe } from "../support/serve-process.js";
+import { postgresAvailable } from "../support/sql.js";
+
+const postgres = await postgresAvailable("skills through toolreg serve");
+const schemas: string[] = [];
 
 let cwd: string;
 let client: Client | undefined;
@@ -23,6 +29,7 @@ afterEach(async () => {
   served?.child.kill("SIGKILL");
   served = undefined;
   rmSync(cwd, { recursive: true, force: true });
+  for (const schema of schemas.splice(0)) await dropSchema(schema);
 });
 
 const DESCRIPTION = "Fill PDF forms. Use when a task hands you a form to complete.";
@@ -43,7 +50,8 @@ function skillFolder(
 const toolreg = (args: readonly string[], env: Record<string, string> = {}) =>
   runToolreg(["--db", join(cwd, "toolreg.db"), ...args], cwd, env);
 
-describe("skills: toolreg skills add, then MCP prompts and load_skill", () => {
+// Each test runs the built CLI several times, on a machine other work shares.
+describe("skills: toolreg skills add, then MCP prompts and load_skill", { timeout: 120_000 }, () => {
   it("adds a skill folder as versions and serves its latest body to an MCP client as a fenced prompt", async () => {
     cwd = mkdtempSync(join(tmpdir(), "toolreg-skills-"));
     skillFolder(cwd, "pdf-forms", "# Filling forms\n\nRead reference/fields.md first.\n");
@@ -127,13 +135,32 @@ describe("skills: toolreg skills add, then MCP prompts and load_skill", () => {
     }
     expect((await toolreg(["skills", "list"])).stdout).toContain("No skills yet");
   });
+});
 
+const stores = [
+  { name: "its SQLite file", env: (): Record<string, string> => ({}) },
+  ...(postgres
+    ? [
+        {
+          name: "PostgreSQL",
+          env: (): Record<string, string> => {
+            const schema = freshSchema();
+            schemas.push(schema);
+            return { TOOLREG_DB: `${POSTGRES_URL}?schema=${schema}` };
+          },
+        },
+      ]
+    : []),
+];
+
+describe.each(stores)("skills through toolreg serve on $name", { timeout: 120_000 }, ({ env: storeEnv }) => {
   it("lists the tenant's skills over the API and loads one with load_skill through toolreg serve", async () => {
+    const env = storeEnv();
     cwd = mkdtempSync(join(tmpdir(), "toolreg-skills-serve-"));
     skillFolder(cwd, "pdf-forms", "# Filling forms\n");
-    expect((await runToolreg(["--tenant", "acme", "skills", "add", "pdf-forms"], cwd)).code).toBe(0);
-    served = await startServe(cwd);
-    const [ada, eve] = [await createKey(cwd, "acme", "ada"), await createKey(cwd, "globex", "eve")];
+    expect((await runToolreg(["--tenant", "acme", "skills", "add", "pdf-forms"], cwd, env)).code).toBe(0);
+    served = await startServe(cwd, { env });
+    const [ada, eve] = [await createKey(cwd, "acme", "ada", env), await createKey(cwd, "globex", "eve", env)];
     const list = async (key: string) =>
       (await (
         await fetch(`${served!.url}/api/v1/skills`, { headers: { authorization: `Bearer ${key}` } })
@@ -158,6 +185,28 @@ describe("skills: toolreg skills add, then MCP prompts and load_skill", () => {
       headers: { authorization: `Bearer ${eve}` },
     });
     expect(other.status).toBe(404);
+
+    // Over MCP on the server's /mcp, each key sees its own tenant's skills as prompts.
+    const promptsOf = async (key: string) => {
+      client = new Client({ name: "test", version: "0" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${served!.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${key}` } },
+        }),
+      );
+      const { prompts } = await client.listPrompts();
+      const got = prompts.length > 0 ? await client.getPrompt({ name: "pdf-forms" }) : undefined;
+      await client.close();
+      client = undefined;
+      return { prompts, text: (got?.messages[0]?.content as { text?: string } | undefined)?.text };
+    };
+    const adas = await promptsOf(ada);
+    expect(adas.prompts).toEqual([{ name: "pdf-forms", description: DESCRIPTION }]);
+    expect(adas.text).toMatch(
+      /^<untrusted-content id="[0-9a-f]{16}" source="skill pdf-forms v1, written by operator/,
+    );
+    expect(adas.text).toContain("# Filling forms");
+    expect(await promptsOf(eve)).toEqual({ prompts: [], text: undefined });
 
     const loaded = await invokeAs<{ ok: boolean; content: string }>(served.url, ada, "run-1", "load_skill", {
       name: "pdf-forms",
