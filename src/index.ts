@@ -25,6 +25,7 @@ export {
   EFFECTS,
   type Effect,
 } from "./declaration/effect.js";
+export type { AnswersCheck, HumanAsk, HumanReply, Unanswered } from "./declaration/human-ask.js";
 export type { JsonSchemaObject, ValidationIssue } from "./declaration/json-schema-validator.js";
 export { canonicalJson } from "./declaration/tool-hash.js";
 export type { SchemaLike, ToolSchema } from "./declaration/tool-schema.js";
