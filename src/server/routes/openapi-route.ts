@@ -10,6 +10,7 @@ import { AnswerBody, ApprovalListQuery, DecisionBody } from "./approvals-routes.
 import { AttachmentListQuery, AttachmentRemoveQuery, AttachmentUploadForm } from "./attachments-routes.js";
 import { AuditQuery } from "./audit-route.js";
 import { ConnectCredentialBody, RevokeCredentialBody, StoreCredentialBody } from "./credentials-routes.js";
+import { SkillQuery } from "./skills-routes.js";
 import { DiscoveryQuery } from "./tools-routes.js";
 
 const ProblemSchema = z.object({
@@ -197,6 +198,20 @@ export function buildOpenApi(): unknown {
           ...secured,
           summary: "remove one of the caller's attachments (of runId's run when it is run-scoped)",
           parameters: [idParameter("id"), ...queryParameters(AttachmentRemoveQuery)],
+        },
+      },
+      "/api/v1/skills": {
+        get: {
+          ...secured,
+          summary: "the caller's tenant's skills by name, each with its latest version's description",
+        },
+      },
+      "/api/v1/skills/{name}": {
+        get: {
+          ...secured,
+          summary:
+            "one of the caller's tenant's skills: its latest version, or version N (body, files, metadata)",
+          parameters: [idParameter("name"), ...queryParameters(SkillQuery)],
         },
       },
       "/api/v1/consents/{id}/resume": {

@@ -10,7 +10,9 @@ import { problem } from "../problem.js";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
 
-const SkillQuery = z.strictObject({ version: z.coerce.number().int().min(1).max(2_147_483_647).optional() });
+export const SkillQuery = z.strictObject({
+  version: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+});
 
 export function skillsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
   const unconfigured = () => problem(404, "not_found", "this server keeps no skills");
