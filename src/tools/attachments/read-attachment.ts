@@ -44,13 +44,14 @@ const output = z.object({
  */
 function decodeText(bytes: Uint8Array, mediaType: string): string {
   const charset = /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(mediaType)?.[1];
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(charset ?? "utf-8");
-  } catch {
-    decoder = new TextDecoder("utf-8");
-  }
-  return decoder.decode(bytes);
+  const named = () => {
+    try {
+      return charset === undefined ? undefined : new TextDecoder(charset);
+    } catch {
+      return undefined;
+    }
+  };
+  return (named() ?? new TextDecoder("utf-8")).decode(bytes);
 }
 
 export const readAttachmentSpec = attachmentTool({
