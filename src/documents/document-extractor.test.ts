@@ -10,6 +10,7 @@ import {
   DOCX_TYPE,
   deflatedZeros,
   generatedReportPdf,
+  handMadeDocx,
   headedPdf,
   rawZip,
   SAVED_PAGE,
@@ -206,6 +207,23 @@ describe("DOCX", () => {
     expect(failure.details).toEqual({ reason: "too_large_unpacked", limit: DOCX_XML_BYTES });
   });
 
+  it("reads a hand-made DOCX, and refuses one whose XML defines entities to expand (billion laughs) at once", async () => {
+    const body = (text: string) =>
+      `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:body></w:document>`;
+    expect((await read(handMadeDocx(body("Plain words.")), DOCX_TYPE)).sections).toEqual([
+      { text: "Plain words.", headings: [] },
+    ]);
+    const levels = Array.from({ length: 9 }, (_, level) => {
+      const inner = level === 0 ? "lol" : `&lol${level - 1};`.repeat(10);
+      return `<!ENTITY lol${level} "${inner}">`;
+    }).join("");
+    const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [${levels}]>${body("&lol8;")}`;
+    const started = Date.now();
+    const failure = await refusal(read(handMadeDocx(laughs), DOCX_TYPE));
+    expect(failure.message).toMatch(/^the DOCX could not be read: .*entity not found/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it("refuses damaged archives: cut short, encrypted, entries twice", async () => {
     const docx = await contractDocx();
     await refusal(read(docx.subarray(0, docx.length - 30), DOCX_TYPE));
@@ -214,6 +232,12 @@ describe("DOCX", () => {
       { name: "word/document.xml", packed: text("<b/>"), method: 0, declaredSize: 4 },
     ]);
     expect((await refusal(read(twice, DOCX_TYPE))).message).toMatch(/it holds word\/document.xml twice/);
+    const encrypted = rawZip([
+      { name: "word/document.xml", packed: text("<a/>"), method: 0, declaredSize: 4, flags: 1 },
+    ]);
+    expect((await refusal(read(encrypted, DOCX_TYPE))).message).toBe(
+      "the file is encrypted: it cannot be read without its password",
+    );
     const xml = deflateRawSync(Buffer.from("<w:document/>"));
     const lying = rawZip([{ name: "word/document.xml", packed: xml, method: 8, declaredSize: 10_000 }]);
     expect((await refusal(read(lying, DOCX_TYPE))).message).toMatch(

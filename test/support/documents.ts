@@ -111,6 +111,8 @@ export interface RawZipEntry {
   method: 0 | 8;
   /** What the central directory says the entry unpacks to. */
   declaredSize: number;
+  /** The general-purpose flags; bit 0 marks an encrypted entry. */
+  flags?: number;
 }
 
 /** A zip archive written byte by byte, so a test can make one that lies about its sizes. */
@@ -123,6 +125,7 @@ export function rawZip(entries: readonly RawZipEntry[]): Uint8Array {
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(entry.flags ?? 0, 6);
     local.writeUInt16LE(entry.method, 8);
     local.writeUInt32LE(entry.packed.length, 18);
     local.writeUInt32LE(entry.declaredSize, 22);
@@ -131,6 +134,7 @@ export function rawZip(entries: readonly RawZipEntry[]): Uint8Array {
     record.writeUInt32LE(0x02014b50, 0);
     record.writeUInt16LE(20, 4);
     record.writeUInt16LE(20, 6);
+    record.writeUInt16LE(entry.flags ?? 0, 8);
     record.writeUInt16LE(entry.method, 10);
     record.writeUInt32LE(entry.packed.length, 20);
     record.writeUInt32LE(entry.declaredSize, 24);
@@ -153,4 +157,23 @@ export function rawZip(entries: readonly RawZipEntry[]): Uint8Array {
 /** `megabytes` MiB of zeros deflated: about a thousandth of that in the archive. */
 export function deflatedZeros(megabytes: number): Uint8Array {
   return deflateRawSync(Buffer.alloc(megabytes * 1024 * 1024), { level: 9 });
+}
+
+/** The smallest DOCX Word's readers accept, written by hand around the main part's XML given. */
+export function handMadeDocx(documentXml: string): Uint8Array {
+  const stored = (name: string, xml: string) => {
+    const bytes = new TextEncoder().encode(xml);
+    return { name, packed: bytes, method: 0 as const, declaredSize: bytes.length };
+  };
+  return rawZip([
+    stored(
+      "[Content_Types].xml",
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    ),
+    stored(
+      "_rels/.rels",
+      '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    ),
+    stored("word/document.xml", documentXml),
+  ]);
 }
