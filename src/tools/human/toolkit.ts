@@ -16,5 +16,10 @@ export const humanToolkit = defineToolkit({
   config: z.strictObject({}),
   auth: { kind: "none" },
   tools: [askQuestionsSpec, requestApprovalSpec],
+  // Reads that always ask: the question to a person is the call, so it parks as an approval.
+  reviewedOverrides: [
+    { tool: "ask_questions", field: "approval" },
+    { tool: "request_approval", field: "approval" },
+  ],
   bind: () => ({}),
 });
