@@ -120,7 +120,7 @@ export function checkedSkillDraft(
   if (!isText(draft.body)) refuse("the body has control characters; write plain text or Markdown");
   if (bytes(draft.body) > SKILL_LIMITS.bodyBytes)
     refuse(`the body is over ${SKILL_LIMITS.bodyBytes / 1024} KiB; move detail into the skill's files`);
-  const files: Record<string, string> = {};
+  const kept: [string, string][] = [];
   const entries = Object.entries(draft.files ?? {});
   if (entries.length > SKILL_LIMITS.files)
     refuse(`a skill has ${entries.length} files; keep at most ${SKILL_LIMITS.files}`);
@@ -135,7 +135,7 @@ export function checkedSkillDraft(
     if (bytes(text) > SKILL_LIMITS.fileBytes)
       refuse(`file "${path}" is over ${SKILL_LIMITS.fileBytes / 1024} KiB`);
     total += bytes(text);
-    files[path] = text;
+    kept.push([path, text]);
   }
   if (total > SKILL_LIMITS.filesBytes)
     refuse(`the files are over ${SKILL_LIMITS.filesBytes / 1024} KiB together`);
@@ -143,6 +143,8 @@ export function checkedSkillDraft(
   const json = JSON.stringify(metadata);
   if (bytes(json) > SKILL_LIMITS.metadataBytes || !isText(json))
     refuse(`the frontmatter's other fields are over ${SKILL_LIMITS.metadataBytes / 1024} KiB or not text`);
+  // Own properties, whatever the path: a file named __proto__ is a file, not the object's prototype.
+  const files = Object.fromEntries(kept);
   return { name: draft.name, description, body: draft.body, files, metadata: JSON.parse(json) };
 }
 

@@ -170,6 +170,19 @@ export function runSkillStoreConformance(name: string, factory: () => Promise<Sk
       expect(await store.put(GLOBEX, draft({ name: "one-more" }))).toMatchObject({ version: 1 });
     }, 60_000);
 
+    it("keeps files named like Object's own properties as files, and nothing else", async () => {
+      const files = JSON.parse('{"__proto__": "a file", "constructor": "another", "a.md": "A"}') as Record<
+        string,
+        string
+      >;
+      const written = await store.put(ACME, draft({ files }));
+      for (const read of [written, await store.get(ACME, "pdf-forms")]) {
+        expect(Object.keys(read!.files).sort()).toEqual(["__proto__", "a.md", "constructor"]);
+        expect(Object.getPrototypeOf(read!.files)).toBe(Object.prototype);
+        expect(Object.getOwnPropertyDescriptor(read!.files, "__proto__")?.value).toBe("a file");
+      }
+    });
+
     it("hands out copies: changing what was returned changes nothing stored", async () => {
       const written = await store.put(ACME, draft());
       written.files["reference/fields.md"] = "changed";

@@ -64,7 +64,8 @@ export const loadSkillSpec = skillsTool({
     }
     const files = Object.keys(skill.files);
     if (file !== undefined) {
-      const text = skill.files[file];
+      // Own files only: "constructor" names no file, not Object's.
+      const text = Object.hasOwn(skill.files, file) ? skill.files[file] : undefined;
       if (text === undefined)
         throw new ToolFailure(
           "precondition_failed",

@@ -125,6 +125,13 @@ describe("skills toolkit through the seam", () => {
         error: { message: expect.stringContaining("its files: reference/fields.md") },
       },
     );
+    // Own files only: no property every object has is a file.
+    for (const file of ["constructor", "__proto__", "toString"]) {
+      expect(await seam.call(context(ada), "load_skill", { name: "pdf-forms", file })).toMatchObject({
+        ok: false,
+        error: { code: "precondition_failed" },
+      });
+    }
     expect(
       await seam.call(context(ada), "skill_manage", { action: "remove", name: "pdf-forms" }),
     ).toMatchObject({
