@@ -145,6 +145,11 @@ describe.each(stores)("schedules through toolreg serve on $name", ({ env }) => {
       );
     };
     expect(await listedAs(ada)).toEqual([id]);
+    const described = (await (
+      await fetch(`${url}/api/v1/openapi.json`, { headers: { authorization: `Bearer ${ada}` } })
+    ).json()) as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(described.paths["/api/v1/schedules"] ?? {})).toEqual(["get"]);
+    expect(Object.keys(described.paths["/api/v1/schedules/{id}"] ?? {})).toEqual(["delete"]);
     expect(await listedAs(bob)).toEqual([]);
     const deleted = await fetch(`${url}/api/v1/schedules/${id}`, {
       method: "DELETE",

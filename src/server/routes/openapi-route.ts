@@ -10,6 +10,7 @@ import { AnswerBody, ApprovalListQuery, DecisionBody } from "./approvals-routes.
 import { AttachmentListQuery, AttachmentRemoveQuery, AttachmentUploadForm } from "./attachments-routes.js";
 import { AuditQuery } from "./audit-route.js";
 import { ConnectCredentialBody, RevokeCredentialBody, StoreCredentialBody } from "./credentials-routes.js";
+import { ScheduleListQuery } from "./schedules-routes.js";
 import { SkillQuery } from "./skills-routes.js";
 import { DiscoveryQuery } from "./tools-routes.js";
 
@@ -138,7 +139,8 @@ export function buildOpenApi(): unknown {
       "/api/v1/events": {
         get: {
           ...secured,
-          summary: "Server-Sent Events: tool.update, approval.requested, approval.resolved",
+          summary:
+            "Server-Sent Events: tool.update, approval.requested, approval.resolved, schedule.prompt (the caller's own)",
         },
       },
       "/api/v1/session": { get: { ...secured, summary: "who is calling" } },
@@ -198,6 +200,20 @@ export function buildOpenApi(): unknown {
           ...secured,
           summary: "remove one of the caller's attachments (of runId's run when it is run-scoped)",
           parameters: [idParameter("id"), ...queryParameters(AttachmentRemoveQuery)],
+        },
+      },
+      "/api/v1/schedules": {
+        get: {
+          ...secured,
+          summary: "the caller's schedules (an operator's key: the tenant's), newest first",
+          parameters: queryParameters(ScheduleListQuery),
+        },
+      },
+      "/api/v1/schedules/{id}": {
+        delete: {
+          ...secured,
+          summary: "cancel one of the caller's schedules (an operator's key: the tenant's): it fires no more",
+          parameters: [idParameter("id")],
         },
       },
       "/api/v1/skills": {
