@@ -23,6 +23,8 @@ export const SKILL_LIMITS = {
   metadataBytes: 8 * 1024,
   skillsPerTenant: 500,
   versionsPerSkill: 100,
+  /** The highest version number asked for: PostgreSQL keeps it in a 32-bit INTEGER. */
+  versionNumber: 2_147_483_647,
 } as const;
 
 /** What is written: one version of a skill. */

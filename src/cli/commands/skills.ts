@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { fitSkillCatalog } from "../../catalog/budget/skill-catalog.js";
 import { loadO200kCounter } from "../../catalog/budget/token-counter.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
-import type { SkillStore } from "../../ports/skill-store.js";
+import { SKILL_LIMITS, type SkillStore } from "../../ports/skill-store.js";
 import { IDENTIFIER } from "../../seam/context.js";
 import { type CliIo, UsageError } from "../cli-io.js";
 import type { GlobalOptions } from "../cli-state.js";
@@ -30,7 +30,7 @@ function actor(globals: GlobalOptions): { tenantId: string; principalId: string 
 function versionOf(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const version = Number(value);
-  if (!Number.isSafeInteger(version) || version < 1)
+  if (!Number.isSafeInteger(version) || version < 1 || version > SKILL_LIMITS.versionNumber)
     throw new UsageError("--version must be a whole number from 1");
   return version;
 }

@@ -5,13 +5,13 @@
  */
 import type { Hono } from "hono";
 import { z } from "zod";
-import { skillNameProblem } from "../../ports/skill-store.js";
+import { SKILL_LIMITS, skillNameProblem } from "../../ports/skill-store.js";
 import { problem } from "../problem.js";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
 
 export const SkillQuery = z.strictObject({
-  version: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  version: z.coerce.number().int().min(1).max(SKILL_LIMITS.versionNumber).optional(),
 });
 
 export function skillsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {

@@ -16,7 +16,13 @@ const input = z.object({
     .max(SKILL_LIMITS.nameChars)
     .optional()
     .describe('the skill\'s name, e.g. "pdf-forms"; omit it to list the skills there are'),
-  version: z.number().int().min(1).optional().describe("a version number; the latest when omitted"),
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .max(SKILL_LIMITS.versionNumber)
+    .optional()
+    .describe("a version number; the latest when omitted"),
   file: z
     .string()
     .min(1)

@@ -34,6 +34,7 @@ const input = z.object({
     .number()
     .int()
     .min(1)
+    .max(SKILL_LIMITS.versionNumber)
     .optional()
     .describe("for remove: the version to remove; every version when omitted"),
 });

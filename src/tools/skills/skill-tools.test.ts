@@ -156,6 +156,7 @@ describe("skills toolkit through the seam", () => {
       { action: "write", name: "no-body", description: "d" },
       { action: "remove", name: "pdf-forms", body: "x" },
       { action: "drop", name: "pdf-forms" },
+      { action: "remove", name: "pdf-forms", version: 2 ** 31 },
       { ...write, tenantId: "globex" },
     ]) {
       expect(
@@ -166,7 +167,12 @@ describe("skills toolkit through the seam", () => {
         error: { code: "invalid_input" },
       });
     }
-    for (const input of [{ version: 1 }, { name: "x".repeat(65) }, { name: "a", version: 0 }]) {
+    for (const input of [
+      { version: 1 },
+      { name: "x".repeat(65) },
+      { name: "a", version: 0 },
+      { name: "a", version: 2 ** 31 },
+    ]) {
       expect(await seam.call(context(ada), "load_skill", input)).toMatchObject({
         ok: false,
         error: { code: "invalid_input" },
