@@ -53,8 +53,9 @@ export function answersFromForm(
 ): Record<string, unknown> {
   const answers: Record<string, unknown> = {};
   for (const question of questions) {
-    const value = content?.[question.id];
-    const written = question.choices ? content?.[textField(question.id)] : undefined;
+    const field = (name: string) => (content && Object.hasOwn(content, name) ? content[name] : undefined);
+    const value = field(question.id);
+    const written = question.choices ? field(textField(question.id)) : undefined;
     if (!question.choices) {
       if (value !== undefined) answers[question.id] = { text: value };
       continue;

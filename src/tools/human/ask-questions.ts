@@ -57,7 +57,7 @@ export const askQuestionsSpec = humanTool({
 function answeredResult(questions: readonly Question[], reply: HumanReply) {
   const answers = (reply.answers ?? {}) as Answers;
   const lines = questions.map((question) => {
-    const answer = answers[question.id];
+    const answer = Object.hasOwn(answers, question.id) ? answers[question.id] : undefined;
     if (!answer) return `- ${question.id}: (not answered)`;
     const parts = [...answer.choices.map((choice) => JSON.stringify(choice))];
     if (answer.text !== undefined) parts.push(`wrote ${JSON.stringify(answer.text)}`);

@@ -135,6 +135,28 @@ describe("ask_questions through a real seam", () => {
     });
   });
 
+  it("reads only the answers given: a question named like an object's property is not answered by it", async () => {
+    const { seam, context } = createTestHarness(humanTools(undefined));
+    const call = context({ toolCallId: "ask-proto" });
+    const input = {
+      questions: [
+        { id: "constructor", text: "Who builds it?", required: false },
+        { id: "toString", text: "Say it", choices: ["yes", "no"] },
+      ],
+    };
+    const approvalId = parkedId(await seam.call(call, "ask_questions", input));
+    const request = { tenantId: "t1", approvalId, by: "ada" };
+    expect(await seam.answer(request, JSON.parse('{"__proto__":{"toString":"yes"}}'))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/there is no question "__proto__"/),
+    });
+    expect(await seam.answer(request, { toString: "yes" })).toMatchObject({ ok: true });
+    expect(await seam.resume(call, approvalId)).toMatchObject({
+      ok: true,
+      data: { answers: { toString: { choices: ["yes"] } } },
+    });
+  });
+
   it("refuses questions a human could not answer before anything is parked", async () => {
     const { seam, stores, context } = createTestHarness(humanTools(undefined));
     const bad = [

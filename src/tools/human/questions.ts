@@ -97,7 +97,10 @@ export function checkAnswers(questions: readonly Question[], given: unknown): An
   }
   const answers: Answers = {};
   for (const question of questions) {
-    const raw = (given as Record<string, unknown>)[question.id];
+    // Own keys only: a question named "constructor" is not answered by Object's prototype.
+    const raw = Object.hasOwn(given, question.id)
+      ? (given as Record<string, unknown>)[question.id]
+      : undefined;
     const answer = raw === undefined || raw === null ? undefined : answerOf(question, raw);
     if (typeof answer === "string") return refuse(`${question.id}: ${answer}`);
     if (answer === undefined || (answer.choices.length === 0 && answer.text === undefined)) {
