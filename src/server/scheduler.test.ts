@@ -230,4 +230,26 @@ describe("scheduler", () => {
     expect(await schedules.get(ADA, schedule.id)).toMatchObject({ status: "paused", fireCount: 2 });
     await running.stop();
   });
+
+  it("hands no prompt to the host for a disabled assistant, recording the occurrence as refused", async () => {
+    const { auth, hub, schedules, clock, scheduler } = await setup();
+    const carl = { tenantId: "acme", principalId: "user:carl" };
+    await auth.createKey({ ...carl, mode: "disabled" });
+    const heard: ServerEvent[] = [];
+    hub.subscribe((event) => heard.push(event));
+    const schedule = await schedules.create(carl, {
+      action: { kind: "prompt", prompt: "Summarise today's tickets" },
+      timing: { kind: "once", at: T0 + 2_000 },
+      now: T0,
+    });
+    const running = scheduler();
+    clock.now = T0 + 2_000;
+    expect(await running.tick()).toBe(1);
+    expect(heard).toEqual([]);
+    expect(await schedules.get(carl, schedule.id)).toMatchObject({
+      status: "done",
+      lastOutcome: "not_authorized",
+    });
+    await running.stop();
+  });
 });

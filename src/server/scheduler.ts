@@ -75,6 +75,9 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
         onInProgress: "wait",
       });
       outcome = envelope.ok ? "ok" : envelope.error.code;
+    } else if (live && key.mode === "disabled") {
+      // A disabled assistant acts on nothing, a prompt included; a repeating schedule goes on for when it is enabled.
+      outcome = "not_authorized";
     } else {
       if (live) {
         const event: SchedulePromptEvent = {
