@@ -113,6 +113,7 @@ describe("openAuthDatabase", () => {
         "memories_fts_docsize",
         "memories_fts_idx",
         "parked_calls",
+        "schedules",
         "skill_versions",
         "skills",
         "todo_lists",

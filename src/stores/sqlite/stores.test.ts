@@ -93,6 +93,7 @@ describe("sqlite database", () => {
       "memories_fts_docsize",
       "memories_fts_idx",
       "parked_calls",
+      "schedules",
       "skill_versions",
       "skills",
       "todo_lists",
