@@ -5,7 +5,8 @@ import type { Envelope } from "../../seam/envelope.js";
 import { createMemoryScheduleStore } from "../../stores/memory/schedules.js";
 import { createTestHarness, type TestHarness } from "../../test/test-harness.js";
 import { generalTools } from "../general/index.js";
-import { scheduleTools, seamScheduleTargets } from "./index.js";
+import { createToolkitHost } from "../toolkit/toolkit-host.js";
+import { schedulesToolkit, scheduleTools, seamScheduleTargets } from "./index.js";
 
 function harness(authorizer?: Authorizer) {
   const schedules = createMemoryScheduleStore();
@@ -142,5 +143,18 @@ describe("schedule toolkit through the seam", () => {
       message: expect.stringContaining('no tool "calculate" you may call'),
     });
     expect(await seam.call(context(ada), "schedule_create", input)).toMatchObject({ ok: true });
+  });
+
+  it("is built only when the host lends both the store and the check of a scheduled call", async () => {
+    const schedules = createMemoryScheduleStore();
+    const scheduleTargets = seamScheduleTargets(() => {
+      throw new Error("not called while building");
+    });
+    const names = (tools: readonly { name: string }[]) => tools.map((tool) => tool.name);
+    expect(
+      names(await schedulesToolkit.build({}, createToolkitHost({ schedules, scheduleTargets }))),
+    ).toEqual(["schedule_create", "schedule_list", "schedule_cancel"]);
+    expect(await schedulesToolkit.build({}, createToolkitHost({ schedules }))).toEqual([]);
+    expect(await schedulesToolkit.build({}, createToolkitHost({ scheduleTargets }))).toEqual([]);
   });
 });
