@@ -122,6 +122,54 @@ describe("read_document through the seam", () => {
     expect(contentOf(tiny)).toContain('"pages":{"from":1,"to":3},"maxChars":400}');
   });
 
+  it("reads a document without pages on from the character a stopped read names", async () => {
+    const { attachments, seam, context } = harness();
+    const guide = [
+      "# Guide",
+      "a".repeat(150),
+      "## Setup",
+      `${"b".repeat(150)} 😀`,
+      "## Use",
+      "c".repeat(150),
+    ];
+    const id = await upload(attachments, ada, "guide.md", "text/markdown", guide.join("\n\n"));
+    const first = await seam.call(context(ada), "read_document", { attachmentId: id, maxChars: 200 });
+    expect(dataOf(first)).toMatchObject({ stoppedBy: "max_chars", characters: 200, next: { fromChar: 200 } });
+    expect(contentOf(first)).toContain(
+      `[stopped at character 200; read on with read_document {"attachmentId":"${id}","fromChar":200,"maxChars":200}]`,
+    );
+    const second = await seam.call(context(ada), "read_document", {
+      attachmentId: id,
+      fromChar: 200,
+      maxChars: 200,
+    });
+    expect(dataOf(second)).toMatchObject({ fromChar: 200, next: { fromChar: 400 } });
+    expect(contentOf(second)).toContain('guide.md ("Guide", from character 200, ');
+    // The text goes on where the first read stopped, inside the Setup section.
+    expect(contentOf(second)).toMatch(/\n\nb{1,150} 😀\n\n\\#\\# Use\n\nc+/);
+    const last = await seam.call(context(ada), "read_document", { attachmentId: id, fromChar: 400 });
+    expect(dataOf(last)).not.toHaveProperty("stoppedBy");
+    expect(contentOf(last)).toMatch(/c{10}/);
+
+    expect(
+      await seam.call(context(ada), "read_document", { attachmentId: id, fromChar: 5_000 }),
+    ).toMatchObject({
+      ok: false,
+      error: {
+        code: "invalid_input",
+        message: expect.stringContaining("past the end"),
+        details: { characters: 480 },
+      },
+    });
+    const pdf = await upload(attachments, ada, "report.pdf", "application/pdf", await generatedReportPdf());
+    expect(await seam.call(context(ada), "read_document", { attachmentId: pdf, fromChar: 10 })).toMatchObject(
+      {
+        ok: false,
+        error: { code: "invalid_input", message: "a PDF is read by pages: give pages instead of fromChar" },
+      },
+    );
+  });
+
   it("stops a long PDF after its page cap and says where to read on", async () => {
     const { attachments, seam, context } = harness();
     const lines = Array.from({ length: 2_600 }, (_, index) => `Row ${index + 1}`).join("\n");
@@ -219,6 +267,8 @@ describe("read_document through the seam", () => {
       { attachmentId: id, pages: { from: 1.5, to: 2 } },
       { attachmentId: id, maxChars: 10 },
       { attachmentId: id, maxChars: READ_DOCUMENT_LIMITS.maxChars + 1 },
+      { attachmentId: id, fromChar: -1 },
+      { attachmentId: id, fromChar: READ_DOCUMENT_LIMITS.fromChar + 1 },
       {},
     ]) {
       expect(await seam.call(context(ada), "read_document", input), JSON.stringify(input)).toMatchObject({

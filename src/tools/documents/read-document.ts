@@ -12,6 +12,7 @@ import {
   type DocumentSection,
   type ExtractedDocument,
 } from "../../ports/document-extractor.js";
+import { splitsPair } from "../../text/surrogates.js";
 import { ATTACHMENT_ID, readerOf, sizeOf } from "../attachments/attachment-env.js";
 import { documentTool } from "./document-env.js";
 
@@ -22,6 +23,8 @@ export const READ_DOCUMENT_LIMITS = {
   minChars: 100,
   /** The most pages of a PDF one call reads. */
   pages: 50,
+  /** How far into a document without pages a read may start: its text is extracted from the start each time. */
+  fromChar: 2_000_000,
 } as const;
 
 const pageNumber = z.number().int().min(1).max(100_000);
@@ -45,6 +48,15 @@ const input = z.object({
     .max(READ_DOCUMENT_LIMITS.maxChars)
     .optional()
     .describe(`the most characters of text to return; ${READ_DOCUMENT_LIMITS.defaultChars} when omitted`),
+  fromChar: z
+    .number()
+    .int()
+    .min(0)
+    .max(READ_DOCUMENT_LIMITS.fromChar)
+    .optional()
+    .describe(
+      "not for a PDF (use pages): the character of the text to start at, as a read that stopped says; 0 when omitted",
+    ),
 });
 
 const range = z.object({ from: z.number(), to: z.number() });
@@ -60,8 +72,9 @@ const output = z.object({
   characters: z.number(),
   /** Which bound ended the read before the selection did. */
   stoppedBy: z.enum(["max_chars", "max_pages"]).optional(),
-  /** For a PDF stopped early: the pages to ask for next. */
-  next: z.object({ pages: range }).optional(),
+  fromChar: z.number().optional(),
+  /** Where a read that stopped early goes on: the pages of a PDF, the character of another document. */
+  next: z.object({ pages: range.optional(), fromChar: z.number().optional() }).optional(),
 });
 
 const FORMAT_NAMES = "PDF, Word (DOCX), HTML, Markdown and plain text";
@@ -74,7 +87,11 @@ export const readDocumentSpec = documentTool({
   limits: { outputBytes: 128 * 1024, timeoutMs: 60_000 },
   input,
   output,
-  async run({ attachmentId, pages, maxChars = READ_DOCUMENT_LIMITS.defaultChars }, context, env) {
+  async run(
+    { attachmentId, pages, maxChars = READ_DOCUMENT_LIMITS.defaultChars, fromChar = 0 },
+    context,
+    env,
+  ) {
     const found = await env.attachments.read(readerOf(context), attachmentId);
     if (!found) {
       throw new ToolFailure(
@@ -98,16 +115,30 @@ export const readDocumentSpec = documentTool({
         },
       );
     }
-    const document = await env.extractor.extract({
+    if (fromChar > 0 && mediaType === "application/pdf")
+      throw new ToolFailure("invalid_input", "a PDF is read by pages: give pages instead of fromChar");
+    // A document without pages is extracted from its start: the characters before fromChar are read and dropped.
+    const extracted = await env.extractor.extract({
       bytes,
       mediaType,
       ...(pages ? { pages } : {}),
-      maxChars,
+      maxChars: fromChar + maxChars,
       maxPages: READ_DOCUMENT_LIMITS.pages,
       signal: context.signal,
     });
+    const total = charactersOf(extracted.sections);
+    if (fromChar > 0 && fromChar >= total) {
+      throw new ToolFailure(
+        "invalid_input",
+        `fromChar ${fromChar} is past the end of the document's ${total} characters of text`,
+        { details: { characters: total } },
+      );
+    }
+    const document = { ...extracted, sections: dropChars(extracted.sections, fromChar) };
     const pagesRead = pagesOf(document.sections);
     const next = nextPages(document, pagesRead, maxChars);
+    const nextChar =
+      document.stoppedBy === "max_chars" && document.pageCount === undefined ? total : undefined;
     const body = renderBody(document);
     const data = {
       attachmentId,
@@ -116,15 +147,19 @@ export const readDocumentSpec = documentTool({
       ...(document.title ? { title: document.title } : {}),
       ...(document.pageCount === undefined ? {} : { pageCount: document.pageCount }),
       ...(pagesRead ? { pagesRead } : {}),
-      characters: document.sections.reduce((sum, section) => sum + section.text.length, 0),
+      ...(fromChar > 0 ? { fromChar } : {}),
+      characters: charactersOf(document.sections),
       ...(document.stoppedBy ? { stoppedBy: document.stoppedBy } : {}),
       ...(next ? { next: { pages: next } } : {}),
+      ...(nextChar !== undefined && nextChar < READ_DOCUMENT_LIMITS.fromChar
+        ? { next: { fromChar: nextChar } }
+        : {}),
     };
     return {
       content: [
-        heading(attachment.name, attachment.size, document, pagesRead),
+        heading(attachment.name, attachment.size, document, pagesRead, fromChar),
         body,
-        stopNote(attachmentId, document, pagesRead, next, maxChars),
+        stopNote(attachmentId, document, pagesRead, next, maxChars, nextChar),
       ]
         .filter((part) => part !== "")
         .join("\n\n"),
@@ -138,6 +173,25 @@ export const readDocumentSpec = documentTool({
 });
 
 type Range = { from: number; to: number };
+
+const charactersOf = (sections: readonly DocumentSection[]) =>
+  sections.reduce((sum, section) => sum + section.text.length, 0);
+
+/** The sections without their first `count` characters of text, cut inside a section without parting a pair. */
+function dropChars(sections: readonly DocumentSection[], count: number): DocumentSection[] {
+  let left = count;
+  const kept: DocumentSection[] = [];
+  for (const section of sections) {
+    if (left >= section.text.length && left > 0) {
+      left -= section.text.length;
+      continue;
+    }
+    const start = splitsPair(section.text, left) ? left + 1 : left;
+    kept.push(start === 0 ? section : { ...section, text: section.text.slice(start) });
+    left = 0;
+  }
+  return kept;
+}
 
 /** The first and last page the sections come from (a page with no text is a section too). */
 function pagesOf(sections: readonly DocumentSection[]): Range | undefined {
@@ -165,7 +219,13 @@ function nextPages(
   return { from, to: Math.min(document.pageCount, from + READ_DOCUMENT_LIMITS.pages - 1) };
 }
 
-function heading(name: string, size: number, document: ExtractedDocument, read: Range | undefined): string {
+function heading(
+  name: string,
+  size: number,
+  document: ExtractedDocument,
+  read: Range | undefined,
+  fromChar: number,
+): string {
   const about = [
     document.title ? `"${document.title}"` : undefined,
     document.pageCount === undefined
@@ -173,6 +233,7 @@ function heading(name: string, size: number, document: ExtractedDocument, read: 
       : read
         ? `pages ${read.from}-${read.to} of ${document.pageCount}`
         : `${document.pageCount} pages`,
+    fromChar > 0 ? `from character ${fromChar}` : undefined,
     sizeOf(size),
   ].filter((part) => part !== undefined);
   return `${name} (${about.join(", ")})`;
@@ -199,6 +260,7 @@ function stopNote(
   read: Range | undefined,
   next: Range | undefined,
   maxChars: number,
+  nextChar: number | undefined,
 ): string {
   if (!document.stoppedBy) return "";
   const again = (ask: Record<string, unknown>) => `read_document ${JSON.stringify({ attachmentId, ...ask })}`;
@@ -216,7 +278,9 @@ function stopNote(
       maxChars: alone ? larger : maxChars,
     })}]`;
   }
-  if (document.pageCount !== undefined || maxChars >= READ_DOCUMENT_LIMITS.maxChars)
+  if (nextChar === undefined)
     return `[stopped at ${maxChars} characters: the rest is past what one read returns]`;
-  return `[stopped at ${maxChars} characters; read more with ${again({ maxChars: larger })}]`;
+  if (nextChar >= READ_DOCUMENT_LIMITS.fromChar)
+    return `[stopped at character ${nextChar}: read_document reads no further into a document]`;
+  return `[stopped at character ${nextChar}; read on with ${again({ fromChar: nextChar, maxChars })}]`;
 }
