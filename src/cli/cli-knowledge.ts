@@ -13,7 +13,7 @@ import { DEFAULT_OPENAI_MODEL, type EmbeddingModel } from "./cli-embeddings.js";
 import type { CliIo } from "./cli-io.js";
 
 /** The model name the local embedder's vectors are stored under. */
-export const LOCAL_KNOWLEDGE_MODEL = "toolreg-hashed-words-256";
+export const LOCAL_KNOWLEDGE_MODEL = "toolreg-hashed-words-1024";
 
 /**
  * The embedder for the knowledge base: the --embeddings model when one is named (its name includes the
@@ -31,8 +31,10 @@ export function cliKnowledgeEmbedder(
         : model;
     return { model: name, embed: (texts) => provider.embed(texts) };
   }
-  const local = new HashedBagOfWordsEmbedding(256);
-  return { model: LOCAL_KNOWLEDGE_MODEL, embed: (texts) => local.embed(texts) };
+  // Its vectors are hashed words, so a hit by vector alone is mostly two words sharing a bucket: many
+  // buckets make that rare, and a high floor keeps what remains out of the results.
+  const local = new HashedBagOfWordsEmbedding(1024);
+  return { model: LOCAL_KNOWLEDGE_MODEL, minSimilarity: 0.6, embed: (texts) => local.embed(texts) };
 }
 
 /** An intake over the deployment's knowledge base; URLs go through an egress client under `egressPolicy`. */

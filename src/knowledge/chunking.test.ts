@@ -39,6 +39,14 @@ describe("chunkSections", () => {
     expect(chunks[1]!.text.startsWith("Delta")).toBe(true);
   });
 
+  it("leaves out a section that is only its heading", () => {
+    const chunks = chunkSections([
+      { text: "# Handbook", headings: ["Handbook"] },
+      { text: "## Parking\nVisitors park on level two.", headings: ["Handbook", "Parking"] },
+    ]);
+    expect(chunks.map((chunk) => chunk.text)).toEqual(["## Parking\nVisitors park on level two."]);
+  });
+
   it("never lets one chunk straddle two pages", () => {
     const chunks = chunkSections([
       { text: "Page one text.", page: 1, headings: ["H"] },

@@ -15,6 +15,8 @@ export interface ChunkingOptions {
   overlapChars: number;
 }
 
+const HEADING_OR_BLANK = /^\s*(#{1,6}(\s.*)?)?$/;
+
 export const DEFAULT_CHUNKING: ChunkingOptions = { maxChars: 1_200, overlapChars: 150 };
 
 /** The chunks of `sections`, in order, each with its page and heading path and its text's hash. */
@@ -24,6 +26,8 @@ export function chunkSections(
 ): NewChunk[] {
   const chunks: NewChunk[] = [];
   for (const section of sections) {
+    // A heading with no text under it says nothing its subsections' heading paths do not.
+    if (section.text.split("\n").every((line) => HEADING_OR_BLANK.test(line))) continue;
     const location = {
       ...(section.page === undefined ? {} : { page: section.page }),
       headings: [...section.headings],

@@ -79,6 +79,11 @@ export interface NewSource {
  */
 export interface KnowledgeEmbedder {
   readonly model: string;
+  /**
+   * The cosine similarity under which a chunk found by this model alone is noise, not a hit (models spread
+   * their similarities differently); `KNOWLEDGE_LIMITS.minSimilarity` when omitted.
+   */
+  readonly minSimilarity?: number;
   embed(texts: readonly string[]): number[][] | Promise<number[][]>;
 }
 

@@ -65,6 +65,7 @@ export const searchKnowledgeSpec = knowledgeTool({
       text: query,
       limit,
       ...(vector ? { vector } : {}),
+      ...(embedder.minSimilarity === undefined ? {} : { minSimilarity: embedder.minSimilarity }),
     });
     const ranking = vector ? ("hybrid" as const) : ("words" as const);
     const data = {
