@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { withScratchSchema } from "../../../test/support/postgres-schema.js";
+import { postgresAvailable } from "../../../test/support/sql.js";
 import { approvalIdOf, type Envelope } from "../../seam/envelope.js";
 import { openSqliteStores } from "../../stores/sqlite/index.js";
 import { createTestHarness } from "../../test/test-harness.js";
 import { humanToolkit, humanTools } from "./index.js";
 
 const DAY = 86_400_000;
+const postgres = await postgresAvailable("questions through a seam");
 
 const questions = {
   context: "Planning the offsite",
@@ -239,6 +242,33 @@ describe("ask_questions through a real seam", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe("ask_questions on PostgreSQL", () => {
+  it.skipIf(!postgres)(
+    "is answered once when two instances answer at once, and the answers survive a reopen",
+    async () => {
+      await withScratchSchema(async (scratch) => {
+        const first = createTestHarness(humanTools(undefined), { stores: scratch.stores });
+        const call = first.context({ toolCallId: "ask-pg" });
+        const approvalId = parkedId(await first.seam.call(call, "ask_questions", questions));
+        const second = createTestHarness(humanTools(undefined), { stores: await scratch.another() });
+        const [ada, bob] = await Promise.all([
+          first.seam.answer({ tenantId: "t1", approvalId, by: "ada" }, { city: "Lisbon" }),
+          second.seam.answer({ tenantId: "t1", approvalId, by: "bob" }, { city: "Porto" }),
+        ]);
+        expect([ada.ok, bob.ok].filter(Boolean)).toHaveLength(1);
+        const winner = ada.ok ? { by: "ada", city: "Lisbon" } : { by: "bob", city: "Porto" };
+        expect(ada.ok ? bob : ada).toMatchObject({ ok: false, reason: "already_decided" });
+
+        const third = createTestHarness(humanTools(undefined), { stores: await scratch.reopen() });
+        expect(await third.seam.resume(call, approvalId)).toMatchObject({
+          ok: true,
+          data: { status: "answered", answeredBy: winner.by, answers: { city: { choices: [winner.city] } } },
+        });
+      });
+    },
+  );
 });
 
 describe("request_approval through a real seam", () => {
