@@ -303,6 +303,15 @@ describe("HTML, markdown and text", () => {
     expect(document.sections[2]?.text).toBe("### Deep\n```sh\n# a shell comment\n```");
   });
 
+  it("reads YAML front matter as text, and a heading after a thematic break", async () => {
+    const markdown = "---\ntitle: Notes\n---\nIntro.\n\n---\nNext\n====\nBody.";
+    const document = await read(text(markdown), "text/markdown");
+    expect(document.sections).toEqual([
+      { text: "---\ntitle: Notes\n---\nIntro.\n\n---", headings: [] },
+      { text: "Next\n====\nBody.", headings: ["Next"] },
+    ]);
+  });
+
   it("closes a heading's siblings and deeper ones whatever levels were skipped", async () => {
     const document = await read(text("# A\n### C\n### D\n## B\ntext"), "text/markdown");
     expect(document.sections.map((section) => section.headings)).toEqual([

@@ -50,7 +50,14 @@ export function markdownSections(
     if (text !== "") trail.push({ level, text });
   };
   const source = markdown.replace(/\r\n?/g, "\n").split("\n");
+  // YAML front matter (a first line of ---, closed by another) is text: its last key above --- is no heading.
+  const matterEnd =
+    source[0] === "---" ? source.findIndex((line, index) => index > 0 && /^(---|\.\.\.)$/.test(line)) : -1;
   for (const [index, line] of source.entries()) {
+    if (index <= matterEnd) {
+      lines.push(line);
+      continue;
+    }
     const opened = FENCE.exec(line)?.[1];
     const wasParagraph = inParagraph;
     inParagraph = false;
@@ -68,7 +75,8 @@ export function markdownSections(
         if (underline && !wasParagraph && !line.startsWith("    ")) {
           enter((underline[1] as string).startsWith("=") ? 1 : 2, line.trim());
         } else {
-          inParagraph = true;
+          // A line of --- or === alone (a break) opens no paragraph: a line after it may be a heading.
+          inParagraph = !SETEXT.test(line);
         }
       }
     }
