@@ -131,10 +131,11 @@ export class ApprovalDesk {
     const { stores, now } = this.#settings;
     let checked: { answers: unknown } | undefined;
     if (decision === "approved") {
+      const record = await stores.approvals.get({ tenantId: request.tenantId, id: request.approvalId });
       // Approving where the tool is not wired would leave it approved with nothing here to run it.
-      const unserved = await this.#unserved(request);
+      const unserved = unservedBy(this.#settings.registry, request, record);
       if (unserved) return unserved;
-      const fits = await this.#checkAnswers(request, answers);
+      const fits = await this.#checkAnswers(request, record, answers);
       if (!fits.ok) return fits;
       checked = fits.checked;
     }
@@ -167,12 +168,9 @@ export class ApprovalDesk {
    */
   async #checkAnswers(
     request: DecisionRequest,
+    record: ApprovalRecord | undefined,
     answers: unknown,
   ): Promise<{ ok: true; checked: { answers: unknown } | undefined } | (DecisionResult & { ok: false })> {
-    const record = await this.#settings.stores.approvals.get({
-      tenantId: request.tenantId,
-      id: request.approvalId,
-    });
     const asks = record && this.#settings.registry.get(record.toolName)?.asksHuman;
     const refused = (message: string) => ({
       ok: false as const,
@@ -208,10 +206,10 @@ export class ApprovalDesk {
     options: CallOptions,
     trace: CallTrace,
   ): Promise<{ decision: DecisionResult; envelope: Envelope | undefined }> {
-    const unserved = await this.#unserved(request);
-    if (unserved) return { decision: unserved, envelope: undefined };
-    const { stores, now } = this.#settings;
+    const { stores, now, registry } = this.#settings;
     const record = await stores.approvals.get({ tenantId: request.tenantId, id: request.approvalId });
+    const unserved = unservedBy(registry, request, record);
+    if (unserved) return { decision: unserved, envelope: undefined };
     if (!record) return { decision: notFound(request.approvalId), envelope: undefined };
     const claim = await stores.idempotency.get({ tenantId: record.tenantId, key: record.idempotencyKey });
     const neverStarted = record.status === "approved" && claim === undefined;
@@ -581,21 +579,6 @@ export class ApprovalDesk {
     return settled?.result ?? envelope;
   }
 
-  /** A decision cannot be taken where the approval's tool is not served: it would have nothing to run. */
-  async #unserved(request: DecisionRequest): Promise<DecisionResult | undefined> {
-    const record = await this.#settings.stores.approvals.get({
-      tenantId: request.tenantId,
-      id: request.approvalId,
-    });
-    if (!record || this.#settings.registry.get(record.toolName)) return undefined;
-    return {
-      ok: false,
-      reason: "not_served",
-      message: `approval ${request.approvalId} is for ${record.toolName}, which this process does not serve; it was left ${record.status}. Decide it where ${record.toolName} is wired`,
-      approval: record,
-    };
-  }
-
   async #recordDecision(
     request: DecisionRequest,
     record: ApprovalRecord,
@@ -676,6 +659,21 @@ function replyOf(record: ApprovalRecord): HumanReply {
     at: record.decidedAt ?? 0,
     note: record.note,
     answers: record.answers,
+  };
+}
+
+/** A decision cannot be taken where the approval's tool is not served: it would have nothing to run. */
+function unservedBy(
+  registry: SeamSettings["registry"],
+  request: DecisionRequest,
+  record: ApprovalRecord | undefined,
+): DecisionResult | undefined {
+  if (!record || registry.get(record.toolName)) return undefined;
+  return {
+    ok: false,
+    reason: "not_served",
+    message: `approval ${request.approvalId} is for ${record.toolName}, which this process does not serve; it was left ${record.status}. Decide it where ${record.toolName} is wired`,
+    approval: record,
   };
 }
 
