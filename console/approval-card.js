@@ -9,7 +9,8 @@ import { EFFECT_TONE, formatJson, formatTime } from "./format.js";
 /**
  * `decide(decision, card)` runs when a button is pressed; the card shows its own failures (see `showFailure`).
  * `asked` (a call that puts questions or a plan to a person, see question-card.js) replaces the arguments
- * with its own `body`, and may name its own `decisions` and button `labels`.
+ * with its own `body`, says what is asked in its own `lead`, and may name its own `decisions` and button
+ * `labels`.
  */
 export function approvalCard(record, decide, asked = undefined) {
   const interrupted = record.status === "interrupted";
@@ -31,7 +32,7 @@ export function approvalCard(record, decide, asked = undefined) {
       expired && badge("expired", "danger"),
       interrupted && badge("interrupted", "danger"),
     ),
-    el("p", { class: "description" }, record.description),
+    el("p", { class: "description" }, asked?.lead ?? record.description),
     interrupted &&
       el(
         "p",

@@ -11,7 +11,9 @@ import { el } from "./dom.js";
 export function inboxCard(record, decide) {
   const input = record.input ?? {};
   if (record.status === "pending" && record.toolName === "ask_questions" && Array.isArray(input.questions)) {
+    const count = input.questions.length === 1 ? "a question" : `${input.questions.length} questions`;
     return approvalCard(record, decide, {
+      lead: `${record.requestedBy}'s agent asks ${count}; its run waits for the answers.`,
       body: questionsForm(record.id, input),
       decisions: ["answer", "deny"],
       labels: { deny: "Decline" },
@@ -23,6 +25,7 @@ export function inboxCard(record, decide) {
     typeof input.plan === "string"
   ) {
     return approvalCard(record, decide, {
+      lead: `${record.requestedBy}'s agent asks approval for a plan before it acts on it.`,
       body: [
         el("h3", {}, "Plan"),
         el("p", { class: "plan" }, input.plan),

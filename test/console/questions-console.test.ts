@@ -100,6 +100,9 @@ describe(`ask_questions answered in the console (needs ${CHROMIUM})`, () => {
         await page.getByRole("tab", { name: /Approvals/ }).click();
         const card = page.locator("#approval-list > li", { hasText: approvalId });
         await card.waitFor();
+        expect(await card.locator(".description").textContent()).toBe(
+          "ada's agent asks 3 questions; its run waits for the answers.",
+        );
         expect(await card.locator(".asked-context").textContent()).toBe("Booking the team offsite");
         expect(await card.locator("fieldset.question legend").allTextContents()).toEqual([
           "Which city? (required)",
