@@ -27,6 +27,11 @@ export function readSkillFolder(directory: string, cwd: string): Required<SkillD
       if (entry.name.startsWith(".")) continue;
       const path = join(folder, entry.name);
       const name = relative(root, path).split(sep).join("/");
+      // Checked for folders too, so a deep tree is refused before it is walked.
+      if (name.length > SKILL_LIMITS.pathChars)
+        throw new UsageError(
+          `${directory}: ${name.slice(0, 80)}… is a path over ${SKILL_LIMITS.pathChars} characters`,
+        );
       if (entry.isSymbolicLink())
         throw new UsageError(`${directory}: ${name} is a symbolic link; copy the file in instead`);
       if (entry.isDirectory()) {

@@ -121,6 +121,8 @@ describe("skills: toolreg skills add, then MCP prompts and load_skill", { timeou
     const linked = skillFolder(cwd, "linked", "body", "name: linked\ndescription: d");
     symlinkSync("/etc/hostname", join(linked, "reference", "host.md"));
     mkdirSync(join(cwd, "empty"));
+    const deep = skillFolder(cwd, "deep", "body", "name: deep\ndescription: d");
+    mkdirSync(join(deep, ...Array(30).fill("abcdefgh")), { recursive: true });
     for (const [folder, said] of [
       ["wrong-folder", /must equal the name of its folder, "wrong-folder"/],
       ["no-description", /needs a description/],
@@ -128,6 +130,7 @@ describe("skills: toolreg skills add, then MCP prompts and load_skill", { timeou
       ["Upper", /lower-case/],
       ["linked", /symbolic link/],
       ["empty", /holds a SKILL.md/],
+      ["deep", /a path over 200 characters/],
     ] as const) {
       const refused = await toolreg(["skills", "add", folder]);
       expect(refused.code, folder).not.toBe(0);
