@@ -23,7 +23,7 @@ export type ApprovalEvent = {
 
 /**
  * A prompt schedule's occurrence, handed to the host: whoever holds a key of the schedule's principal reads it
- * on the event stream and runs the prompt (as a new turn of `runId`). Only this instance's streams hear it.
+ * on the event stream of any instance (the bus carries it to the others) and runs the prompt as a turn of `runId`.
  */
 export type SchedulePromptEvent = {
   type: "schedule.prompt";

@@ -1,6 +1,6 @@
 /**
  * @module Two registry servers of one deployment (one PostgreSQL schema, one NATS subject prefix) in this
- * process: approvals and revocations recorded on one reach the other, revisions go out as `tool.update`,
+ * process: approvals, revocations and a prompt schedule's occurrences recorded on one reach the other, revisions go out as `tool.update`,
  * and what arrives on the bus in the wrong shape is ignored.
  */
 import { connect } from "nats";
@@ -196,6 +196,36 @@ describe.runIf(reachable)("instances on one bus", () => {
       ]);
     } finally {
       await raw.close();
+    }
+  });
+
+  it("a prompt schedule's occurrence reaches its maker's stream on both instances once, whichever fired it", async () => {
+    const onA = await watchEvents(a, keys.agentA);
+    const onB = await watchEvents(b, keys.agentA);
+    // A colleague of the same tenant, though an operator, is not told of another's prompt.
+    const operatorOnB = await watchEvents(b, keys.aliceOperator);
+    const prompts = (watched: typeof onA) =>
+      watched.heard().filter((event) => event.event === "schedule.prompt");
+    try {
+      const schedules = a.server.deps.schedules;
+      if (!schedules) throw new Error("the registry server lends no schedule store");
+      const schedule = await schedules.create(
+        { tenantId: "tenant-a", principalId: "agent-a" },
+        {
+          action: { kind: "prompt", prompt: "Tally the votes" },
+          timing: { kind: "once", at: Date.now() + 1_500 },
+          now: Date.now(),
+        },
+      );
+      const heard = {
+        event: "schedule.prompt",
+        data: expect.objectContaining({ scheduleId: schedule.id, prompt: "Tally the votes" }),
+      };
+      await expect.poll(() => prompts(onA), { timeout: 6_000 }).toEqual([expect.objectContaining(heard)]);
+      await expect.poll(() => prompts(onB), { timeout: 2_000 }).toEqual([expect.objectContaining(heard)]);
+      expect(prompts(operatorOnB)).toEqual([]);
+    } finally {
+      await Promise.all([onA.close(), onB.close(), operatorOnB.close()]);
     }
   });
 });

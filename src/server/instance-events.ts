@@ -1,20 +1,23 @@
 /**
  * @module What the instances of one deployment tell each other over the event bus: approvals parked and
  * decided (so an operator's event stream on any instance hears them), keys revoked (so no instance's key
- * cache honours one a moment longer), and catalogue revisions (`tool.update`, for hosts listening on the
+ * cache honours one a moment longer), a prompt schedule's occurrence (so its maker's host hears it on whichever
+ * instance it listens to, whichever instance's scheduler fired it), and catalogue revisions (`tool.update`, for hosts listening on the
  * bus). Whatever arrives is checked before it is believed: the bus is shared infrastructure, not a caller.
  */
 import { z } from "zod";
 import type { EventBus } from "../ports/event-bus.js";
+import { SCHEDULE_LIMITS } from "../ports/schedule-store.js";
 import type { ToolUpdateEvent } from "../registry/registry.js";
 import type { Logger } from "../seam/context.js";
-import type { ApprovalEvent, EventHub } from "./event-hub.js";
+import type { ApprovalEvent, EventHub, SchedulePromptEvent } from "./event-hub.js";
 import type { VerifiedKeys } from "./key-cache.js";
 
 export const TOPICS = {
   approvals: "approvals",
   keys: "keys",
   pins: "pins",
+  schedulePrompts: "schedule.prompt",
   toolUpdate: "tool.update",
   toolQuery: "tool.query",
 } as const;
@@ -27,6 +30,17 @@ const ApprovalEventSchema = z.strictObject({
   tool: Text,
   outcome: Text,
   actor: Text,
+  at: z.number().int().nonnegative(),
+});
+
+const SchedulePromptSchema = z.strictObject({
+  type: z.literal("schedule.prompt"),
+  tenantId: Text,
+  principalId: Text,
+  scheduleId: Text,
+  runId: Text,
+  prompt: z.string().min(1).max(SCHEDULE_LIMITS.promptChars),
+  fireAt: z.number().int().nonnegative(),
   at: z.number().int().nonnegative(),
 });
 
@@ -48,6 +62,7 @@ export function hearInstances(bus: EventBus, hub: EventHub, keys: VerifiedKeys, 
   const stops = [
     hear(bus, TOPICS.approvals, ApprovalEventSchema, logger, (event) => hub.publish(event)),
     hear(bus, TOPICS.keys, KeyRevokedSchema, logger, (event) => keys.forget(event.keyId)),
+    hear(bus, TOPICS.schedulePrompts, SchedulePromptSchema, logger, (event) => hub.publish(event)),
   ];
   return () => {
     for (const stop of stops) stop();
@@ -57,6 +72,10 @@ export function hearInstances(bus: EventBus, hub: EventHub, keys: VerifiedKeys, 
 /** Tells the other instances of an approval this one recorded. */
 export const tellApproval = (bus: EventBus, event: ApprovalEvent): void =>
   bus.publish(TOPICS.approvals, event);
+
+/** Tells the other instances of a prompt this one's scheduler handed to the host. */
+export const tellSchedulePrompt = (bus: EventBus, event: SchedulePromptEvent): void =>
+  bus.publish(TOPICS.schedulePrompts, event);
 
 /** Tells every instance that a key is revoked; the revoking process (`toolreg keys revoke`) says it. */
 export const tellRevoked = (bus: EventBus, keyId: string): void =>

@@ -28,7 +28,7 @@ import { serveBusDiscovery } from "./bus-discovery.js";
 import { checkOrigin } from "./cors-allow-list.js";
 import { approvalEventOf, EventHub } from "./event-hub.js";
 import { InflightCalls } from "./inflight-calls.js";
-import { hearInstances, tellApproval, tellToolUpdate } from "./instance-events.js";
+import { hearInstances, tellApproval, tellSchedulePrompt, tellToolUpdate } from "./instance-events.js";
 import { VerifiedKeys } from "./key-cache.js";
 import { ManifestCache } from "./manifest.js";
 import { type OAuthServerOptions, openOAuthServer } from "./oauth/oauth-server.js";
@@ -220,7 +220,10 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     schedules: stores.schedules,
     seam,
     auth,
-    hub,
+    publish: (event) => {
+      hub.publish(event);
+      if (bus) tellSchedulePrompt(bus, event);
+    },
     logger: options.logger,
     holder,
     credentials: credentials?.resolver,

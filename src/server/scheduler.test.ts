@@ -61,7 +61,7 @@ async function setup() {
       schedules,
       seam,
       auth,
-      hub,
+      publish: (event) => hub.publish(event),
       logger: { debug() {}, info() {}, warn() {}, error() {} },
       holder: "instance-1",
       intervalMs: 3_600_000,

@@ -12,14 +12,15 @@ import type { AuthStore } from "../ports/auth-store.js";
 import type { ScheduleOccurrence, ScheduleStore } from "../ports/schedule-store.js";
 import { type CredentialResolver, createExecutionContext, type Logger } from "../seam/context.js";
 import type { Seam } from "../seam/seam.js";
-import type { EventHub, SchedulePromptEvent } from "./event-hub.js";
+import type { SchedulePromptEvent } from "./event-hub.js";
 import { newestLiveKey } from "./newest-live-key.js";
 
 export interface SchedulerOptions {
   schedules: ScheduleStore;
   seam: Seam;
   auth: AuthStore;
-  hub: EventHub;
+  /** Hands a prompt to the host: the event hub (and the bus, for the other instances' streams). */
+  publish: (event: SchedulePromptEvent) => void;
   logger: Logger;
   /** Names this instance in its claims. */
   holder: string;
@@ -90,7 +91,7 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
           fireAt,
           at: now(),
         };
-        options.hub.publish(event);
+        options.publish(event);
       }
       outcome = "published";
     }
