@@ -97,15 +97,21 @@ describe("the published package", () => {
       "PARKED_CALL_STATUSES",
       "SCHEDULE_LIMITS",
       "SCHEDULE_STATUSES",
+      "SKILL_LIMITS",
       "TODO_LIMITS",
       "TODO_RETENTION_MS",
       "TODO_STATUSES",
       "attachmentCaps",
       "badAttachmentName",
+      "checkedSkillDraft",
       "checkedTodoItems",
       "evidenceOf",
       "newAttachment",
+      "parseSkillMd",
       "refusedUpfront",
+      "skillFull",
+      "skillNameProblem",
+      "skillSource",
       "staleRevision",
     ]);
     expect(loaded["./host"]).toEqual([
@@ -152,6 +158,7 @@ describe("the published package", () => {
     expect(loaded["./catalog"]).toEqual(
       expect.arrayContaining([
         "fitCatalog",
+        "fitSkillCatalog",
         "loadO200kCounter",
         "runToolCalls",
         "parseToolCalls",
