@@ -74,6 +74,8 @@ describe("PDF", () => {
     expect(whole.sections[1]?.text).toBe("## Payment\n\nInvoices are due in 30 days.");
     // A body line starting with # stays text.
     expect(whole.sections[3]?.text).toContain("\\# of boxes per pallet: 40");
+    // Two runs drawn apart on one line keep a space between them.
+    expect(whole.sections[3]?.text).toContain("\nPallet 40 boxes");
 
     const some = await read(bytes, "application/pdf", { pages: { from: 2, to: 3 } });
     expect(some.sections.map((section) => section.page)).toEqual([2, 3]);

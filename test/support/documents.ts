@@ -20,7 +20,7 @@ export async function generatedReportPdf(): Promise<Uint8Array> {
 
 /**
  * A PDF with a metadata title and headings drawn larger than the body: "Terms" (20 pt) and "Payment" (15 pt)
- * on page 1, "Delivery" (15 pt) on page 2, "Annex" (20 pt) on page 3.
+ * on page 1, "Delivery" (15 pt) on page 2, "Annex" (20 pt) on page 3 with a line of two columns.
  */
 export async function headedPdf(): Promise<Uint8Array> {
   const document = await PDFDocument.create({ updateMetadata: false });
@@ -45,12 +45,18 @@ export async function headedPdf(): Promise<Uint8Array> {
       ["Prices exclude VAT.", 11],
     ],
   ];
-  for (const lines of pages) {
+  for (const [index, lines] of pages.entries()) {
     const page = document.addPage([595, 842]);
     let y = 780;
     for (const [text, size] of lines) {
       y -= size * 2.2;
       page.drawText(text, { x: 56, y, size, font: size > 11 ? bold : regular });
+    }
+    // Two columns on one line, drawn apart as a table's cells are.
+    if (index === 2) {
+      y -= 11 * 2.2;
+      page.drawText("Pallet", { x: 56, y, size: 11, font: regular });
+      page.drawText("40 boxes", { x: 300, y, size: 11, font: regular });
     }
   }
   return document.save({ useObjectStreams: false });
