@@ -3,12 +3,14 @@
  * file, and on PostgreSQL), keys made by `toolreg keys create`, a source added over `POST /api/v1/kb`, and
  * search_knowledge through the HTTP invoke route. A key holding the source's subject finds it with a
  * citation and re-reads it; a key without finds and reads nothing; once removed, the citation is refused.
+ * A PDF attachment added the same way is found with its page.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runToolreg } from "../cli/run-cli.js";
+import { headedPdf } from "../support/documents.js";
 import { dropSchema, freshSchema, POSTGRES_URL } from "../support/postgres-schema.js";
 import { invokeAs, type ServeProcess, startServe } from "../support/serve-process.js";
 import { postgresAvailable } from "../support/sql.js";
@@ -136,6 +138,36 @@ describe.each(stores)("the knowledge base through toolreg serve on $name", ({ en
     expect(await invoke(ada, "read_knowledge", { chunkId })).toMatchObject({
       ok: true,
       data: { text: expect.stringContaining("ten working days") },
+    });
+
+    // A PDF the operator uploaded, indexed as its uploader through the document extractor: found with its page.
+    const upload = new FormData();
+    upload.set(
+      "file",
+      new Blob([Buffer.from(await headedPdf())], { type: "application/pdf" }),
+      "agreement.pdf",
+    );
+    const uploaded = await fetch(`${url}/api/v1/attachments`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${operator}` },
+      body: upload,
+    });
+    expect(uploaded.status).toBe(201);
+    const attachmentId = ((await uploaded.json()) as { id: string }).id;
+    // Bob's key cannot index it: adding needs kb:write, and the file is not his to read anyway.
+    expect((await api(bob, "POST", "/api/v1/kb", { attachmentId })).status).toBe(403);
+    const pdf = await api(operator, "POST", "/api/v1/kb", { attachmentId, subjects: ["scope:finance"] });
+    expect(pdf.status).toBe(201);
+    expect(await pdf.json()).toMatchObject({
+      source: { title: "Supply Agreement 2026", kind: "attachment" },
+    });
+    expect(await invoke(ada, "search_knowledge", { query: "where do goods ship from" })).toMatchObject({
+      ok: true,
+      provenance: {
+        citations: [
+          { title: "Supply Agreement 2026", location: { page: 2 }, snippet: expect.stringContaining("Lyon") },
+        ],
+      },
     });
 
     expect((await api(bob, "DELETE", `/api/v1/kb/${source.id}`)).status).toBe(403);

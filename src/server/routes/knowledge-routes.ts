@@ -8,6 +8,7 @@ import { z } from "zod";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import { IngestError, KNOWLEDGE_LIMITS, type KnowledgeAddition } from "../../ports/knowledge-base.js";
 import { knowledgeReaderOf, TENANT_SUBJECT } from "../../ports/knowledge-subjects.js";
+import { IDENTIFIER } from "../../seam/context.js";
 import { problem } from "../problem.js";
 import { readJsonBody } from "../read-json-body.js";
 import type { ServerDeps } from "../server-deps.js";
@@ -29,6 +30,13 @@ const AddBody = z
       .url({ protocol: /^https?$/ })
       .max(2_000)
       .optional(),
+    /** One of the caller's own attachments (a PDF, DOCX, page or text), read as the caller. */
+    attachmentId: z
+      .string()
+      .regex(/^att_[0-9a-f]{1,64}$/)
+      .optional(),
+    /** The run a run-scoped attachment belongs to. */
+    runId: z.string().regex(IDENTIFIER).optional(),
     title: z.string().trim().min(1).max(KNOWLEDGE_LIMITS.titleChars).optional(),
     subjects: z.array(subject).min(1).max(KNOWLEDGE_LIMITS.authSubjects).optional(),
     /** Re-index this source. */
@@ -37,7 +45,10 @@ const AddBody = z
       .regex(/^ks_[0-9a-f]{16}$/)
       .optional(),
   })
-  .refine((body) => (body.text === undefined) !== (body.url === undefined), "give one of text or url");
+  .refine(
+    (body) => [body.text, body.url, body.attachmentId].filter((given) => given !== undefined).length === 1,
+    "give one of text, url or attachmentId",
+  );
 
 const ListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(KNOWLEDGE_LIMITS.listPage).default(50),
@@ -82,14 +93,25 @@ export function knowledgeRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     if (!body.ok) return body.response;
     const parsed = AddBody.safeParse(body.value);
     if (!parsed.success) return problem(400, "invalid_body", z.prettifyError(parsed.error));
-    const { text, url, title, subjects, id } = parsed.data;
+    const { text, url, attachmentId, runId, title, subjects, id } = parsed.data;
     const common = {
       authSubjects: subjects ?? [TENANT_SUBJECT],
       ...(title ? { title } : {}),
       ...(id ? { sourceId: id } : {}),
     };
     const addition: KnowledgeAddition =
-      text !== undefined ? { from: "text", text, ...common } : { from: "url", url: url as string, ...common };
+      text !== undefined
+        ? { from: "text", text, ...common }
+        : attachmentId !== undefined
+          ? // No run named: only the caller's attachments of every run are readable (no run has the empty id).
+            {
+              from: "attachment",
+              attachmentId,
+              principalId: caller.principalId,
+              runId: runId ?? "",
+              ...common,
+            }
+          : { from: "url", url: url as string, ...common };
     try {
       const { source, embedded } = await knowledge.intake.add(caller.tenantId, addition);
       return c.json({ source, embedded }, id ? 200 : 201);
