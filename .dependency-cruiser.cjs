@@ -21,6 +21,12 @@ module.exports = {
     only("sandbox-imports-only-core", part("sandbox"), [CORE]),
     only("artifacts-import-only-core", part("artifacts"), [CORE]),
     only("documents-import-only-core", part("documents"), [CORE]),
+    // Ingestion reads documents and pages: the extractor and the egress client, nothing above them.
+    only("knowledge-imports-core-egress-documents", part("knowledge"), [
+      CORE,
+      part("egress"),
+      part("documents"),
+    ]),
     only("tools-import-core-egress-sandbox-artifacts-documents", part("tools"), [
       CORE,
       part("egress"),
