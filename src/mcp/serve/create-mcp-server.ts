@@ -73,7 +73,10 @@ export interface McpServerOptions {
    * artifacts, the host's own (`defineMcpResources`); see resources/serve-resources.ts.
    */
   resources?: readonly McpResourceSource[];
-  /** The deployment's skills, served as prompts of the caller's tenant; without it no `prompts` capability is declared. */
+  /**
+   * The deployment's skills, served as prompts of the caller's tenant (each read through the seam's
+   * `load_skill`); without it no `prompts` capability is declared.
+   */
   skills?: SkillStore;
 }
 
@@ -173,10 +176,10 @@ export function createMcpServer(options: McpServerOptions): Server {
   const track = options.track ?? (<T>(call: () => Promise<T>) => call());
   // In the caller's trace (its `_meta`, else its HTTP headers): the call, its approval's resume and a
   // task's background run are all started inside it, so each is that trace's.
+  const runCall = <T>(meta: unknown, extra: CallExtra, call: () => Promise<T>): Promise<T> =>
+    otelContext.with(contextOfMcpRequest(meta, extra.requestInfo?.headers), () => track(call));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    otelContext.with(contextOfMcpRequest(request.params._meta, extra.requestInfo?.headers), () =>
-      track(() => callTool(request, extra)),
-    ),
+    runCall(request.params._meta, extra, () => callTool(request, extra)),
   );
 
   const unsubscribe = options.registry?.onUpdate(() => {
@@ -186,7 +189,16 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.onclose = () => unsubscribe?.();
   // After onclose is set: it chains its own stop to it.
   serveResources(server, { ...options, promptsServed: options.skills !== undefined }, contextFor);
-  if (options.skills) serveSkillPrompts(server, options.skills, contextFor, pageSize);
+  if (options.skills) {
+    // A prompt is read by calling load_skill through the seam, as a tools/call would.
+    serveSkillPrompts(server, {
+      seam: options.seam,
+      skills: options.skills,
+      pageSize,
+      contextFor,
+      run: runCall,
+    });
+  }
   return server;
 }
 
