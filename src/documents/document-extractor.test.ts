@@ -314,6 +314,17 @@ describe("HTML, markdown and text", () => {
     ]);
   });
 
+  it("strips a heading's closing run of #, keeps a # inside its words, and reads a 1 MB line at once", async () => {
+    const markdown = ["## Plan ##  ", "# C#", "### ###", "body"].join("\n");
+    const document = await read(text(markdown), "text/markdown");
+    expect(document.sections.map((section) => section.headings)).toEqual([["Plan"], ["C#"], ["C#"]]);
+    // "# a", a megabyte of spaces, then "b": the old heading regex backtracked over the spaces for minutes.
+    const started = performance.now();
+    const long = await read(text(`# a${" ".repeat(1024 * 1024)}b\nbody`), "text/markdown");
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(long.sections[0]?.headings[0]).toMatch(/^a {1048576}b$/);
+  });
+
   it("closes a heading's siblings and deeper ones whatever levels were skipped", async () => {
     const document = await read(text("# A\n### C\n### D\n## B\ntext"), "text/markdown");
     expect(document.sections.map((section) => section.headings)).toEqual([

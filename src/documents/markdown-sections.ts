@@ -6,16 +6,26 @@
 import type { DocumentSection, ExtractStop } from "../ports/document-extractor.js";
 import { sliceWhole } from "../text/surrogates.js";
 
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+// Only the opening is a regex: with the text and a closing run of # as adjacent optional parts, a line of
+// "# a" and many spaces backtracked for seconds. The closing run is stripped by a plain scan from the right.
+const ATX_OPENING = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /** The heading a line opens, when it is one. */
 function atxHeading(line: string): { level: number; text: string } | undefined {
-  const match = ATX.exec(line);
+  const match = ATX_OPENING.exec(line);
   if (!match) return undefined;
-  return { level: (match[1] as string).length, text: (match[2] ?? "").trim() };
+  let end = line.length;
+  while (end > match[0].length && isBlank(line[end - 1])) end--;
+  let closing = end;
+  while (closing > match[0].length && line[closing - 1] === "#") closing--;
+  // A run of # closes the heading when a blank (or the opening) is before it: "# C#" keeps its #.
+  if (closing === match[0].length || isBlank(line[closing - 1])) end = closing;
+  return { level: (match[1] as string).length, text: line.slice(match[0].length, end).trim() };
 }
+
+const isBlank = (char: string | undefined) => char === " " || char === "\t";
 
 /** The headings the text so far falls under, outermost first, each with its level. */
 export type HeadingTrail = { level: number; text: string }[];

@@ -7,13 +7,13 @@
 import mammoth from "mammoth";
 import { ToolFailure } from "../errors/tool-failure.js";
 import type { ExtractedDocument, ExtractRequest } from "../ports/document-extractor.js";
+import { elementText } from "../text/element-text.js";
 import { htmlToMarkdown } from "../text/html-to-markdown.js";
 import { firstHeading, markdownSections, withinChars } from "./markdown-sections.js";
 import { unpackEntry, zipEntries } from "./zip-entries.js";
 
 const MAIN_PART = "word/document.xml";
 const CORE_PROPERTIES = "docProps/core.xml";
-const TITLE = /<dc:title(?:\s[^>]*)?>([\s\S]*?)<\/dc:title\s*>/;
 
 const noImages = mammoth.images.imgElement(async () => ({ src: "" }));
 
@@ -70,7 +70,7 @@ export async function readDocx(request: ExtractRequest): Promise<ExtractedDocume
 
 /** The title the document's properties give (Word's File > Info > Title), when there is one. */
 function titleOf(coreXml: string): string | undefined {
-  const raw = TITLE.exec(coreXml)?.[1];
+  const raw = elementText(coreXml, "dc:title");
   if (raw === undefined) return undefined;
   const title = raw
     .replace(/&lt;/g, "<")

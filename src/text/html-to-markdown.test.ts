@@ -51,3 +51,11 @@ describe("htmlToMarkdown tables", () => {
     );
   });
 });
+
+describe("htmlToMarkdown on hostile pages", () => {
+  it("reads a page of 100,000 title openings with no closing one in well under a second", () => {
+    const started = performance.now();
+    expect(htmlToMarkdown(`<title>${"<title>".repeat(100_000)}`).title).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+});

@@ -3,9 +3,9 @@
  * tables kept as markdown tables. A fetched page and a document read from an attachment go through it alike.
  */
 import TurndownService from "turndown";
+import { elementText } from "./element-text.js";
 import { markdownTables } from "./markdown-tables.js";
 
-const TITLE = /<title[^>]*>([\s\S]*?)<\/title\s*>/i;
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 const LINK_SCHEMES = new Set(["http:", "https:", "mailto:"]);
 
@@ -19,7 +19,7 @@ export interface Markdown {
  * one (a file, not a page on the web) a relative link is kept as its text alone.
  */
 export function htmlToMarkdown(html: string, baseUrl?: string): Markdown {
-  const rawTitle = TITLE.exec(html)?.[1];
+  const rawTitle = elementText(html, "title");
   const title = rawTitle === undefined ? undefined : decodeEntities(rawTitle).replace(/\s+/g, " ").trim();
   const markdown = converter(baseUrl)
     .turndown(html)

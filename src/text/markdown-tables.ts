@@ -62,12 +62,18 @@ function tableWidth(table: Element): number {
   return width;
 }
 
-/** One line per cell: a line break would end the row, a bare pipe would split the cell. */
+/**
+ * One line per cell: a line break would end the row, a bare pipe would split the cell. Lines are split and
+ * trimmed rather than matched with a whitespace-newline-whitespace regex, which rescanned a long run of
+ * spaces from each of its spaces.
+ */
 const cellText = (content: string) =>
   content
-    .replace(/\s*\n\s*/g, " ")
-    .replace(/\|/g, "\\|")
-    .trim();
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .join(" ")
+    .replace(/\|/g, "\\|");
 
 /** Adds the table rules to a converter. */
 export function markdownTables(service: TurndownService): void {
