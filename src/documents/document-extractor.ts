@@ -82,11 +82,15 @@ export function createDocumentExtractor(): DocumentExtractor {
         return await format.read(request);
       } catch (error) {
         if (ToolFailure.isInstance(error) || request.signal?.aborted) throw error;
-        // A parser that stumbles on a file it cannot make sense of says so as a refusal of that file.
-        const message = error instanceof Error ? error.message : String(error);
-        throw new ToolFailure("invalid_input", `the file could not be read as ${format.name}: ${message}`, {
-          cause: error,
-        });
+        // A parser that stumbles on a file it cannot make sense of says so as a refusal of that file; its
+        // message may quote the file, so it stays in `cause` (for logs), never in what the model reads.
+        throw new ToolFailure(
+          "invalid_input",
+          `the file could not be read as ${format.name}: it is damaged`,
+          {
+            cause: error,
+          },
+        );
       }
     },
   };

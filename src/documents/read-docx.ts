@@ -56,7 +56,8 @@ export async function readDocx(request: ExtractRequest): Promise<ExtractedDocume
       { convertImage: noImages, externalFileAccess: false },
     ));
   } catch (error) {
-    throw new ToolFailure("invalid_input", `the DOCX could not be read: ${(error as Error).message}`, {
+    // mammoth's message may quote the document's own XML: it stays in `cause`, never in what the model reads.
+    throw new ToolFailure("invalid_input", "the DOCX could not be read: its XML is damaged or not Word's", {
       cause: error,
     });
   }

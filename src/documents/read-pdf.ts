@@ -116,10 +116,10 @@ function unreadable(error: unknown, where = "the PDF"): ToolFailure {
   const name = (error as { name?: unknown })?.name;
   if (name === "PasswordException")
     return new ToolFailure("invalid_input", "the PDF is encrypted: it cannot be read without its password");
-  const message = error instanceof Error ? error.message : String(error);
+  // pdf.js's message may quote the file's own names: it stays in `cause`, never in what the model reads.
   return new ToolFailure(
     "invalid_input",
-    `${where} could not be read (${message}): the file may be cut short or damaged`,
+    `${where} could not be read: the file may be cut short or damaged`,
     {
       cause: error,
     },

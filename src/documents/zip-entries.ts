@@ -15,6 +15,8 @@ export const ZIP_LIMITS = {
 
 export interface ZipEntry {
   name: string;
+  /** Its place in the directory, from 1: how a refusal names it, since the name is the file's own text. */
+  number: number;
   method: number;
   compressedSize: number;
   size: number;
@@ -31,6 +33,8 @@ const ZIP64_MARK = 0xffffffff;
 const STORED = 0;
 const DEFLATED = 8;
 
+// No refusal quotes an entry's name: it is text from inside the file (up to 64 KiB, newlines and all) and
+// would reach the model unfenced. An entry is named by its number instead.
 const damaged = (reason: string) =>
   new ToolFailure("invalid_input", `the file is not a readable zip archive: ${reason}`);
 
@@ -73,13 +77,13 @@ export function zipEntries(bytes: Uint8Array): ZipEntry[] {
     if (size === ZIP64_MARK || compressedSize === ZIP64_MARK || offset === ZIP64_MARK)
       throw tooLarge("a ZIP64 entry, made for files of gigabytes");
     if (method !== STORED && method !== DEFLATED)
-      throw damaged(`entry ${name} is packed with method ${method}, which is not read here`);
-    if (names.has(name)) throw damaged(`it holds ${name} twice`);
+      throw damaged(`entry ${index + 1} is packed with method ${method}, which is not read here`);
+    if (names.has(name)) throw damaged(`entry ${index + 1} repeats the name of an entry before it`);
     names.add(name);
     unpacked += size;
     if (unpacked > ZIP_LIMITS.unpackedBytes)
       throw tooLarge(`its entries unpack to more than ${ZIP_LIMITS.unpackedBytes / 1024 / 1024} MiB`);
-    entries.push({ name, method, compressedSize, size, offset });
+    entries.push({ name, number: index + 1, method, compressedSize, size, offset });
     at += 46 + nameLength + extraLength + commentLength;
   }
   return entries;
@@ -92,13 +96,13 @@ export function zipEntries(bytes: Uint8Array): ZipEntry[] {
 export function unpackEntry(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (entry.offset + 30 > bytes.length || view.getUint32(entry.offset, true) !== LOCAL_SIGNATURE)
-    throw damaged(`entry ${entry.name} is not where the directory says`);
+    throw damaged(`entry ${entry.number} is not where the directory says`);
   const start =
     entry.offset + 30 + view.getUint16(entry.offset + 26, true) + view.getUint16(entry.offset + 28, true);
-  if (start + entry.compressedSize > bytes.length) throw damaged(`entry ${entry.name} is cut short`);
+  if (start + entry.compressedSize > bytes.length) throw damaged(`entry ${entry.number} is cut short`);
   const packed = bytes.subarray(start, start + entry.compressedSize);
   if (entry.method === STORED) {
-    if (entry.size !== entry.compressedSize) throw damaged(`entry ${entry.name} is stored with two sizes`);
+    if (entry.size !== entry.compressedSize) throw damaged(`entry ${entry.number} is stored with two sizes`);
     return packed;
   }
   let unpacked: Uint8Array;
@@ -107,12 +111,12 @@ export function unpackEntry(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
     unpacked = inflateRawSync(packed, { maxOutputLength: entry.size + 1 });
   } catch (error) {
     if (error instanceof RangeError)
-      throw tooLarge(`entry ${entry.name} unpacks to more than the ${entry.size} bytes it declares`);
-    throw damaged(`entry ${entry.name} does not inflate (${(error as Error).message})`);
+      throw tooLarge(`entry ${entry.number} unpacks to more than the ${entry.size} bytes it declares`);
+    throw damaged(`entry ${entry.number} does not inflate`);
   }
   if (unpacked.length !== entry.size)
     throw damaged(
-      `entry ${entry.name} unpacks to ${unpacked.length} bytes, not the ${entry.size} it declares`,
+      `entry ${entry.number} unpacks to ${unpacked.length} bytes, not the ${entry.size} it declares`,
     );
   return unpacked;
 }

@@ -105,7 +105,7 @@ export const readDocumentSpec = documentTool({
     if (!mediaType) {
       throw new ToolFailure(
         "precondition_failed",
-        `${attachmentId} (${attachment.name}) is ${attachment.mediaType}, which read_document does not read: it reads ${FORMAT_NAMES} (${DOCUMENT_MEDIA_TYPES.join(", ")}). Another text file (CSV, JSON, code) is read with read_attachment.`,
+        `${attachmentId} is ${attachment.mediaType}, which read_document does not read: it reads ${FORMAT_NAMES} (${DOCUMENT_MEDIA_TYPES.join(", ")}). Another text file (CSV, JSON, code) is read with read_attachment.`,
         {
           details: {
             reason: "unsupported_type",
