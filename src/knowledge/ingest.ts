@@ -11,7 +11,7 @@ import type {
   KnowledgeSource,
   SourceKind,
 } from "../ports/knowledge-base.js";
-import { IngestError, KNOWLEDGE_LIMITS } from "../ports/knowledge-base.js";
+import { IngestError, KNOWLEDGE_LIMITS, SupersededIngestError } from "../ports/knowledge-base.js";
 
 export { IngestError };
 
@@ -38,7 +38,10 @@ export interface IngestRequest {
   origin: string;
   authSubjects: readonly string[];
   sections: readonly DocumentSection[];
-  signal?: AbortSignal;
+  /** What the source's reading left out (a truncated document), kept as the committed source's `error`. */
+  note?: string | undefined;
+  /** The caller gave up (its request closed): no more batches are embedded, the source stays resumable. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface IngestResult {
@@ -73,9 +76,14 @@ export async function ingest(deps: IngestDeps, request: IngestRequest): Promise<
   const missing = [
     ...new Map(chunks.filter((c) => !known.has(c.textHash)).map((c) => [c.textHash, c])).values(),
   ];
+  // Any failure past begin leaves the source `indexing` with the reason, never stuck without one.
+  const stop = async (reason: string, error: unknown): Promise<never> => {
+    await knowledge.interrupted(request.tenantId, source.id, reason.slice(0, 500));
+    throw new IngestError(`${reason}; run the same add again to resume`, source.id, { cause: error });
+  };
   for (let at = 0; at < missing.length; at += batchSize) {
     const batch = missing.slice(at, at + batchSize);
-    let vectors: number[][];
+    let vectors: number[][] = [];
     try {
       request.signal?.throwIfAborted();
       vectors = await embedder.embed(batch.map((chunk) => chunk.text));
@@ -85,17 +93,34 @@ export async function ingest(deps: IngestDeps, request: IngestRequest): Promise<
       )
         throw new Error(`the embedder gave ${vectors.length} usable vectors for ${batch.length} texts`);
     } catch (error) {
-      const reason = `embedding stopped after ${at} of ${missing.length} new chunks: ${(error as Error).message}`;
-      await knowledge.interrupted(request.tenantId, source.id, reason.slice(0, 500));
-      throw new IngestError(`${reason}; run the same add again to resume`, source.id, { cause: error });
+      await stop(
+        `embedding stopped after ${at} of ${missing.length} new chunks: ${(error as Error).message}`,
+        error,
+      );
     }
-    await knowledge.stageVectors(
-      request.tenantId,
-      source.id,
-      embedder.model,
-      batch.map((chunk, n) => ({ textHash: chunk.textHash, vector: vectors[n] as number[] })),
-    );
+    try {
+      await knowledge.stageVectors(
+        request.tenantId,
+        source.id,
+        embedder.model,
+        batch.map((chunk, n) => ({ textHash: chunk.textHash, vector: vectors[n] as number[] })),
+      );
+    } catch (error) {
+      await stop(`keeping the vectors of new chunks failed: ${(error as Error).message}`, error);
+    }
   }
-  const committed = await knowledge.commit(request.tenantId, source.id, { contentHash, chunks, now: now() });
-  return { source: committed, chunks: chunks.length, embedded: missing.length };
+  try {
+    const committed = await knowledge.commit(request.tenantId, source.id, {
+      contentHash,
+      chunks,
+      now: now(),
+      generation: source.generation,
+      note: request.note,
+    });
+    return { source: committed, chunks: chunks.length, embedded: missing.length };
+  } catch (error) {
+    // A newer ingestion of the source owns its state now: this one records nothing.
+    if (error instanceof SupersededIngestError) throw error;
+    return stop(`the commit failed: ${(error as Error).message}`, error);
+  }
 }

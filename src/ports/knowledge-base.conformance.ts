@@ -5,7 +5,13 @@
  * interruption, removal and a reopen.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { KnowledgeBase, KnowledgeReader, NewChunk } from "./knowledge-base.js";
+import {
+  KNOWLEDGE_LIMITS,
+  type KnowledgeBase,
+  type KnowledgeReader,
+  type NewChunk,
+  SupersededIngestError,
+} from "./knowledge-base.js";
 import { sha256Hex } from "./knowledge-ranking.js";
 
 export interface KnowledgeBaseFixture {
@@ -18,6 +24,8 @@ export interface KnowledgeBaseFixture {
 const MODEL = "test-3d";
 const ADA: KnowledgeReader = { tenantId: "acme", subjects: ["principal:ada", "team:finance"] };
 const BOB: KnowledgeReader = { tenantId: "acme", subjects: ["principal:bob"] };
+/** Bob as a member of the tenant: he holds `tenant` too. */
+const MEMBER_BOB: KnowledgeReader = { tenantId: "acme", subjects: ["tenant", "principal:bob"] };
 const ELSEWHERE: KnowledgeReader = { tenantId: "globex", subjects: ["principal:ada", "team:finance"] };
 
 const chunk = (text: string, page?: number, headings: string[] = []): NewChunk => ({
@@ -69,6 +77,7 @@ export function runKnowledgeBaseConformance(
         contentHash: sha256Hex(chunks.map(({ chunk: c }) => c.text).join("\n")),
         chunks: chunks.map(({ chunk: c }) => c),
         now: 2_000,
+        generation: source.generation,
       });
       return source.id;
     };
@@ -227,7 +236,12 @@ export function runKnowledgeBaseConformance(
       const fresh = chunk("The new travel policy allows economy only");
       // Nothing staged for the new chunk: the commit is refused and the old chunk is still there.
       await expect(
-        store.commit("acme", id, { contentHash: "h", chunks: [fresh], now: 4_000 }),
+        store.commit("acme", id, {
+          contentHash: "h",
+          chunks: [fresh],
+          now: 4_000,
+          generation: again!.generation,
+        }),
       ).rejects.toThrow();
       expect((await search(ADA, "travel"))[0]?.chunk.text).toBe("The old travel policy allows first class");
       await store.stageVectors("acme", id, MODEL, [{ textHash: fresh.textHash, vector: [0, 1, 0] }]);
@@ -238,6 +252,7 @@ export function runKnowledgeBaseConformance(
         contentHash: sha256Hex(fresh.text),
         chunks: [fresh],
         now: 5_000,
+        generation: again!.generation,
       });
       expect(committed).toMatchObject({
         status: "ready",
@@ -262,7 +277,7 @@ export function runKnowledgeBaseConformance(
       );
       const [hit] = await search(ADA, "salary");
       expect(await store.readChunk(ADA, hit!.chunk.id)).toBeDefined();
-      await store.begin("acme", {
+      const again = await store.begin("acme", {
         id,
         title: "Handbook",
         kind: "text",
@@ -271,9 +286,128 @@ export function runKnowledgeBaseConformance(
         model: MODEL,
         now: 6_000,
       });
+      expect(again).toMatchObject({ authSubjects: ["principal:ada"], pendingSubjects: ["principal:bob"] });
       expect(await store.readChunk(ADA, hit!.chunk.id)).toBeUndefined();
       expect(await search(ADA, "salary")).toEqual([]);
+      // Bob is given the source's new chunks at the commit, never its old ones before it.
+      expect(await store.readChunk(BOB, hit!.chunk.id)).toBeUndefined();
+      const committed = await store.commit("acme", id, {
+        contentHash: "h2",
+        chunks: [chunk("Salary bands for 2027")],
+        now: 7_000,
+        generation: again!.generation,
+      });
+      expect(committed.authSubjects).toEqual(["principal:bob"]);
+      expect(committed.pendingSubjects).toBeUndefined();
       expect(await store.readChunk(BOB, hit!.chunk.id)).toBeDefined();
+      expect(await store.readChunk(ADA, hit!.chunk.id)).toBeUndefined();
+    });
+
+    it("keeps a re-index widening a source's readers from showing its old chunks to the new readers until the commit", async () => {
+      const id = await index(
+        "acme",
+        ["principal:ada"],
+        [{ chunk: chunk("Salary of Carol is 190k."), vector: [1, 0, 0] }],
+      );
+      const again = await store.begin("acme", {
+        id,
+        title: "Salaries",
+        kind: "text",
+        origin: "text",
+        authSubjects: ["tenant"],
+        model: MODEL,
+        now: 3_000,
+      });
+      // The embedder fails: the source stays indexing, its old chunk read by Ada alone.
+      await store.interrupted("acme", id, "the embedder failed");
+      expect(await search(MEMBER_BOB, "salary carol", [1, 0, 0])).toEqual([]);
+      expect((await store.list("acme", { limit: 10, subjects: MEMBER_BOB.subjects })).sources).toEqual([]);
+      // Ada, a member of the tenant too, holds an old subject and a new one: she still reads it.
+      const [hit] = await search({ ...ADA, subjects: [...ADA.subjects, "tenant"] }, "salary carol");
+      expect(hit).toBeDefined();
+      expect(await store.readChunk(MEMBER_BOB, hit!.chunk.id)).toBeUndefined();
+      const stated = chunk("Salaries are set by the board.");
+      await store.stageVectors("acme", id, MODEL, [{ textHash: stated.textHash, vector: [0, 1, 0] }]);
+      await store.commit("acme", id, {
+        contentHash: "h",
+        chunks: [stated],
+        now: 4_000,
+        generation: again!.generation,
+      });
+      expect((await search(MEMBER_BOB, "salaries")).map((h) => h.chunk.text)).toEqual([stated.text]);
+      expect(await search(MEMBER_BOB, "carol")).toEqual([]);
+    });
+
+    it("refuses the commit of an ingestion a later begin of the same source superseded, changing nothing", async () => {
+      const id = await index(
+        "acme",
+        ["team:finance"],
+        [{ chunk: chunk("Expenses are filed monthly"), vector: [1, 0, 0] }],
+      );
+      const begin = (title: string) =>
+        store.begin("acme", {
+          id,
+          title,
+          kind: "text",
+          origin: "text",
+          authSubjects: ["team:finance"],
+          model: MODEL,
+          now: 3_000,
+        });
+      const first = await begin("First");
+      const second = await begin("Second");
+      expect(second!.generation).toBeGreaterThan(first!.generation);
+      const a = chunk("Expenses are filed weekly");
+      const b = chunk("Expenses are filed daily");
+      await store.stageVectors("acme", id, MODEL, [
+        { textHash: a.textHash, vector: [0, 1, 0] },
+        { textHash: b.textHash, vector: [0, 0, 1] },
+      ]);
+      await expect(
+        store.commit("acme", id, {
+          contentHash: "a",
+          chunks: [a],
+          now: 4_000,
+          generation: first!.generation,
+        }),
+      ).rejects.toBeInstanceOf(SupersededIngestError);
+      expect((await search(ADA, "expenses")).map((h) => h.chunk.text)).toEqual([
+        "Expenses are filed monthly",
+      ]);
+      // The superseded commit pruned nothing: the newer one's staged vector is still there.
+      expect(
+        await store.commit("acme", id, {
+          contentHash: "b",
+          chunks: [b],
+          now: 5_000,
+          generation: second!.generation,
+        }),
+      ).toMatchObject({ title: "Second", status: "ready", contentHash: "b" });
+      expect((await search(ADA, "expenses")).map((h) => h.chunk.text)).toEqual(["Expenses are filed daily"]);
+    });
+
+    it("keeps a commit's note (a truncated document) as the ready source's error", async () => {
+      const source = await store.begin("acme", {
+        title: "Long",
+        kind: "text",
+        origin: "text",
+        authSubjects: ["team:finance"],
+        model: MODEL,
+        now: 1,
+      });
+      const c = chunk("The first pages only");
+      await store.stageVectors("acme", source!.id, MODEL, [{ textHash: c.textHash, vector: [1, 0, 0] }]);
+      const note = "only the first 1000 pages were read";
+      expect(
+        await store.commit("acme", source!.id, {
+          contentHash: "h",
+          chunks: [c],
+          now: 2,
+          generation: 1,
+          note,
+        }),
+      ).toMatchObject({ status: "ready", error: note });
+      expect(await store.get("acme", source!.id)).toMatchObject({ status: "ready", error: note });
     });
 
     it("refuses a source with no subject, an empty title or a control character in a subject", async () => {
@@ -308,6 +442,26 @@ export function runKnowledgeBaseConformance(
       expect(second).toEqual({
         sources: [expect.objectContaining({ title: "S0", kind: "url", status: "indexing", chunkCount: 0 })],
       });
+      // A reader's page is cut after the filter: Bob's newer sources do not hide Ada's.
+      for (let n = 0; n < 3; n++) {
+        await store.begin("acme", {
+          title: `Bob${n}`,
+          kind: "text",
+          origin: "text",
+          authSubjects: ["principal:bob"],
+          model: MODEL,
+          now: 2_000 + n,
+        });
+      }
+      const adas = await store.list("acme", { limit: 2, subjects: ADA.subjects });
+      expect(adas.sources.map((s) => s.title)).toEqual(["S2", "S1"]);
+      expect(
+        (await store.list("acme", { limit: 2, after: adas.next, subjects: ADA.subjects })).sources.map(
+          (s) => s.title,
+        ),
+      ).toEqual(["S0"]);
+      expect((await store.list("acme", { limit: 10, subjects: BOB.subjects })).sources).toHaveLength(3);
+      expect((await store.list("acme", { limit: 10 })).sources).toHaveLength(6);
       const id = await index(
         "acme",
         ["team:finance"],
@@ -319,6 +473,26 @@ export function runKnowledgeBaseConformance(
       expect(await search(ADA, "parking", [1, 0, 0])).toEqual([]);
       expect(await store.readChunk(ADA, hit!.chunk.id)).toBeUndefined();
       expect(await store.get("acme", id)).toBeUndefined();
+    });
+
+    it("refuses a new source past the tenant's cap, yet re-indexes one and takes a new one once one is removed", async () => {
+      const add = (tenantId: string, n: number, id?: string) =>
+        store.begin(tenantId, {
+          ...(id ? { id } : {}),
+          title: `S${n}`,
+          kind: "text",
+          origin: "text",
+          authSubjects: ["tenant"],
+          model: MODEL,
+          now: n,
+        });
+      let last = "";
+      for (let n = 0; n < KNOWLEDGE_LIMITS.sourcesPerTenant; n++) last = (await add("acme", n))!.id;
+      await expect(add("acme", -1)).rejects.toThrow(/at most|the most it may/);
+      expect(await add("acme", -1, last)).toMatchObject({ id: last, title: "S-1" });
+      expect(await add("globex", 0)).toBeDefined();
+      expect(await store.remove("acme", last)).toBe(true);
+      expect(await add("acme", -2)).toBeDefined();
     });
 
     it("keeps sources, chunks, vectors and staged vectors across a reopen", async () => {

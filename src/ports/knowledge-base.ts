@@ -26,12 +26,19 @@ export interface KnowledgeSource {
   origin: string;
   /** The subjects that may find and read it; at least one. */
   authSubjects: string[];
+  /**
+   * The subjects a re-index in progress gives it at its commit; until then a reader must hold one of these
+   * and one of `authSubjects`, so the chunks being replaced never reach a reader the old ones did not.
+   */
+  pendingSubjects?: string[];
+  /** Counts the ingestions begun; a commit names the one it finishes, so an older one cannot land over a newer. */
+  generation: number;
   /** The embedding model its vectors come from; a query embedded by another model compares by words only. */
   model: string;
   /** The sha256 (hex) of the text last committed; empty before the first commit. */
   contentHash: string;
   status: SourceStatus;
-  /** Why the last ingestion stopped before its commit; absent when none did. */
+  /** Why the last ingestion stopped before its commit, or what it left out of a truncated document. */
   error?: string;
   chunkCount: number;
   /** Epoch milliseconds of the last commit; absent before the first. */
@@ -108,7 +115,10 @@ export interface KnowledgeHit {
 }
 
 export interface KnowledgeBase {
-  /** Creates a source, or marks an existing one `indexing` with its new title, origin and subjects; undefined for an unknown id. */
+  /**
+   * Creates a source (RangeError past `sourcesPerTenant`), or marks an existing one `indexing` with its new
+   * title and origin, its new subjects pending and its generation advanced; undefined for an unknown id.
+   */
   begin(tenantId: string, source: NewSource): Promise<KnowledgeSource | undefined>;
   /** The vectors already held for a source under `model`, by text hash: committed chunks' and staged ones. */
   knownVectors(tenantId: string, sourceId: string, model: string): Promise<Map<string, number[]>>;
@@ -122,19 +132,30 @@ export interface KnowledgeBase {
   /** Records why an ingestion stopped; the source stays `indexing` and its committed chunks searchable. */
   interrupted(tenantId: string, sourceId: string, reason: string): Promise<void>;
   /**
-   * Replaces the source's chunks with `chunks` in one step and marks it `ready`; every chunk's vector must
-   * be held (known or staged) under the source's model, else nothing changes and it throws.
+   * Replaces the source's chunks with `chunks` and its subjects with the pending ones in one step and marks
+   * it `ready`; every chunk's vector must be held (known or staged) under the source's model, else nothing
+   * changes and it throws. `generation` is the one `begin` returned: a later begin makes it stale and the
+   * commit throws SupersededIngestError. `note` is kept as the source's `error` (a truncated document).
    */
   commit(
     tenantId: string,
     sourceId: string,
-    commit: { contentHash: string; chunks: readonly NewChunk[]; now: number },
+    commit: {
+      contentHash: string;
+      chunks: readonly NewChunk[];
+      now: number;
+      generation: number;
+      note?: string | undefined;
+    },
   ): Promise<KnowledgeSource>;
   get(tenantId: string, sourceId: string): Promise<KnowledgeSource | undefined>;
-  /** The tenant's sources, newest first (an operator's view: no subject filter). */
+  /**
+   * The tenant's sources, newest first: every one for an operator (no `subjects`), else only those a reader
+   * holding `subjects` may read, filtered before the page is cut.
+   */
   list(
     tenantId: string,
-    page: { limit: number; after?: string | undefined },
+    page: { limit: number; after?: string | undefined; subjects?: readonly string[] | undefined },
   ): Promise<{
     sources: KnowledgeSource[];
     next?: string;
@@ -161,6 +182,8 @@ export const KNOWLEDGE_LIMITS = {
   /** Reciprocal rank fusion's constant (Cormack et al.): 60 damps the weight of the very first ranks. */
   fusionK: 60,
   chunksPerSource: 5_000,
+  /** Every search weighs all of a reader's visible vectors: the tenant's sources are bounded. */
+  sourcesPerTenant: 1_000,
   authSubjects: 20,
   subjectChars: 200,
   titleChars: 300,
@@ -188,6 +211,16 @@ export type KnowledgeAddition = (
  */
 export interface KnowledgeIntake {
   add(tenantId: string, addition: KnowledgeAddition): Promise<{ source: KnowledgeSource; embedded: number }>;
+}
+
+/** A commit of an ingestion a later `begin` of the same source superseded: nothing of it was kept. */
+export class SupersededIngestError extends Error {
+  constructor(readonly sourceId: string) {
+    super(
+      `source ${sourceId} was re-indexed again while this ingestion ran; the newer one stands, nothing of this one was kept`,
+    );
+    this.name = "SupersededIngestError";
+  }
 }
 
 /** Why an ingestion stopped before its commit; the source keeps the reason and the next add of it resumes. */

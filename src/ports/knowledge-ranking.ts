@@ -4,7 +4,7 @@
  * other tenants'), cosine similarity, and reciprocal rank fusion of the two rankings with its similarity floor.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { KNOWLEDGE_LIMITS, type NewSource, type SearchMode } from "./knowledge-base.js";
+import { KNOWLEDGE_LIMITS, type KnowledgeSource, type NewSource, type SearchMode } from "./knowledge-base.js";
 import { wordsOf } from "./memory-words.js";
 
 export const newSourceId = (): string => `ks_${randomBytes(8).toString("hex")}`;
@@ -19,14 +19,31 @@ export const sha256Hex = (text: string): string => createHash("sha256").update(t
 export const knowledgeQueryWords = (text: string): string[] =>
   wordsOf(text).slice(0, KNOWLEDGE_LIMITS.queryWords);
 
+const CONTROL = /\p{Cc}/u;
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Whether `text` holds a character no store keeps as text (PostgreSQL refuses NUL) or a broken one. */
+export const hasUnstorableChar = (text: string): boolean =>
+  text.includes("\u0000") || LONE_SURROGATE.test(text);
+
 /** Why a new source cannot be kept, or undefined; every adapter refuses the same sources. */
 export function sourceProblem(source: NewSource): string | undefined {
   if (source.title.trim() === "" || source.title.length > KNOWLEDGE_LIMITS.titleChars)
     return `a title of 1 to ${KNOWLEDGE_LIMITS.titleChars} characters`;
+  if (CONTROL.test(source.title) || LONE_SURROGATE.test(source.title))
+    return "a title without control characters or broken (lone surrogate) characters";
   const subjects = source.authSubjects;
   if (subjects.length === 0 || subjects.length > KNOWLEDGE_LIMITS.authSubjects)
     return `1 to ${KNOWLEDGE_LIMITS.authSubjects} subjects that may read it`;
-  if (subjects.some((s) => s.trim() === "" || s.length > KNOWLEDGE_LIMITS.subjectChars || /\p{Cc}/u.test(s)))
+  if (
+    subjects.some(
+      (s) =>
+        s.trim() === "" ||
+        s.length > KNOWLEDGE_LIMITS.subjectChars ||
+        CONTROL.test(s) ||
+        LONE_SURROGATE.test(s),
+    )
+  )
     return `each subject 1 to ${KNOWLEDGE_LIMITS.subjectChars} characters, no control character`;
   return undefined;
 }
@@ -34,6 +51,20 @@ export function sourceProblem(source: NewSource): string | undefined {
 /** Whether a reader holding `subjects` may read a source readable by `authSubjects`. */
 export const allowed = (authSubjects: readonly string[], subjects: readonly string[]): boolean =>
   authSubjects.some((subject) => subjects.includes(subject));
+
+/** Whether a reader may read a source now: one of its subjects and, while a re-index is pending, one of those too. */
+export const mayRead = (
+  source: Pick<KnowledgeSource, "authSubjects" | "pendingSubjects">,
+  subjects: readonly string[],
+): boolean =>
+  allowed(source.authSubjects, subjects) &&
+  (source.pendingSubjects === undefined || allowed(source.pendingSubjects, subjects));
+
+/** Refuses a new source past the tenant's cap; every adapter says it the same way. */
+export const tooManySources = (): RangeError =>
+  new RangeError(
+    `the tenant holds ${KNOWLEDGE_LIMITS.sourcesPerTenant} knowledge sources, the most it may; remove one before adding another`,
+  );
 
 /**
  * Chunk ids best first by words: each query word a chunk holds adds its inverse document frequency among the

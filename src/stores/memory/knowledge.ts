@@ -9,16 +9,18 @@ import {
   type KnowledgeChunk,
   type KnowledgeHit,
   type KnowledgeSource,
+  SupersededIngestError,
 } from "../../ports/knowledge-base.js";
 import {
-  allowed,
   chunkIdOf,
   fuse,
   knowledgeQueryWords,
+  mayRead,
   newSourceId,
   rankByVector,
   rankByWords,
   sourceProblem,
+  tooManySources,
 } from "../../ports/knowledge-ranking.js";
 import { decodeCursor, encodeCursor, foldedWord, wordsOf } from "../../ports/memory-words.js";
 
@@ -33,6 +35,7 @@ const termOf = (word: string) => foldedWord(word);
 const copySource = (source: KnowledgeSource): KnowledgeSource => ({
   ...source,
   authSubjects: [...source.authSubjects],
+  ...(source.pendingSubjects ? { pendingSubjects: [...source.pendingSubjects] } : {}),
 });
 const hitOf = (held: Held, chunk: KnowledgeChunk, score: number): KnowledgeHit => ({
   chunk: {
@@ -68,7 +71,6 @@ export function createMemoryKnowledgeBase(): KnowledgeBase {
         title: init.title,
         kind: init.kind,
         origin: init.origin,
-        authSubjects: [...init.authSubjects],
         model: init.model,
         status: "indexing" as const,
       };
@@ -76,12 +78,20 @@ export function createMemoryKnowledgeBase(): KnowledgeBase {
         const existing = held(tenantId, init.id);
         if (!existing) return undefined;
         const { error: _dropped, ...rest } = existing.source;
-        existing.source = { ...rest, ...fields };
+        existing.source = {
+          ...rest,
+          ...fields,
+          pendingSubjects: [...init.authSubjects],
+          generation: rest.generation + 1,
+        };
         return copySource(existing.source);
       }
+      if (sourcesOf(tenantId).size >= KNOWLEDGE_LIMITS.sourcesPerTenant) throw tooManySources();
       const source: KnowledgeSource = {
         id: newSourceId(),
         ...fields,
+        authSubjects: [...init.authSubjects],
+        generation: 1,
         contentHash: "",
         chunkCount: 0,
         createdAt: init.now,
@@ -104,9 +114,10 @@ export function createMemoryKnowledgeBase(): KnowledgeBase {
       const source = held(tenantId, sourceId);
       if (source) source.source = { ...source.source, status: "indexing", error: reason };
     },
-    async commit(tenantId, sourceId, { contentHash, chunks, now }) {
+    async commit(tenantId, sourceId, { contentHash, chunks, now, generation, note }) {
       const source = held(tenantId, sourceId);
       if (!source) throw new RangeError(`no knowledge source ${sourceId}`);
+      if (source.source.generation !== generation) throw new SupersededIngestError(sourceId);
       if (chunks.length > KNOWLEDGE_LIMITS.chunksPerSource)
         throw new RangeError(`a source holds at most ${KNOWLEDGE_LIMITS.chunksPerSource} chunks`);
       const vectors = source.vectors.get(source.source.model) ?? new Map<string, number[]>();
@@ -125,19 +136,28 @@ export function createMemoryKnowledgeBase(): KnowledgeBase {
       source.vectors = new Map([
         [source.source.model, new Map([...vectors].filter(([hash]) => used.has(hash)))],
       ]);
-      const { error: _dropped, ...rest } = source.source;
-      source.source = { ...rest, contentHash, status: "ready", chunkCount: chunks.length, indexedAt: now };
+      const { error: _dropped, pendingSubjects, ...rest } = source.source;
+      source.source = {
+        ...rest,
+        authSubjects: pendingSubjects ?? rest.authSubjects,
+        ...(note ? { error: note } : {}),
+        contentHash,
+        status: "ready",
+        chunkCount: chunks.length,
+        indexedAt: now,
+      };
       return copySource(source.source);
     },
     async get(tenantId, sourceId) {
       const source = held(tenantId, sourceId);
       return source && copySource(source.source);
     },
-    async list(tenantId, { limit, after }) {
+    async list(tenantId, { limit, after, subjects }) {
       const from = after === undefined ? undefined : decodeCursor(after);
       const size = Math.min(limit, KNOWLEDGE_LIMITS.listPage);
       const all = [...(tenants.get(tenantId)?.values() ?? [])]
         .map(({ source }) => source)
+        .filter((s) => subjects === undefined || mayRead(s, subjects))
         .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
         .filter(
           (s) => !from || s.createdAt < from.createdAt || (s.createdAt === from.createdAt && s.id < from.id),
@@ -150,9 +170,7 @@ export function createMemoryKnowledgeBase(): KnowledgeBase {
       return tenants.get(tenantId)?.delete(sourceId) ?? false;
     },
     async search({ tenantId, subjects }, { text, vector, limit, mode = "hybrid", minSimilarity }) {
-      const visible = [...(tenants.get(tenantId)?.values() ?? [])].filter((h) =>
-        allowed(h.source.authSubjects, subjects),
-      );
+      const visible = [...(tenants.get(tenantId)?.values() ?? [])].filter((h) => mayRead(h.source, subjects));
       const byId = new Map<string, { held: Held; chunk: KnowledgeChunk & { terms: Set<string> } }>();
       for (const h of visible) for (const chunk of h.chunks) byId.set(chunk.id, { held: h, chunk });
       const matches = new Map<string, Set<string>>();
@@ -183,7 +201,7 @@ export function createMemoryKnowledgeBase(): KnowledgeBase {
     },
     async readChunk({ tenantId, subjects }, chunkId) {
       for (const h of tenants.get(tenantId)?.values() ?? []) {
-        if (!allowed(h.source.authSubjects, subjects)) continue;
+        if (!mayRead(h.source, subjects)) continue;
         const chunk = h.chunks.find((c) => c.id === chunkId);
         if (chunk) return hitOf(h, chunk, 0);
       }

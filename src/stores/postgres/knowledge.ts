@@ -13,6 +13,7 @@ import {
   type KnowledgeSource,
   type SourceKind,
   type SourceStatus,
+  SupersededIngestError,
 } from "../../ports/knowledge-base.js";
 import {
   chunkIdOf,
@@ -22,6 +23,7 @@ import {
   rankByVector,
   rankByWords,
   sourceProblem,
+  tooManySources,
 } from "../../ports/knowledge-ranking.js";
 import { decodeCursor, encodeCursor } from "../../ports/memory-words.js";
 import { inTransaction } from "./transaction.js";
@@ -32,6 +34,8 @@ interface SourceRow {
   kind: SourceKind;
   origin: string;
   auth_subjects: string[];
+  pending_subjects: string[] | null;
+  generation: number;
   model: string;
   content_hash: string;
   status: SourceStatus;
@@ -60,6 +64,8 @@ const toSource = (row: SourceRow): KnowledgeSource => ({
   kind: row.kind,
   origin: row.origin,
   authSubjects: row.auth_subjects,
+  ...(row.pending_subjects === null ? {} : { pendingSubjects: row.pending_subjects }),
+  generation: row.generation,
   model: row.model,
   contentHash: row.content_hash,
   status: row.status,
@@ -87,7 +93,7 @@ const toHit = (row: ChunkRow, score: number): KnowledgeHit => {
 };
 
 const SOURCE_COLUMNS =
-  "id, title, kind, origin, auth_subjects, model, content_hash, status, error, chunk_count, indexed_at, created_at";
+  "id, title, kind, origin, auth_subjects, pending_subjects, generation, model, content_hash, status, error, chunk_count, indexed_at, created_at";
 const CHUNK_COLUMNS =
   "c.id, c.source_id, c.ordinal, c.text, c.text_hash, c.page, c.headings, s.title, s.kind, s.origin";
 
@@ -96,9 +102,11 @@ export function createPostgresKnowledgeBase(pool: pg.Pool, schema: string): Know
   const sources = `${schema}.knowledge_sources`;
   const chunks = `${schema}.knowledge_chunks`;
   const vectors = `${schema}.knowledge_vectors`;
+  // $2 the reader's subjects; while a re-index is pending, its subjects must meet them too.
+  const mayRead = `s.auth_subjects && $2::text[] AND (s.pending_subjects IS NULL OR s.pending_subjects && $2::text[])`;
   // $1 the tenant, $2 the reader's subjects.
   const visible = `${chunks} c JOIN ${sources} s ON s.tenant_id = c.tenant_id AND s.id = c.source_id
-    WHERE s.tenant_id = $1 AND s.auth_subjects && $2::text[]`;
+    WHERE s.tenant_id = $1 AND ${mayRead}`;
   const getSource = async (client: pg.Pool | pg.PoolClient, tenantId: string, id: string) => {
     const { rows } = await client.query<SourceRow>(
       `SELECT ${SOURCE_COLUMNS} FROM ${sources} WHERE tenant_id = $1 AND id = $2`,
@@ -113,20 +121,24 @@ export function createPostgresKnowledgeBase(pool: pg.Pool, schema: string): Know
       const fields = [init.title, init.kind, init.origin, [...init.authSubjects], init.model];
       if (init.id !== undefined) {
         const { rows } = await pool.query<SourceRow>(
-          `UPDATE ${sources} SET title = $3, kind = $4, origin = $5, auth_subjects = $6, model = $7,
-             status = 'indexing', error = NULL
+          `UPDATE ${sources} SET title = $3, kind = $4, origin = $5, pending_subjects = $6, model = $7,
+             generation = generation + 1, status = 'indexing', error = NULL
            WHERE tenant_id = $1 AND id = $2 RETURNING ${SOURCE_COLUMNS}`,
           [tenantId, init.id, ...fields],
         );
         return rows[0] && toSource(rows[0]);
       }
+      // The count and the insert in one statement; two adds racing at the cap may pass it by one each.
       const { rows } = await pool.query<SourceRow>(
-        `INSERT INTO ${sources} (tenant_id, id, title, kind, origin, auth_subjects, model, content_hash, status,
-           chunk_count, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, '', 'indexing', 0, $8) RETURNING ${SOURCE_COLUMNS}`,
-        [tenantId, newSourceId(), ...fields, init.now],
+        `INSERT INTO ${sources} (tenant_id, id, title, kind, origin, auth_subjects, generation, model,
+           content_hash, status, chunk_count, created_at)
+         SELECT $1, $2, $3, $4, $5, $6, 1, $7, '', 'indexing', 0, $8
+         WHERE (SELECT count(*) FROM ${sources} WHERE tenant_id = $1) < $9
+         RETURNING ${SOURCE_COLUMNS}`,
+        [tenantId, newSourceId(), ...fields, init.now, KNOWLEDGE_LIMITS.sourcesPerTenant],
       );
-      return toSource(rows[0] as SourceRow);
+      if (!rows[0]) throw tooManySources();
+      return toSource(rows[0]);
     },
     async knownVectors(tenantId, sourceId, model) {
       const { rows } = await pool.query<{ text_hash: string; vector: number[] }>(
@@ -160,7 +172,7 @@ export function createPostgresKnowledgeBase(pool: pg.Pool, schema: string): Know
         [tenantId, sourceId, reason],
       );
     },
-    async commit(tenantId, sourceId, { contentHash, chunks: next, now }) {
+    async commit(tenantId, sourceId, { contentHash, chunks: next, now, generation, note }) {
       return inTransaction(pool, async (client) => {
         // The source row locked: two commits of one source queue rather than interleave their chunks.
         const { rows } = await client.query<SourceRow>(
@@ -169,6 +181,7 @@ export function createPostgresKnowledgeBase(pool: pg.Pool, schema: string): Know
         );
         const row = rows[0];
         if (!row) throw new RangeError(`no knowledge source ${sourceId}`);
+        if (row.generation !== generation) throw new SupersededIngestError(sourceId);
         if (next.length > KNOWLEDGE_LIMITS.chunksPerSource)
           throw new RangeError(`a source holds at most ${KNOWLEDGE_LIMITS.chunksPerSource} chunks`);
         const held = await client.query<{ text_hash: string }>(
@@ -207,9 +220,10 @@ export function createPostgresKnowledgeBase(pool: pg.Pool, schema: string): Know
           [tenantId, sourceId, row.model],
         );
         const updated = await client.query<SourceRow>(
-          `UPDATE ${sources} SET status = 'ready', error = NULL, content_hash = $3, chunk_count = $4, indexed_at = $5
+          `UPDATE ${sources} SET status = 'ready', error = $6, content_hash = $3, chunk_count = $4, indexed_at = $5,
+             auth_subjects = coalesce(pending_subjects, auth_subjects), pending_subjects = NULL
            WHERE tenant_id = $1 AND id = $2 RETURNING ${SOURCE_COLUMNS}`,
-          [tenantId, sourceId, contentHash, next.length, now],
+          [tenantId, sourceId, contentHash, next.length, now, note ?? null],
         );
         return toSource(updated.rows[0] as SourceRow);
       });
@@ -218,14 +232,22 @@ export function createPostgresKnowledgeBase(pool: pg.Pool, schema: string): Know
       const row = await getSource(pool, tenantId, sourceId);
       return row && toSource(row);
     },
-    async list(tenantId, { limit, after }) {
+    async list(tenantId, { limit, after, subjects }) {
       const from = after === undefined ? undefined : decodeCursor(after);
       const size = Math.min(limit, KNOWLEDGE_LIMITS.listPage);
+      // An operator's page ($5 true) holds every source; a reader's only the visible ones, filtered before LIMIT.
       const { rows } = await pool.query<SourceRow>(
-        `SELECT ${SOURCE_COLUMNS} FROM ${sources} WHERE tenant_id = $1
-           AND ($2::bigint IS NULL OR created_at < $2 OR (created_at = $2 AND id COLLATE "C" < $3::text))
-         ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT $4`,
-        [tenantId, from?.createdAt ?? null, from?.id ?? null, size + 1],
+        `SELECT ${SOURCE_COLUMNS} FROM ${sources} s WHERE tenant_id = $1 AND ($5 OR (${mayRead}))
+           AND ($3::bigint IS NULL OR created_at < $3 OR (created_at = $3 AND id COLLATE "C" < $4::text))
+         ORDER BY created_at DESC, id COLLATE "C" DESC LIMIT $6`,
+        [
+          tenantId,
+          [...(subjects ?? [])],
+          from?.createdAt ?? null,
+          from?.id ?? null,
+          subjects === undefined,
+          size + 1,
+        ],
       );
       const page = rows.slice(0, size).map(toSource);
       const last = page[page.length - 1];

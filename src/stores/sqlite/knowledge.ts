@@ -14,6 +14,7 @@ import {
   type KnowledgeSource,
   type SourceKind,
   type SourceStatus,
+  SupersededIngestError,
 } from "../../ports/knowledge-base.js";
 import {
   chunkIdOf,
@@ -23,6 +24,7 @@ import {
   rankByVector,
   rankByWords,
   sourceProblem,
+  tooManySources,
 } from "../../ports/knowledge-ranking.js";
 import { decodeCursor, encodeCursor } from "../../ports/memory-words.js";
 
@@ -32,6 +34,8 @@ interface SourceRow {
   kind: SourceKind;
   origin: string;
   auth_subjects: string;
+  pending_subjects: string | null;
+  generation: number;
   model: string;
   content_hash: string;
   status: SourceStatus;
@@ -60,6 +64,8 @@ const toSource = (row: SourceRow): KnowledgeSource => ({
   kind: row.kind,
   origin: row.origin,
   authSubjects: JSON.parse(row.auth_subjects) as string[],
+  ...(row.pending_subjects === null ? {} : { pendingSubjects: JSON.parse(row.pending_subjects) as string[] }),
+  generation: row.generation,
   model: row.model,
   contentHash: row.content_hash,
   status: row.status,
@@ -91,9 +97,12 @@ const toBlob = (vector: readonly number[]) => Buffer.from(new Float32Array(vecto
 const fromBlob = (blob: Buffer) =>
   new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 
-// The reader's subjects arrive as one JSON array parameter; a source is visible when the two arrays meet.
+// The reader's subjects arrive as one JSON array parameter; a source is visible when the two arrays meet,
+// and, while a re-index is pending, its pending subjects meet them too.
 const VISIBLE = `s.tenant_id = @tenant AND EXISTS (
-  SELECT 1 FROM json_each(s.auth_subjects) a JOIN json_each(@subjects) r ON a.value = r.value)`;
+  SELECT 1 FROM json_each(s.auth_subjects) a JOIN json_each(@subjects) r ON a.value = r.value)
+  AND (s.pending_subjects IS NULL OR EXISTS (
+  SELECT 1 FROM json_each(s.pending_subjects) p JOIN json_each(@subjects) r ON p.value = r.value))`;
 const CHUNK_COLUMNS =
   "c.id, c.source_id, c.ordinal, c.text, c.text_hash, c.page, c.headings, s.title, s.kind, s.origin";
 const FROM_VISIBLE = `knowledge_chunks c JOIN knowledge_sources s ON s.tenant_id = c.tenant_id AND s.id = c.source_id`;
@@ -104,13 +113,17 @@ export function createSqliteKnowledgeBase(db: Database.Database): KnowledgeBase 
     "SELECT * FROM knowledge_sources WHERE tenant_id = ? AND id = ?",
   );
   const insertSource = db.prepare(
-    `INSERT INTO knowledge_sources (tenant_id, id, title, kind, origin, auth_subjects, model, content_hash,
-       status, chunk_count, created_at)
-     VALUES (@tenant, @id, @title, @kind, @origin, @subjects, @model, '', 'indexing', 0, @now)`,
+    `INSERT INTO knowledge_sources (tenant_id, id, title, kind, origin, auth_subjects, generation, model,
+       content_hash, status, chunk_count, created_at)
+     VALUES (@tenant, @id, @title, @kind, @origin, @subjects, 1, @model, '', 'indexing', 0, @now)`,
+  );
+  const sourceCount = db.prepare<[string], { n: number }>(
+    "SELECT count(*) AS n FROM knowledge_sources WHERE tenant_id = ?",
   );
   const restartSource = db.prepare(
-    `UPDATE knowledge_sources SET title = @title, kind = @kind, origin = @origin, auth_subjects = @subjects,
-       model = @model, status = 'indexing', error = NULL WHERE tenant_id = @tenant AND id = @id`,
+    `UPDATE knowledge_sources SET title = @title, kind = @kind, origin = @origin, pending_subjects = @subjects,
+       generation = generation + 1, model = @model, status = 'indexing', error = NULL
+     WHERE tenant_id = @tenant AND id = @id`,
   );
   const vectorsOf = db.prepare<[string, string, string], { text_hash: string; vector: Buffer }>(
     "SELECT text_hash, vector FROM knowledge_vectors WHERE tenant_id = ? AND source_id = ? AND model = ?",
@@ -137,13 +150,16 @@ export function createSqliteKnowledgeBase(db: Database.Database): KnowledgeBase 
          (SELECT text_hash FROM knowledge_chunks WHERE tenant_id = @tenant AND source_id = @id))`,
   );
   const markReady = db.prepare(
-    `UPDATE knowledge_sources SET status = 'ready', error = NULL, content_hash = ?, chunk_count = ?, indexed_at = ?
+    `UPDATE knowledge_sources SET status = 'ready', error = ?, content_hash = ?, chunk_count = ?, indexed_at = ?,
+       auth_subjects = coalesce(pending_subjects, auth_subjects), pending_subjects = NULL
      WHERE tenant_id = ? AND id = ?`,
   );
-  const list = db.prepare<[string, number, number, number, string, number], SourceRow>(
-    `SELECT * FROM knowledge_sources WHERE tenant_id = ?
-       AND (? = 0 OR created_at < ? OR (created_at = ? AND id < ?))
-     ORDER BY created_at DESC, id DESC LIMIT ?`,
+  type ListParams = Visible & { all: number; from: number; at: number; id: string; size: number };
+  // An operator's page (@all = 1) holds every source; a reader's only the visible ones, filtered before LIMIT.
+  const list = db.prepare<[ListParams], SourceRow>(
+    `SELECT s.* FROM knowledge_sources s WHERE s.tenant_id = @tenant AND (@all = 1 OR (${VISIBLE}))
+       AND (@from = 0 OR s.created_at < @at OR (s.created_at = @at AND s.id < @id))
+     ORDER BY s.created_at DESC, s.id DESC LIMIT @size`,
   );
   const removeSource = db.prepare("DELETE FROM knowledge_sources WHERE tenant_id = ? AND id = ?");
   const removeVectors = db.prepare("DELETE FROM knowledge_vectors WHERE tenant_id = ? AND source_id = ?");
@@ -173,9 +189,12 @@ export function createSqliteKnowledgeBase(db: Database.Database): KnowledgeBase 
       contentHash: string,
       chunks: readonly KnowledgeChunkInput[],
       now: number,
+      generation: number,
+      note: string | null,
     ) => {
       const row = getSource.get(tenantId, sourceId);
       if (!row) throw new RangeError(`no knowledge source ${sourceId}`);
+      if (row.generation !== generation) throw new SupersededIngestError(sourceId);
       if (chunks.length > KNOWLEDGE_LIMITS.chunksPerSource)
         throw new RangeError(`a source holds at most ${KNOWLEDGE_LIMITS.chunksPerSource} chunks`);
       const missing = chunks.find((c) => !hasVector.get(tenantId, sourceId, row.model, c.textHash));
@@ -194,7 +213,7 @@ export function createSqliteKnowledgeBase(db: Database.Database): KnowledgeBase 
         );
       });
       pruneVectors.run({ tenant: tenantId, id: sourceId, model: row.model });
-      markReady.run(contentHash, chunks.length, now, tenantId, sourceId);
+      markReady.run(note, contentHash, chunks.length, now, tenantId, sourceId);
       return toSource(getSource.get(tenantId, sourceId) as SourceRow);
     },
   );
@@ -210,6 +229,13 @@ export function createSqliteKnowledgeBase(db: Database.Database): KnowledgeBase 
         stage.run(tenantId, sourceId, model, textHash, toBlob(vector));
     },
   );
+  const create = db.transaction((values: Record<string, string | number>) => {
+    if ((sourceCount.get(values.tenant as string) as { n: number }).n >= KNOWLEDGE_LIMITS.sourcesPerTenant)
+      throw tooManySources();
+    const id = newSourceId();
+    insertSource.run({ ...values, id });
+    return toSource(getSource.get(values.tenant as string, id) as SourceRow);
+  });
   const remove = db.transaction((tenantId: string, sourceId: string) => {
     dropChunks.run(tenantId, sourceId);
     removeVectors.run(tenantId, sourceId);
@@ -258,9 +284,7 @@ export function createSqliteKnowledgeBase(db: Database.Database): KnowledgeBase 
         if (restartSource.run({ ...values, id: init.id }).changes === 0) return undefined;
         return toSource(getSource.get(tenantId, init.id) as SourceRow);
       }
-      const id = newSourceId();
-      insertSource.run({ ...values, id });
-      return toSource(getSource.get(tenantId, id) as SourceRow);
+      return create.immediate(values);
     },
     async knownVectors(tenantId, sourceId, model) {
       return new Map(
@@ -273,18 +297,25 @@ export function createSqliteKnowledgeBase(db: Database.Database): KnowledgeBase 
     async interrupted(tenantId, sourceId, reason) {
       interrupt.run(reason, tenantId, sourceId);
     },
-    async commit(tenantId, sourceId, { contentHash, chunks, now }) {
-      return commit.immediate(tenantId, sourceId, contentHash, chunks, now);
+    async commit(tenantId, sourceId, { contentHash, chunks, now, generation, note }) {
+      return commit.immediate(tenantId, sourceId, contentHash, chunks, now, generation, note ?? null);
     },
     async get(tenantId, sourceId) {
       const row = getSource.get(tenantId, sourceId);
       return row && toSource(row);
     },
-    async list(tenantId, { limit, after }) {
+    async list(tenantId, { limit, after, subjects }) {
       const from = after === undefined ? undefined : decodeCursor(after);
       const size = Math.min(limit, KNOWLEDGE_LIMITS.listPage);
-      const at = from?.createdAt ?? 0;
-      const rows = list.all(tenantId, from ? 1 : 0, at, at, from?.id ?? "", size + 1);
+      const rows = list.all({
+        tenant: tenantId,
+        subjects: JSON.stringify(subjects ?? []),
+        all: subjects === undefined ? 1 : 0,
+        from: from ? 1 : 0,
+        at: from?.createdAt ?? 0,
+        id: from?.id ?? "",
+        size: size + 1,
+      });
       const sources = rows.slice(0, size).map(toSource);
       const last = sources[sources.length - 1];
       return rows.length > size && last ? { sources, next: encodeCursor(last) } : { sources };

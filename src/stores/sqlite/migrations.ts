@@ -356,6 +356,10 @@ export const MIGRATIONS: readonly Migration[] = [
         kind          TEXT    NOT NULL,
         origin        TEXT    NOT NULL,
         auth_subjects TEXT    NOT NULL,
+        -- A re-index's subjects, applied at its commit; until then a reader needs one of each.
+        pending_subjects TEXT,
+        -- Counts the ingestions begun: a commit of an older one is refused.
+        generation    INTEGER NOT NULL,
         model         TEXT    NOT NULL,
         content_hash  TEXT    NOT NULL,
         status        TEXT    NOT NULL,
