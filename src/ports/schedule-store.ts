@@ -139,6 +139,24 @@ export interface ScheduleStoreOptions {
   minIntervalMs?: number;
 }
 
+/** The schedule tools: a schedule that makes, lists or cancels schedules could multiply itself. */
+const SCHEDULE_TOOLS: ReadonlySet<string> = new Set(["schedule_create", "schedule_list", "schedule_cancel"]);
+
+/**
+ * Why a tool may not be scheduled, or undefined: a schedule tool, or one that calls another tool named in
+ * its input (execute_tool), which could reach a schedule tool whatever its name says. Checked when the
+ * schedule is made and again each time it fires.
+ */
+export function unschedulable(tool: {
+  readonly name: string;
+  readonly delegatesTo?: unknown;
+}): string | undefined {
+  if (SCHEDULE_TOOLS.has(tool.name)) return `${tool.name} cannot itself be scheduled`;
+  if (tool.delegatesTo !== undefined)
+    return `${tool.name} calls other tools and cannot be scheduled; schedule the tool it would call instead`;
+  return undefined;
+}
+
 /**
  * What the host checks of a tool call when it is scheduled: that the caller may call that tool now, with
  * that input. A tool the caller may not see is refused as unknown, never as forbidden, so a schedule cannot

@@ -31,6 +31,11 @@ export const scheduleCancelSpec = scheduleTool({
       before.status === "active" || before.status === "paused"
         ? `Cancelled ${id}; it fires no more.\n${describeSchedule(schedule)}`
         : `${id} was already ${before.status}; nothing changed.\n${describeSchedule(schedule)}`;
-    return { content, data: { id, status: schedule.status } };
+    // The content repeats the prompt or input a model wrote: fenced, as schedule_list fences it.
+    return {
+      content,
+      data: { id, status: schedule.status },
+      provenance: { source: "schedule_cancel: made by an agent", trusted: false },
+    };
   },
 });

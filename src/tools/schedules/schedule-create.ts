@@ -75,6 +75,8 @@ export const scheduleCreateSpec = scheduleTool({
         status: schedule.status,
         ...(schedule.nextFireAt === undefined ? {} : { nextFireAt: iso(schedule.nextFireAt) }),
       },
+      // The content repeats the prompt or input a model wrote: fenced, as schedule_list fences it.
+      provenance: { source: "schedule_create: made by an agent", trusted: false },
     };
   },
 });

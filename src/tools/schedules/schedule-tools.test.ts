@@ -1,5 +1,6 @@
 /** @module The schedule tools through a real seam over the in-process schedule store: checks at creation, scoping, refusals. */
 import { describe, expect, it } from "vitest";
+import { createExecuteTool } from "../../catalog/meta/execute-tool.js";
 import type { Authorizer } from "../../policy/ports.js";
 import type { Envelope } from "../../seam/envelope.js";
 import { createMemoryScheduleStore } from "../../stores/memory/schedules.js";
@@ -15,7 +16,9 @@ function harness(authorizer?: Authorizer) {
     schedules,
     scheduleTargets: seamScheduleTargets(() => (served as TestHarness).seam),
   });
-  served = createTestHarness([...generalTools({}), ...tools], authorizer ? { authorizer } : {});
+  // execute_tool calls the tool its input names: it must not carry a schedule tool past the check.
+  const executeTool = createExecuteTool(() => (served as TestHarness).seam);
+  served = createTestHarness([...generalTools({}), ...tools, executeTool], authorizer ? { authorizer } : {});
   return { schedules, ...served };
 }
 
@@ -43,6 +46,13 @@ describe("schedule toolkit through the seam", () => {
       },
     });
     const id = made.ok ? (made.data as { id: string }).id : "";
+    // Each answer that repeats what a model wrote is fenced, not only the listing.
+    expect(made).toMatchObject({
+      provenance: { source: "schedule_create: made by an agent", trusted: false },
+      content: expect.stringMatching(
+        /^<untrusted-content id="[0-9a-f]{16}" source="schedule_create: made by an agent">/,
+      ),
+    });
     expect(await schedules.get(ada, id)).toMatchObject({
       principalId: "user:ada",
       action: { kind: "tool", tool: "calculate", input: { expression: "6*7" } },
@@ -66,6 +76,10 @@ describe("schedule toolkit through the seam", () => {
     expect(await seam.call(context(ada), "schedule_cancel", { id })).toMatchObject({
       ok: true,
       data: { id, status: "cancelled" },
+      provenance: { source: "schedule_cancel: made by an agent", trusted: false },
+      content: expect.stringMatching(
+        /^<untrusted-content id="[0-9a-f]{16}" source="schedule_cancel: made by an agent">/,
+      ),
     });
     expect(await seam.call(context(ada), "schedule_cancel", { id })).toMatchObject({
       ok: true,
@@ -113,6 +127,20 @@ describe("schedule toolkit through the seam", () => {
       [{ tool: "calculate", input: { formula: "1+1" }, at: soon() }, "invalid_input", /calculate's schema/],
       [{ tool: "calculate", input: {}, at: soon() }, "invalid_input", /calculate's schema/],
       [{ tool: "schedule_list", input: {}, at: soon() }, "invalid_input", /cannot itself be scheduled/],
+      [
+        {
+          tool: "execute_tool",
+          input: { name: "schedule_create", arguments: { prompt: "again", cron: "* * * * *" } },
+          cron: "* * * * *",
+        },
+        "invalid_input",
+        /execute_tool calls other tools and cannot be scheduled/,
+      ],
+      [
+        { tool: "execute_tool", input: { name: "calculate", arguments: { expression: "1+1" } }, at: soon() },
+        "invalid_input",
+        /schedule the tool it would call instead/,
+      ],
       [{ tool: "calculate", prompt: "hi", at: soon() }, "invalid_input", /either tool .* or prompt/],
       [{ prompt: "hi" }, "invalid_input", /either at .* or cron/],
       [{ prompt: "hi", at: soon(), cron: "* * * * *" }, "invalid_input", /either at .* or cron/],

@@ -1,13 +1,11 @@
 /**
  * @module The schedule tools' check of a scheduled call, through the seam the host serves them with: the
- * tool is one the caller may call (the seam's own visibility filter), and the input passes its schema. The
- * schedule tools themselves cannot be scheduled: a schedule that makes schedules would multiply.
+ * tool is one the caller may call (the seam's own visibility filter), and the input passes its schema. Neither
+ * a schedule tool nor a tool that calls others (execute_tool) may be scheduled (`unschedulable`).
  */
-import type { ScheduleTargets } from "../../ports/schedule-store.js";
+import { type ScheduleTargets, unschedulable } from "../../ports/schedule-store.js";
 import { validateInput } from "../../seam/call-checks.js";
 import type { Seam } from "../../seam/seam.js";
-
-const NOT_SCHEDULABLE = new Set(["schedule_create", "schedule_list", "schedule_cancel"]);
 
 export function seamScheduleTargets(seam: () => Seam): ScheduleTargets {
   return {
@@ -20,8 +18,8 @@ export function seamScheduleTargets(seam: () => Seam): ScheduleTargets {
           code: "unknown_tool",
           message: `there is no tool "${name}" you may call; find_tools lists the ones you can schedule`,
         };
-      if (NOT_SCHEDULABLE.has(name))
-        return { ok: false, code: "invalid_input", message: `${name} cannot itself be scheduled` };
+      const problem = unschedulable(tool);
+      if (problem !== undefined) return { ok: false, code: "invalid_input", message: problem };
       const validated = await validateInput(tool, input);
       if (validated.ok) return { ok: true };
       const error = validated.envelope.ok ? undefined : validated.envelope.error;
