@@ -302,7 +302,9 @@ export type AuditKind =
   /** A call whose outcome was lost: its process stopped under it, or it was found with its holder gone. */
   | "tool-call-interrupt"
   /** A user connected a credential through consent (never its token). */
-  | "consent-grant";
+  | "consent-grant"
+  /** A scheduled prompt's occurrence: handed to the host (`ok`) or not (`not_authorized`). */
+  | "schedule-prompt";
 
 export interface AuditEvent {
   tenantId: string;

@@ -220,6 +220,7 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     schedules: stores.schedules,
     seam,
     auth,
+    audit: stores.audit,
     publish: (event) => {
       hub.publish(event);
       if (bus) tellSchedulePrompt(bus, event);

@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AuthStore } from "../ports/auth-store.js";
 import type { ScheduleStore } from "../ports/schedule-store.js";
-import { ToolRegistry } from "../registry/registry.js";
+import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import { Seam } from "../seam/seam.js";
 import { createMemoryStores } from "../stores/memory/index.js";
 import { createMemoryScheduleStore } from "../stores/memory/schedules.js";
@@ -31,7 +31,7 @@ afterEach(async () => {
   }
 });
 
-async function setup() {
+async function setup(extraTools: readonly AnyTool[] = []) {
   const directory = mkdtempSync(join(tmpdir(), "toolreg-scheduler-"));
   const auth = openSqliteAuthStore(join(directory, "auth.db"));
   opened.push({ auth, directory });
@@ -49,7 +49,7 @@ async function setup() {
   });
   const stores = createMemoryStores();
   const seam = new Seam({
-    registry: new ToolRegistry([ticket, invoice]).view(),
+    registry: new ToolRegistry([ticket, invoice, ...extraTools]).view(),
     stores,
     approvalPolicy: allowAll,
   });
@@ -61,6 +61,7 @@ async function setup() {
       schedules,
       seam,
       auth,
+      audit: stores.audit,
       publish: (event) => hub.publish(event),
       logger: { debug() {}, info() {}, warn() {}, error() {} },
       holder: "instance-1",
@@ -199,8 +200,8 @@ describe("scheduler", () => {
     await running.stop();
   });
 
-  it("hands a prompt to the host as an event, and none for a principal with no live key", async () => {
-    const { auth, keyId, hub, schedules, clock, scheduler } = await setup();
+  it("hands a prompt to the host as an event, and none for a principal with no live key, auditing each", async () => {
+    const { auth, keyId, hub, stores, schedules, clock, scheduler } = await setup();
     const heard: ServerEvent[] = [];
     hub.subscribe((event) => heard.push(event));
     const schedule = await schedules.create(ADA, {
@@ -208,6 +209,7 @@ describe("scheduler", () => {
       timing: { kind: "cron", expression: "*/2 * * * * *", timeZone: "UTC" },
       now: T0,
     });
+    const runId = scheduleRunId(schedule.id);
     const running = scheduler();
     clock.now = T0 + 2_000;
     await running.tick();
@@ -228,11 +230,20 @@ describe("scheduler", () => {
     await running.tick();
     expect(heard).toHaveLength(1);
     expect(await schedules.get(ADA, schedule.id)).toMatchObject({ status: "paused", fireCount: 2 });
+    // Each occurrence audited under the maker, with its run and tool-call ids: handed over, then refused.
+    const audit = await stores.audit.list({ tenantId: "acme" });
+    expect(
+      audit.map((event) => [event.kind, event.actor, event.runId, event.toolCallId, event.outcome]),
+    ).toEqual([
+      ["schedule-prompt", "user:ada", runId, occurrenceCallId(schedule.id, T0 + 4_000), "not_authorized"],
+      ["schedule-prompt", "user:ada", runId, occurrenceCallId(schedule.id, T0 + 2_000), "ok"],
+    ]);
+    expect(audit[0]?.message).toContain("user:ada has no live key");
     await running.stop();
   });
 
   it("hands no prompt to the host for a disabled assistant, recording the occurrence as refused", async () => {
-    const { auth, hub, schedules, clock, scheduler } = await setup();
+    const { auth, hub, stores, schedules, clock, scheduler } = await setup();
     const carl = { tenantId: "acme", principalId: "user:carl" };
     await auth.createKey({ ...carl, mode: "disabled" });
     const heard: ServerEvent[] = [];
@@ -250,6 +261,72 @@ describe("scheduler", () => {
       status: "done",
       lastOutcome: "not_authorized",
     });
+    expect(await stores.audit.list({ tenantId: "acme" })).toMatchObject([
+      { kind: "schedule-prompt", actor: "user:carl", outcome: "not_authorized" },
+    ]);
     await running.stop();
+  });
+  it("refuses when it fires a schedule of a schedule tool or of a tool that calls others, and pauses it", async () => {
+    const lister = createScriptedTool([{ content: "none" }], { name: "schedule_list" });
+    const executor = createScriptedTool([{ content: "ran" }], {
+      name: "execute_tool",
+      delegatesTo: (input) => ({ name: String(input.name), input: {} }),
+    });
+    const { schedules, clock, scheduler } = await setup([lister, executor]);
+    // Written past the tools' check, as a store shared with an older version might hold them.
+    const listing = await schedules.create(ADA, everyTwoSeconds("schedule_list"));
+    const executing = await schedules.create(ADA, {
+      ...everyTwoSeconds("execute_tool"),
+      action: { kind: "tool", tool: "execute_tool", input: { name: "schedule_create" } },
+    });
+    const running = scheduler();
+    clock.now = T0 + 2_000;
+    expect(await running.tick()).toBe(2);
+    expect([lister.calls, executor.calls]).toEqual([[], []]);
+    expect(await schedules.get(ADA, listing.id)).toMatchObject({
+      status: "paused",
+      lastOutcome: "paused: schedule_list cannot itself be scheduled",
+    });
+    expect(await schedules.get(ADA, executing.id)).toMatchObject({
+      status: "paused",
+      lastOutcome: expect.stringMatching(/^paused: execute_tool calls other tools/),
+    });
+    await running.stop();
+  });
+
+  it("runs others while one scheduled call is slow, and stop aborts the slow one instead of waiting for it", async () => {
+    let slowSignal: AbortSignal | undefined;
+    // A read that runs until its caller goes.
+    const slow = createScriptedTool(
+      [
+        (_input, context) =>
+          new Promise((resolve) => {
+            slowSignal = context.signal;
+            context.signal.addEventListener("abort", () => resolve({ content: "stopped" }));
+          }),
+      ],
+      { name: "slow_report", limits: { timeoutMs: 3_600_000, outputBytes: 65_536 } },
+    );
+    const { ticket, schedules, clock, scheduler } = await setup([slow]);
+    const slowOne = await schedules.create(ADA, {
+      action: { kind: "tool", tool: "slow_report", input: {} },
+      timing: { kind: "once", at: T0 + 2_000 },
+      now: T0,
+    });
+    await schedules.create(ADA, everyTwoSeconds("create_ticket"));
+    const running = scheduler({ concurrency: 2 });
+    clock.now = T0 + 2_000;
+    const first = running.tick();
+    await vi.waitFor(() => expect(ticket.calls).toHaveLength(1));
+    expect(slowSignal?.aborted).toBe(false);
+    // The slow call holds one slot: the next tick claims only one occurrence, the ticket's, and runs it.
+    clock.now = T0 + 4_000;
+    expect(await running.tick()).toBe(1);
+    expect(ticket.calls).toHaveLength(2);
+    expect(await schedules.get(ADA, slowOne.id)).toMatchObject({ fireCount: 0 });
+    await running.stop();
+    expect(slowSignal?.aborted).toBe(true);
+    expect(await first).toBe(2);
+    expect(await schedules.get(ADA, slowOne.id)).toMatchObject({ fireCount: 1, status: "done" });
   });
 });

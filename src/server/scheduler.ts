@@ -5,12 +5,16 @@
  * scopes, mode, ceilings, approval and idempotency all apply as to a chat's call, and the seam audits it —
  * under a run id naming the schedule and a tool-call id naming the occurrence: an occurrence claimed again
  * after its holder died carries the same idempotency key, and a side effect happens once. A prompt is handed
- * to the host as a `schedule.prompt` event on the event stream. A principal left with no live key is refused
- * (the seam records the refusal) and the schedule paused.
+ * to the host as a `schedule.prompt` event on the event stream, and each occurrence audited (`schedule-prompt`).
+ * A principal left with no live key is refused (the seam records the refusal) and the schedule paused.
+ * Occurrences run in a small pool: a slow call holds one slot, never the others, and `stop` aborts what
+ * can be aborted (a read; a call that changes data runs to its own deadline, as the seam rules).
  */
 import type { AuthStore } from "../ports/auth-store.js";
-import type { ScheduleOccurrence, ScheduleStore } from "../ports/schedule-store.js";
+import { type ScheduleOccurrence, type ScheduleStore, unschedulable } from "../ports/schedule-store.js";
+import type { AuditEvent, AuditSink } from "../ports/stores.js";
 import { type CredentialResolver, createExecutionContext, type Logger } from "../seam/context.js";
+import { newEventId } from "../seam/event-id.js";
 import type { Seam } from "../seam/seam.js";
 import type { SchedulePromptEvent } from "./event-hub.js";
 import { newestLiveKey } from "./newest-live-key.js";
@@ -19,6 +23,8 @@ export interface SchedulerOptions {
   schedules: ScheduleStore;
   seam: Seam;
   auth: AuthStore;
+  /** Where each prompt occurrence is recorded (a tool call's record is the seam's). */
+  audit: AuditSink;
   /** Hands a prompt to the host: the event hub (and the bus, for the other instances' streams). */
   publish: (event: SchedulePromptEvent) => void;
   logger: Logger;
@@ -29,14 +35,16 @@ export interface SchedulerOptions {
   intervalMs?: number;
   /** How long an occurrence stays claimed by this instance before another may take it; 10 min unless given. */
   leaseMs?: number;
+  /** How many occurrences run at once on this instance; 4 unless given. */
+  concurrency?: number;
   /** Epoch milliseconds; the system clock unless given. */
   clock?: () => number;
 }
 
 export interface Scheduler {
-  /** Claims and runs what is due now; resolves with how many occurrences ran. */
+  /** Claims as many due occurrences as the pool has free slots and runs them; resolves with how many, once they ran. */
   tick(): Promise<number>;
-  /** Stops ticking and waits for the occurrences under way. */
+  /** Stops ticking, aborts the occurrences under way and waits for them. */
   stop(): Promise<void>;
 }
 
@@ -45,13 +53,14 @@ export const scheduleRunId = (scheduleId: string): string => `schedule:${schedul
 export const occurrenceCallId = (scheduleId: string, fireAt: number): string =>
   `schedule:${scheduleId}:${fireAt}`;
 
-const BATCH = 20;
-
 export function startScheduler(options: SchedulerOptions): Scheduler {
   const { schedules, logger } = options;
   const now = options.clock ?? Date.now;
   const leaseMs = options.leaseMs ?? 10 * 60_000;
-  let running: Promise<number> | undefined;
+  const concurrency = options.concurrency ?? 4;
+  const inFlight = new Set<Promise<void>>();
+  const stopping = new AbortController();
+  let claiming: Promise<unknown> | undefined;
   let stopped = false;
 
   const fire = async ({ schedule, fireAt }: ScheduleOccurrence): Promise<void> => {
@@ -59,29 +68,40 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
     const key = await newestLiveKey(options.auth, tenantId, principalId);
     const live = key !== undefined && (key.expiresAt === undefined || key.expiresAt > now());
     const runId = scheduleRunId(id);
+    const toolCallId = occurrenceCallId(id, fireAt);
     let outcome: string;
+    let stop: string | undefined = live ? undefined : `${principalId} has no live key`;
     if (schedule.action.kind === "tool") {
-      const context = createExecutionContext({
-        tenantId,
-        principalId,
-        runId,
-        toolCallId: occurrenceCallId(id, fireAt),
-        // No live key: a disabled context, which the seam refuses and records like any refused call.
-        scopes: live ? key.scopes : [],
-        mode: live ? key.mode : "disabled",
-        logger,
-        ...(options.credentials ? { credentials: options.credentials } : {}),
-      });
-      const envelope = await options.seam.call(context, schedule.action.tool, schedule.action.input, {
-        onInProgress: "wait",
-      });
-      outcome = envelope.ok ? "ok" : envelope.error.code;
-    } else if (live && key.mode === "disabled") {
-      // A disabled assistant acts on nothing, a prompt included; a repeating schedule goes on for when it is enabled.
-      outcome = "not_authorized";
+      const tool = options.seam.registry.get(schedule.action.tool);
+      // Checked when it was made, and again now: a schedule never runs a schedule tool, however reached.
+      const problem = tool && unschedulable(tool);
+      if (problem !== undefined) {
+        outcome = "invalid_input";
+        stop = problem;
+      } else {
+        const context = createExecutionContext({
+          tenantId,
+          principalId,
+          runId,
+          toolCallId,
+          // No live key: a disabled context, which the seam refuses and records like any refused call.
+          scopes: live ? key.scopes : [],
+          mode: live ? key.mode : "disabled",
+          logger,
+          signal: stopping.signal,
+          ...(tool ? { timeoutMs: tool.limits.timeoutMs } : {}),
+          ...(options.credentials ? { credentials: options.credentials } : {}),
+        });
+        const envelope = await options.seam.call(context, schedule.action.tool, schedule.action.input, {
+          onInProgress: "wait",
+        });
+        outcome = envelope.ok ? "ok" : envelope.error.code;
+      }
     } else {
-      if (live) {
-        const event: SchedulePromptEvent = {
+      // A disabled assistant acts on nothing, a prompt included; a repeating schedule goes on for when it is enabled.
+      const handed = live && key.mode !== "disabled";
+      if (handed)
+        options.publish({
           type: "schedule.prompt",
           tenantId,
           principalId,
@@ -90,12 +110,21 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
           prompt: schedule.action.prompt,
           fireAt,
           at: now(),
-        };
-        options.publish(event);
-      }
-      outcome = "published";
+        });
+      outcome = handed ? "published" : "not_authorized";
+      await recordPrompt(options, {
+        tenantId,
+        actor: principalId,
+        runId,
+        toolCallId,
+        at: now(),
+        outcome: handed ? "ok" : "not_authorized",
+        message: handed
+          ? `prompt of schedule ${id} handed to the host`
+          : `prompt of schedule ${id} not handed over: ${stop ?? `${principalId}'s key is disabled`}`,
+      });
     }
-    if (!live) outcome = `paused: ${principalId} has no live key`;
+    if (stop !== undefined) outcome = `paused: ${stop}`;
     const completed = await schedules.complete({
       tenantId,
       id,
@@ -103,44 +132,76 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       holder: options.holder,
       outcome,
       now: now(),
-      pause: !live,
+      pause: stop !== undefined,
     });
     logger.info({ schedule: id, tenantId, principalId, fireAt, outcome, completed }, "schedule fired");
   };
 
-  const tick = (): Promise<number> => {
-    running ??= (async () => {
-      try {
-        const due = await schedules.claimDue({ now: now(), holder: options.holder, leaseMs, limit: BATCH });
-        await Promise.all(
-          due.map((occurrence) =>
-            fire(occurrence).catch((error: unknown) =>
-              // Left claimed: once its lease lapses it is claimed again, with the same ids.
-              logger.warn({ err: error, schedule: occurrence.schedule.id }, "a scheduled run failed"),
-            ),
-          ),
-        );
-        return due.length;
-      } catch (error) {
-        logger.warn({ err: error }, "the scheduler could not claim due schedules");
-        return 0;
-      } finally {
-        running = undefined;
-      }
-    })();
-    return running;
+  const start = (occurrence: ScheduleOccurrence): Promise<void> => {
+    const run = fire(occurrence)
+      .catch((error: unknown) =>
+        // Left claimed: once its lease lapses it is claimed again, with the same ids.
+        logger.warn({ err: error, schedule: occurrence.schedule.id }, "a scheduled run failed"),
+      )
+      .finally(() => inFlight.delete(run));
+    inFlight.add(run);
+    return run;
   };
 
-  const timer = setInterval(() => {
-    if (!stopped) tick();
-  }, options.intervalMs ?? 1_000);
+  const tick = async (): Promise<number> => {
+    const free = concurrency - inFlight.size;
+    // One claim at a time, and none for a full pool: what is due waits in the store for a free slot.
+    if (stopped || claiming || free <= 0) return 0;
+    const claim = schedules.claimDue({ now: now(), holder: options.holder, leaseMs, limit: free });
+    claiming = claim.catch(() => {});
+    let started: Promise<void>[];
+    try {
+      started = (await claim).map(start);
+    } catch (error) {
+      logger.warn({ err: error }, "the scheduler could not claim due schedules");
+      return 0;
+    } finally {
+      claiming = undefined;
+    }
+    await Promise.all(started);
+    return started.length;
+  };
+
+  // Not awaited: a tick that started slow runs goes on while the next ticks fill the free slots.
+  const timer = setInterval(() => void tick(), options.intervalMs ?? 1_000);
   timer.unref();
   return {
     tick,
     async stop() {
       stopped = true;
       clearInterval(timer);
-      await running;
+      stopping.abort();
+      await claiming;
+      await Promise.all([...inFlight]);
     },
   };
+}
+
+/** The audit event of one prompt occurrence: the seam records tool calls, but a prompt never reaches it. */
+function recordPrompt(
+  options: SchedulerOptions,
+  event: Pick<AuditEvent, "tenantId" | "actor" | "runId" | "toolCallId" | "at" | "message"> & {
+    outcome: "ok" | "not_authorized";
+  },
+): Promise<void> {
+  const full: AuditEvent = {
+    ...event,
+    id: newEventId(),
+    kind: "schedule-prompt",
+    tool: "schedule.prompt",
+    toolVersion: undefined,
+    effect: undefined,
+    durationMs: undefined,
+    approvalId: undefined,
+    idempotencyKey: undefined,
+    approval: undefined,
+  };
+  return Promise.resolve(options.audit.record(full)).catch((error: unknown) =>
+    options.logger.warn({ err: error, event: full }, "a scheduled prompt's audit event was not written"),
+  );
 }
