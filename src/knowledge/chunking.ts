@@ -26,18 +26,22 @@ export function chunkSections(
 ): NewChunk[] {
   const chunks: NewChunk[] = [];
   for (const section of sections) {
+    const sectionText = storable(section.text);
     // A heading with no text under it says nothing its subsections' heading paths do not.
-    if (section.text.split("\n").every((line) => HEADING_OR_BLANK.test(line))) continue;
+    if (sectionText.split("\n").every((line) => HEADING_OR_BLANK.test(line))) continue;
     const location = {
       ...(section.page === undefined ? {} : { page: section.page }),
-      headings: [...section.headings],
+      headings: section.headings.map(storable),
     };
-    for (const text of splitBySize(section.text.trim(), options)) {
+    for (const text of splitBySize(sectionText.trim(), options)) {
       chunks.push({ text, textHash: sha256Hex(text), location });
     }
   }
   return chunks;
 }
+
+/** `text` without what no store keeps as text: NUL (PostgreSQL refuses it) and broken surrogate halves. */
+const storable = (text: string): string => text.replace(/\p{Cs}/gu, "\uFFFD").replaceAll("\u0000", "");
 
 /** Pieces of at most `maxChars`, each cut at the best boundary in its second half. */
 function splitBySize(text: string, { maxChars, overlapChars }: ChunkingOptions): string[] {
@@ -52,8 +56,7 @@ function splitBySize(text: string, { maxChars, overlapChars }: ChunkingOptions):
     const end = cutAt(text, start, start + maxChars);
     pieces.push(text.slice(start, end).trim());
     // The next piece begins at a word start about `overlapChars` back, but always moves forward.
-    const back = wordStartAfter(text, Math.max(end - overlapChars, start + 1));
-    start = back < end ? back : end;
+    start = wordStartBetween(text, Math.max(end - overlapChars, start + 1), end);
     while (start < text.length && /\s/.test(text[start] as string)) start++;
   }
   return pieces.filter((piece) => piece !== "");
@@ -75,10 +78,13 @@ function cutAt(text: string, start: number, limit: number): number {
   return limit;
 }
 
-/** The first position at or after `from` where a word begins (just after a space). */
-function wordStartAfter(text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
+/**
+ * The first position in [`from`, `end`) where a word begins (just after a space), else `end`: bounded, so a
+ * text without spaces costs one overlap per chunk, not a scan to its end.
+ */
+function wordStartBetween(text: string, from: number, end: number): number {
+  for (let i = from; i < end; i++) {
     if (/\s/.test(text[i - 1] as string) && !/\s/.test(text[i] as string)) return i;
   }
-  return text.length;
+  return end;
 }
