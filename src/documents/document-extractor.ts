@@ -24,11 +24,11 @@ const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 interface Format {
   name: string;
   /** Whether the bytes are this format. */
-  holds(bytes: Uint8Array): boolean;
+  holds(bytes: Uint8Array, charset?: string): boolean;
   read(request: ExtractRequest): Promise<ExtractedDocument>;
 }
 
-const isText = (bytes: Uint8Array) => sniffBytes(bytes) === "text";
+const isText = (bytes: Uint8Array, charset?: string) => sniffBytes(bytes, charset) === "text";
 
 const FORMATS: Readonly<Record<DocumentMediaType, Format>> = {
   [PDF]: { name: "a PDF", holds: hasPdfHeader, read: readPdf },
@@ -70,10 +70,10 @@ export function createDocumentExtractor(): DocumentExtractor {
         throw new ToolFailure("invalid_input", `${format.name} has no pages: leave pages out to read it`);
       if (request.bytes.length === 0)
         throw new ToolFailure("invalid_input", "the file is empty: there is nothing to read");
-      if (!format.holds(request.bytes)) {
+      if (!format.holds(request.bytes, request.charset)) {
         throw new ToolFailure(
           "invalid_input",
-          `the file claims to be ${format.name} but its bytes are ${KIND_NAMES[sniffBytes(request.bytes)]}: it was not read`,
+          `the file claims to be ${format.name} but its bytes are ${KIND_NAMES[sniffBytes(request.bytes, request.charset)]}: it was not read`,
           { details: { mediaType: request.mediaType } },
         );
       }

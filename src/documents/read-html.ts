@@ -8,9 +8,9 @@ import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { ToolFailure } from "../errors/tool-failure.js";
 import type { ExtractedDocument, ExtractRequest } from "../ports/document-extractor.js";
+import { decodeText } from "../text/decode-text.js";
 import { htmlToMarkdown } from "../text/html-to-markdown.js";
 import { firstHeading, markdownSections, withinChars } from "./markdown-sections.js";
-import { decodeText } from "./sniff-bytes.js";
 
 /**
  * The most HTML converted: Readability and turndown work in the host's thread at about a megabyte a second,
@@ -26,7 +26,7 @@ export async function readHtml(request: ExtractRequest): Promise<ExtractedDocume
       { details: { reason: "too_large", limit: HTML_BYTES } },
     );
   }
-  const html = decodeText(request.bytes);
+  const html = decodeText(request.bytes, request.charset);
   const article = new Readability(parseHTML(html).document).parse();
   request.signal?.throwIfAborted();
   const page = article?.content

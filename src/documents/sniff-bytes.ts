@@ -3,6 +3,7 @@
  * an uploader gave: a PDF, a zip (which a DOCX is), text, or other binary data. A file claiming to be what it
  * is not is refused before any parser meets it.
  */
+import { decodeText } from "../text/decode-text.js";
 
 export type SniffedKind = "pdf" | "zip" | "text" | "binary";
 
@@ -25,27 +26,17 @@ export function hasPdfHeader(bytes: Uint8Array): boolean {
 
 /**
  * What the bytes are; empty bytes are binary data of no kind a reader takes. A PDF is one from its first
- * byte here, so a text that speaks of `%PDF-` in its first lines is still text.
+ * byte here, so a text that speaks of `%PDF-` in its first lines is still text. A text is decoded in the
+ * `charset` its media type names: Latin-1's accents or UTF-16's zero bytes are text in theirs.
  */
-export function sniffBytes(bytes: Uint8Array): SniffedKind {
+export function sniffBytes(bytes: Uint8Array, charset?: string): SniffedKind {
   if (startsWith(bytes, PDF_HEADER)) return "pdf";
   if (startsWith(bytes, ZIP_HEADER)) return "zip";
   if (bytes.length === 0) return "binary";
-  const sample = decodeText(bytes.subarray(0, SAMPLE_BYTES));
+  const sample = decodeText(bytes.subarray(0, SAMPLE_BYTES), charset);
   // A NUL, or many characters that are no text in any encoding read here, is binary data.
   const replaced = sample.match(/\uFFFD/g)?.length ?? 0;
   return sample.includes("\u0000") || replaced > sample.length / 10 ? "binary" : "text";
-}
-
-/** Text from bytes: UTF-16 when a byte order mark says so, else UTF-8, the mark dropped. */
-export function decodeText(bytes: Uint8Array): string {
-  const encoding =
-    bytes[0] === 0xff && bytes[1] === 0xfe
-      ? "utf-16le"
-      : bytes[0] === 0xfe && bytes[1] === 0xff
-        ? "utf-16be"
-        : "utf-8";
-  return new TextDecoder(encoding).decode(bytes);
 }
 
 /** How a sniffed kind is named to a model told its file is not what it claimed. */

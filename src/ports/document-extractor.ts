@@ -26,6 +26,8 @@ export interface DocumentSection {
 export interface ExtractRequest {
   bytes: Uint8Array;
   mediaType: DocumentMediaType;
+  /** The charset a text format is in, as its media type named it; UTF-8 when absent. A byte order mark wins. */
+  charset?: string;
   /** Pages to read (from 1, inclusive); a paged format only. All when omitted. */
   pages?: { from: number; to: number };
   /** The most characters of text to return; the read stops there and says so. */

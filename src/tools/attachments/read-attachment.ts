@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ToolFailure } from "../../errors/tool-failure.js";
+import { charsetOf, decodeText } from "../../text/decode-text.js";
 import { splitsPair } from "../../text/surrogates.js";
 import { ATTACHMENT_ID, attachmentTool, readerOf, sizeOf } from "./attachment-env.js";
 import { isTextLike } from "./text-media.js";
@@ -38,22 +39,6 @@ const output = z.object({
   nextOffset: z.number().nullable(),
 });
 
-/**
- * The text of `bytes` in the charset the media type names (UTF-8 when it names none, or one this runtime does
- * not know). Not fatal: a stray invalid byte becomes U+FFFD rather than losing the file; a BOM is not text.
- */
-function decodeText(bytes: Uint8Array, mediaType: string): string {
-  const charset = /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(mediaType)?.[1];
-  const named = () => {
-    try {
-      return charset === undefined ? undefined : new TextDecoder(charset);
-    } catch {
-      return undefined;
-    }
-  };
-  return (named() ?? new TextDecoder("utf-8")).decode(bytes);
-}
-
 export const readAttachmentSpec = attachmentTool({
   name: "read_attachment",
   description:
@@ -79,7 +64,7 @@ export const readAttachmentSpec = attachmentTool({
         { details: { reason: "not_text", mediaType: attachment.mediaType } },
       );
     }
-    const text = decodeText(bytes, attachment.mediaType);
+    const text = decodeText(bytes, charsetOf(attachment.mediaType));
     const total = text.length;
     if (offset > total)
       throw new ToolFailure(

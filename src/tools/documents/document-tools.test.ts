@@ -232,6 +232,29 @@ describe("read_document through the seam", () => {
     );
   });
 
+  it("reads a short text in the charset its media type names, Latin-1 and UTF-16 alike", async () => {
+    const { attachments, seam, context } = harness();
+    const latin1 = await upload(
+      attachments,
+      ada,
+      "café.txt",
+      "text/plain; charset=ISO-8859-1",
+      new Uint8Array([0x63, 0x61, 0x66, 0xe9]),
+    );
+    expect(contentOf(await seam.call(context(ada), "read_document", { attachmentId: latin1 }))).toContain(
+      "café",
+    );
+    const utf16 = await upload(
+      attachments,
+      ada,
+      "hi.md",
+      'text/markdown; charset="UTF-16LE"',
+      new Uint8Array(Buffer.from("# Hi", "utf16le")),
+    );
+    const read = await seam.call(context(ada), "read_document", { attachmentId: utf16 });
+    expect(contentOf(read)).toContain("# Hi");
+  });
+
   it("refuses a type it does not read with the ones it does, and a file that is not what it claims", async () => {
     const { attachments, seam, context } = harness();
     // The name is the uploader's text: the refusal names the file by its id alone.

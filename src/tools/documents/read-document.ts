@@ -12,6 +12,7 @@ import {
   type DocumentSection,
   type ExtractedDocument,
 } from "../../ports/document-extractor.js";
+import { charsetOf } from "../../text/decode-text.js";
 import { splitsPair } from "../../text/surrogates.js";
 import { ATTACHMENT_ID, readerOf, sizeOf } from "../attachments/attachment-env.js";
 import { documentTool } from "./document-env.js";
@@ -115,12 +116,14 @@ export const readDocumentSpec = documentTool({
         },
       );
     }
+    const charset = charsetOf(attachment.mediaType);
     if (fromChar > 0 && mediaType === "application/pdf")
       throw new ToolFailure("invalid_input", "a PDF is read by pages: give pages instead of fromChar");
     // A document without pages is extracted from its start: the characters before fromChar are read and dropped.
     const extracted = await env.extractor.extract({
       bytes,
       mediaType,
+      ...(charset ? { charset } : {}),
       ...(pages ? { pages } : {}),
       maxChars: fromChar + maxChars,
       maxPages: READ_DOCUMENT_LIMITS.pages,
