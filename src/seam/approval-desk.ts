@@ -45,7 +45,9 @@ export type DecisionFailure =
   /** The answers do not fit the call's questions (or it asks none): nothing was decided. */
   | "invalid_answers"
   /** The store failed under the decision: nothing was decided; retry later. */
-  | "store_unavailable";
+  | "store_unavailable"
+  /** The tool failed checking the answers (its own code threw): nothing was decided; retrying will not help. */
+  | "internal";
 
 export type DecisionResult =
   | { ok: true; approval: ApprovalRecord }
@@ -130,21 +132,25 @@ export class ApprovalDesk {
   ): Promise<DecisionResult> {
     const { stores, now } = this.#settings;
     let checked: { answers: unknown } | undefined;
+    const at = now();
     if (decision === "approved") {
       const record = await stores.approvals.get({ tenantId: request.tenantId, id: request.approvalId });
       // Approving where the tool is not wired would leave it approved with nothing here to run it.
       const unserved = unservedBy(this.#settings.registry, request, record);
       if (unserved) return unserved;
-      const fits = await this.#checkAnswers(request, record, answers);
-      if (!fits.ok) return fits;
-      checked = fits.checked;
+      // One the store will refuse anyway (decided, expired) is refused for that, whatever the answers.
+      if (record?.status === "pending" && record.expiresAt > at) {
+        const fits = await this.#checkAnswers(request, record, answers);
+        if (!fits.ok) return fits;
+        checked = fits.checked;
+      }
     }
     const decided = await stores.approvals.decide({
       tenantId: request.tenantId,
       id: request.approvalId,
       decision,
       by: request.by,
-      at: now(),
+      at,
       ...(request.note === undefined ? {} : { note: request.note }),
       ...(checked === undefined ? {} : { answers: checked.answers }),
     });
@@ -186,11 +192,22 @@ export class ApprovalDesk {
         : refused(`${record.toolName} asks no questions; approve or deny it`);
     }
     const tool = this.#settings.registry.get(record.toolName) as AnyTool;
-    const input = await validateInput(tool, record.input);
-    if (!input.ok)
-      return refused(`its call no longer fits ${tool.name}'s input (${envelopeText(input.envelope)})`);
-    const fits = asks.checkAnswers(input.value, answers ?? {});
-    return fits.ok ? { ok: true, checked: { answers: fits.answers } } : refused(fits.message);
+    try {
+      const input = await validateInput(tool, record.input);
+      if (!input.ok)
+        return refused(`its call no longer fits ${tool.name}'s input (${envelopeText(input.envelope)})`);
+      const fits = asks.checkAnswers(input.value, answers ?? {});
+      return fits.ok ? { ok: true, checked: { answers: fits.answers } } : refused(fits.message);
+    } catch (error) {
+      // The tool's own code failed, not the store: retrying later would fail the same way.
+      this.#settings.logger.error({ err: error, tool: tool.name }, "checking a human's answers failed");
+      return {
+        ok: false,
+        reason: "internal",
+        message: `approval ${request.approvalId} was not decided: ${tool.name} failed while checking the answers (${describeThrown(error)}); it stays pending`,
+        approval: record,
+      };
+    }
   }
 
   /**

@@ -24,7 +24,7 @@ import type { RunningCall } from "./running-calls.js";
 import { type CallOptions, resolveSettings, type SeamOptions, type SeamSettings } from "./seam-settings.js";
 import { describeThrown } from "./to-envelope.js";
 
-export type { DecisionRequest, DecisionResult } from "./approval-desk.js";
+export type { DecisionFailure, DecisionRequest, DecisionResult } from "./approval-desk.js";
 export type { ConnectStart, ConsentCallback, ConsentCompletion, GrantOf } from "./consent/consent-desk.js";
 export type { CallOptions, SeamOptions } from "./seam-settings.js";
 

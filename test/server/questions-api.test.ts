@@ -89,8 +89,9 @@ describe("answering questions over the approvals API", () => {
       approval: { status: "executed", decidedBy: "ada", answers: { size: { choices: ["M"] } } },
       result: { ok: true, data: { status: "answered", answeredBy: "ada" } },
     });
+    // Answered already: said so, even for answers that would not fit.
     const again = await post(`/api/v1/approvals/${id}/answer`, keys.olga as string, {
-      answers: { size: "S" },
+      answers: { size: "XL" },
     });
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ code: "already_decided" });
@@ -122,5 +123,46 @@ describe("answering questions over the approvals API", () => {
     expect(await approved.json()).toMatchObject({
       result: { ok: true, data: { decision: "approved", by: "olga", note: "go" } },
     });
+  });
+});
+
+describe("a question tool that fails checking the answers", () => {
+  it("is a 500 naming the tool, not a store to retry; the questions stay open", async () => {
+    const [asking] = humanTools(undefined).filter((tool) => tool.name === "ask_questions");
+    if (!asking?.asksHuman) throw new Error("ask_questions asks no human");
+    const checkAnswers = () => {
+      throw new Error("the answer book is missing");
+    };
+    const failing = { ...asking, asksHuman: { ...asking.asksHuman, checkAnswers } };
+    const server = openRegistryServer({
+      registry: new ToolRegistry([failing]),
+      store: join(dir, "failing.db"),
+      logger: silentLogger,
+    });
+    const key = (await server.auth.createKey({ tenantId: "acme", principalId: "ada" })).key;
+    const failingListening = await listen(server, { port: 0 });
+    try {
+      const parked = await fetch(`${failingListening.url}/api/v1/tools/ask_questions/invoke`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify(questions),
+      });
+      const { approvalId } = ((await parked.json()) as { error: { details: { approvalId: string } } }).error
+        .details;
+      const answered = await fetch(`${failingListening.url}/api/v1/approvals/${approvalId}/answer`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ answers: { size: "M" } }),
+      });
+      expect(answered.status).toBe(500);
+      expect(answered.headers.get("retry-after")).toBeNull();
+      expect(await answered.json()).toMatchObject({
+        code: "internal",
+        detail: expect.stringMatching(/ask_questions failed while checking the answers/),
+        approval: { status: "pending" },
+      });
+    } finally {
+      await failingListening.stop(2_000);
+    }
   });
 });

@@ -11,9 +11,10 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import type { Caller } from "../../ports/auth-store.js";
 import { APPROVAL_STATUSES, type ApprovalRecord } from "../../ports/stores.js";
+import type { AnyTool } from "../../registry/registry.js";
 import { createExecutionContext, type ExecutionContext } from "../../seam/context.js";
 import type { Envelope } from "../../seam/envelope.js";
-import type { DecisionResult } from "../../seam/seam.js";
+import type { DecisionFailure, DecisionResult } from "../../seam/seam.js";
 import { withTraceFromHeaders } from "../../telemetry/trace-context.js";
 import { newestLiveKey } from "../newest-live-key.js";
 import { problem } from "../problem.js";
@@ -31,11 +32,21 @@ export const AnswerBody = z
   .object({ answers: z.record(z.string(), z.unknown()), note: z.string().max(2_000).optional() })
   .strict();
 
+/** The statuses of a refused decision other than a conflict with its state (409). */
+const DECISION_REFUSALS: Partial<Record<DecisionFailure, number>> = { invalid_answers: 422, internal: 500 };
+
 /** The scope that lets a non-operator key decide approvals of its tenant. */
 export const DECIDE_SCOPE = "approvals:decide";
 
 /** Who may decide approvals: an operator, or a key with the decide scope. */
 export const canDecide = (caller: Caller) => caller.operator || caller.scopes.includes(DECIDE_SCOPE);
+/**
+ * Whether the caller is the one who asked this tool's questions (ask_questions): theirs to answer or
+ * decline, with no approver rights and whatever the deployment says of self-approval. The approvals API
+ * and /mcp's elicitation both ask this.
+ */
+export const answersOwnQuestions = (caller: Caller, askedBy: string, tool: AnyTool | undefined) =>
+  askedBy === caller.principalId && tool?.asksHuman?.checkAnswers !== undefined;
 const canSee = (caller: Caller, record: ApprovalRecord) =>
   canDecide(caller) || record.requestedBy === caller.principalId;
 
@@ -71,8 +82,7 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
       if (!record || !canSee(caller, record)) return notFound(id);
       const ownQuestions =
         decision !== "retry" &&
-        record.requestedBy === caller.principalId &&
-        deps.registry.get(record.toolName)?.asksHuman?.checkAnswers !== undefined;
+        answersOwnQuestions(caller, record.requestedBy, deps.registry.get(record.toolName));
       if (!canDecide(caller) && !ownQuestions) {
         return problem(
           403,
@@ -127,7 +137,7 @@ export function approvalsRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
       if (!decided.ok) {
         const passing = decided.reason === "store_unavailable";
         return problem(
-          passing ? 503 : decided.reason === "invalid_answers" ? 422 : 409,
+          passing ? 503 : (DECISION_REFUSALS[decided.reason] ?? 409),
           decided.reason,
           decided.message,
           decided.approval ? { approval: decided.approval } : {},

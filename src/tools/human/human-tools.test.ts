@@ -160,6 +160,53 @@ describe("ask_questions through a real seam", () => {
     });
   });
 
+  it("tells a second answer the questions were already answered, and an answer once expired that it expired, whatever it holds", async () => {
+    const { seam, clock, context } = createTestHarness(humanTools(undefined));
+    const answered = parkedId(
+      await seam.call(context({ toolCallId: "ask-twice" }), "ask_questions", questions),
+    );
+    expect(
+      await seam.answer({ tenantId: "t1", approvalId: answered, by: "ada" }, { city: "Porto" }),
+    ).toMatchObject({ ok: true });
+    expect(
+      await seam.answer({ tenantId: "t1", approvalId: answered, by: "bob" }, { city: "Faro" }),
+    ).toMatchObject({
+      ok: false,
+      reason: "already_decided",
+    });
+    const late = parkedId(await seam.call(context({ toolCallId: "ask-late" }), "ask_questions", questions));
+    clock.advance(7 * DAY);
+    expect(await seam.answer({ tenantId: "t1", approvalId: late, by: "ada" }, {})).toMatchObject({
+      ok: false,
+      reason: "expired",
+    });
+  });
+
+  it("says a tool that fails checking the answers failed, by name, not that the store is down; nothing is decided", async () => {
+    const [asking] = humanTools(undefined).filter((tool) => tool.name === "ask_questions");
+    if (!asking?.asksHuman) throw new Error("ask_questions asks no human");
+    const failing = {
+      ...asking,
+      asksHuman: {
+        ...asking.asksHuman,
+        checkAnswers: () => {
+          throw new Error("the answer book is missing");
+        },
+      },
+    };
+    const { seam, stores, context } = createTestHarness([failing]);
+    const approvalId = parkedId(await seam.call(context(), "ask_questions", questions));
+    const refused = await seam.answer({ tenantId: "t1", approvalId, by: "ada" }, { city: "Porto" });
+    expect(refused).toMatchObject({ ok: false, reason: "internal" });
+    expect(!refused.ok && refused.message).toMatch(
+      /ask_questions failed while checking the answers \(.*the answer book is missing\); it stays pending/,
+    );
+    expect(await stores.approvals.get({ tenantId: "t1", id: approvalId })).toMatchObject({
+      status: "pending",
+      answers: undefined,
+    });
+  });
+
   it("refuses questions a human could not answer before anything is parked", async () => {
     const { seam, stores, context } = createTestHarness(humanTools(undefined));
     const bad = [
