@@ -65,7 +65,9 @@ export async function approveByElicitation(
       },
     );
     if (answer.action === "cancel") return parked.envelope;
-    const note = typeof answer.content?.note === "string" && answer.content.note ? answer.content.note : "";
+    // The note field is the plain approval form's; in a questions form, a field named note is a question's.
+    const written = questions ? undefined : answer.content?.note;
+    const note = typeof written === "string" ? written : "";
     const decision = {
       tenantId: context.tenantId,
       approvalId,
@@ -78,6 +80,8 @@ export async function approveByElicitation(
         const answered = await seam.answer(decision, answersFromForm(questions, answer.content));
         // Answers the form let through but the questions refuse: still open, in the inbox.
         if (!answered.ok && answered.reason === "invalid_answers") return parked.envelope;
+        // The tool failed checking them: still open, and the model is told why nothing came back.
+        if (!answered.ok && answered.reason === "internal") return failure("internal", answered.message);
       } else {
         await seam.approve(decision);
       }

@@ -58,9 +58,9 @@ export interface McpServerOptions {
   /**
    * Whether a call that parks for approval is put to the client's user, when the client can show a form
    * (`elicitation`): accepting approves it as the caller. On unless the host says otherwise; a host whose
-   * callers may not decide their own requests turns it off.
+   * callers may not decide their own requests turns it off, or says per parked tool (its own questions).
    */
-  elicitApprovals?: boolean;
+  elicitApprovals?: boolean | ((toolName: string) => boolean);
   /** Runs each `tools/call`, so a host can count the calls in flight; called as is when not given. */
   track?<T>(call: () => Promise<T>): Promise<T>;
   /**
@@ -161,7 +161,8 @@ export function createMcpServer(options: McpServerOptions): Server {
       release();
     }
     const approvalId = approvalIdOf(envelope);
-    if (approvalId !== undefined && elicitApprovals && canElicit(server)) {
+    const elicits = typeof elicitApprovals === "function" ? elicitApprovals(name) : elicitApprovals;
+    if (approvalId !== undefined && elicits && canElicit(server)) {
       const parked = { name, input, approvalId, envelope };
       // The approved call runs as the first attempt did: with the client at hand.
       release = openMcpClient(context, makeChannel);

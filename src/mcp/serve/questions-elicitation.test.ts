@@ -55,7 +55,7 @@ describe("ask_questions over MCP elicitation", () => {
     const harness = createTestHarness(humanTools(undefined));
     const { client, forms } = await connect(harness, {
       action: "accept",
-      content: { city: "Porto", extras: ["boat", "dinner"], size_text: "one for 12", diet: "none" },
+      content: { city: "Porto", extras: ["boat", "dinner"], "size.text": "one for 12", diet: "none" },
     });
     const result = await client.callTool({ name: "ask_questions", arguments: questions });
     expect(forms[0]?.message).toMatch(/^Booking the offsite\n\nYour agent asks you 4 questions\./);
@@ -65,7 +65,7 @@ describe("ask_questions over MCP elicitation", () => {
         city: { type: "string", title: "Which city?", enum: ["Lisbon", "Porto"] },
         extras: { type: "array", title: "What else?", items: { type: "string", enum: ["dinner", "boat"] } },
         size: { type: "string", title: "Room size?", enum: ["small", "large"] },
-        size_text: { type: "string", title: "Room size? (or write your own answer)", maxLength: 4000 },
+        "size.text": { type: "string", title: "Room size? (or write your own answer)", maxLength: 4000 },
         diet: { type: "string", title: "Dietary needs?", maxLength: 4000 },
       },
       required: ["city"],
@@ -96,5 +96,54 @@ describe("ask_questions over MCP elicitation", () => {
     const declined = await declining.client.callTool({ name: "ask_questions", arguments: questions });
     expect(declined.isError).toBeUndefined();
     expect(JSON.stringify(declined.content)).toMatch(/p1 declined to answer at/);
+  });
+
+  it("tells the model the tool failed checking the answers, and leaves the questions open", async () => {
+    const [asking] = humanTools(undefined).filter((tool) => tool.name === "ask_questions");
+    if (!asking?.asksHuman) throw new Error("ask_questions asks no human");
+    const checkAnswers = () => {
+      throw new Error("the answer book is missing");
+    };
+    const harness = createTestHarness([{ ...asking, asksHuman: { ...asking.asksHuman, checkAnswers } }]);
+    const { client } = await connect(harness, { action: "accept", content: { city: "Porto" } });
+    const failed = await client.callTool({ name: "ask_questions", arguments: questions });
+    expect(failed.isError).toBe(true);
+    expect(JSON.stringify(failed.content)).toMatch(
+      /internal.*ask_questions failed while checking the answers/,
+    );
+    expect((await harness.stores.approvals.list({ tenantId: "t1" }))[0]).toMatchObject({ status: "pending" });
+  });
+
+  it("keeps a question whose id looks like another's write-in field apart from it", async () => {
+    const harness = createTestHarness(humanTools(undefined));
+    const lookalikes = {
+      questions: [
+        { id: "room", text: "Which room?", choices: ["A", "B"], allowText: true },
+        { id: "room_text", text: "Anything about the room?" },
+        { id: "note", text: "A note for the caterer?", required: false },
+      ],
+    };
+    const { client, forms } = await connect(harness, {
+      action: "accept",
+      content: { "room.text": "the attic", room_text: "quiet please", note: "no nuts" },
+    });
+    await client.callTool({ name: "ask_questions", arguments: lookalikes });
+    expect(Object.keys(forms[0]?.requestedSchema.properties ?? {})).toEqual([
+      "room",
+      "room.text",
+      "room_text",
+      "note",
+    ]);
+    const [record] = await harness.stores.approvals.list({ tenantId: "t1" });
+    expect(record).toMatchObject({
+      status: "executed",
+      answers: {
+        room: { choices: [], text: "the attic" },
+        room_text: { text: "quiet please" },
+        note: { text: "no nuts" },
+      },
+    });
+    // A question named note is answered, not taken for the note kept with the decision.
+    expect(record?.note).toBeUndefined();
   });
 });

@@ -17,8 +17,11 @@ export interface AskedQuestion {
 
 type FormSchema = ElicitRequestFormParams["requestedSchema"];
 
-/** The text field beside a question with choices that also takes a written answer. */
-const textField = (id: string) => `${id}_text`;
+/**
+ * The text field beside a question with choices that also takes a written answer. A question id holds no
+ * dot (src/tools/human/questions.ts), so no question's own field can share this name.
+ */
+const textField = (id: string) => `${id}.text`;
 
 export function questionsForm(questions: readonly AskedQuestion[]): FormSchema {
   const properties: FormSchema["properties"] = {};

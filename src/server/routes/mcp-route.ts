@@ -20,7 +20,7 @@ import { problem } from "../problem.js";
 import { readJsonBody } from "../read-json-body.js";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
-import { canDecide } from "./approvals-routes.js";
+import { answersOwnQuestions, canDecide } from "./approvals-routes.js";
 
 /**
  * The scope an operator grants a key (`toolreg keys create --scopes approvals:elicit`) so that the person
@@ -29,9 +29,15 @@ import { canDecide } from "./approvals-routes.js";
  */
 export const ELICIT_SCOPE = "approvals:elicit";
 
-/** Whether a parked call of this key is put to its client's user: the operator's grant, or what deciding needs. */
-const mayApproveByElicitation = (caller: Caller, allowSelfApproval: boolean) =>
-  caller.scopes.includes(ELICIT_SCOPE) || (allowSelfApproval && canDecide(caller));
+/**
+ * Which parked calls of this key are put to its client's user: any, with the operator's grant or what
+ * deciding needs; otherwise only the questions the caller asked (every call parked here is the caller's own),
+ * which are theirs to answer as over the API.
+ */
+const approvesByElicitation = (caller: Caller, deps: ServerDeps): boolean | ((toolName: string) => boolean) =>
+  caller.scopes.includes(ELICIT_SCOPE) ||
+  (deps.allowSelfApproval && canDecide(caller)) ||
+  ((toolName) => answersOwnQuestions(caller, caller.principalId, deps.registry.get(toolName)));
 
 export function mcpRoute(
   app: Hono<ServerEnv>,
@@ -66,6 +72,7 @@ export function mcpRoute(
           principalId: caller.principalId,
           scopes: caller.scopes,
           mode: caller.mode,
+          keyId: caller.keyId,
           runId,
           toolCallId,
           signal,
@@ -77,8 +84,9 @@ export function mcpRoute(
       // A stateless server lives for one request: there is no one to tell of a change.
       ...(sessionId === undefined ? {} : { registry: deps.registry }),
       // Accepting at the client approves as the caller: a self-approval, so it needs the operator's grant
-      // for this key, or what deciding over the API needs and the deployment's leave to approve one's own.
-      elicitApprovals: mayApproveByElicitation(caller, deps.allowSelfApproval),
+      // for this key, or what deciding over the API needs and the deployment's leave to approve one's own;
+      // answering one's own questions needs neither.
+      elicitApprovals: approvesByElicitation(caller, deps),
       tasks: { tasks, owner: caller.keyId, approvals: deps.stores.approvals, approvalChanges },
       track: (call) => deps.inflight.track(call),
       // Each read answers to this caller, as a call would: their tenant, principal and visible tools.

@@ -14,6 +14,7 @@ export const QUESTION_LIMITS = {
   answerChars: 4_000,
 } as const;
 
+// No dot: the MCP form names a question's write-in field `<id>.text` (src/mcp/serve/questions-form.ts).
 const ID = /^[A-Za-z][A-Za-z0-9_-]{0,39}$/;
 // PostgreSQL's JSONB refuses a NUL and a lone surrogate; the rest would forge lines in an inbox.
 const CONTROL = /(?![\t\n\r])\p{Cc}/u;
