@@ -9,6 +9,7 @@ import {
   type Attachment,
   type AttachmentOwner,
 } from "./attachment-store.js";
+import { decodeCursor, type ListPosition } from "./memory-words.js";
 
 /** The caps an adapter enforces; tests lower them. */
 export interface AttachmentCaps {
@@ -31,6 +32,22 @@ export const attachmentCaps = (options: AttachmentStoreOptions) => ({
 
 /** An upload's id: unguessable, so an id seen by one reader says nothing of another's. */
 export const newAttachmentId = (): string => `att_${randomBytes(12).toString("hex")}`;
+
+/** An attachment id as the store makes it; anything else cannot name one. */
+export const ATTACHMENT_ID = /^att_[0-9a-f]{24}$/;
+
+/**
+ * Whether `id` could name an attachment. A store answers any other as a missing id before it asks its
+ * backend: PostgreSQL's text refuses a NUL with an error, which reached a caller as a 500.
+ */
+export const isAttachmentId = (id: string): boolean => ATTACHMENT_ID.test(id);
+
+/** Where a list cursor of attachments points; a RangeError for one no list gave (its id not an id). */
+export function attachmentCursor(after: string): ListPosition {
+  const from = decodeCursor(after);
+  if (!isAttachmentId(from.id)) throw new RangeError("not an attachment list cursor");
+  return from;
+}
 
 export const sha256Of = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 

@@ -258,6 +258,17 @@ export function runAttachmentStoreConformance(
       await expect(store.list(ADA, { limit: 2, after: "not a cursor" })).rejects.toThrow(RangeError);
     });
 
+    it("answers a forged id as a missing one and refuses a forged cursor, a NUL in either included", async () => {
+      const kept = await add(ADA, "kept");
+      for (const forged of ["att_\u0000", "\u0000", `${kept.id}\u0000`, kept.id.toUpperCase()]) {
+        expect(await store.read(ADA, forged), JSON.stringify(forged)).toBeUndefined();
+        expect(await store.remove(ADA, forged), JSON.stringify(forged)).toBe(false);
+      }
+      for (const after of ["1.\u0000", `${kept.createdAt}.att_\u0000`, "1.x"])
+        await expect(store.list(ADA, { limit: 2, after }), JSON.stringify(after)).rejects.toThrow(RangeError);
+      expect(await ids(ADA)).toEqual([kept.id]);
+    });
+
     it("hides an expired attachment, and the purge deletes it and the bytes nothing names any more", async () => {
       const now = Date.now();
       const expired = await add(ADA, "old", { now: now - 2 * DAY, retentionMs: DAY });

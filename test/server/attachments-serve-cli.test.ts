@@ -206,6 +206,19 @@ describe.each(stores)("attachments through toolreg serve on $name", ({ env: stor
     const viaTool = await invoke(ada, "wednesday", "list_attachments", {});
     expect(viaTool.data?.attachments?.map((a) => a.name)).toContain("totals.csv");
 
+    // A forged cursor or id (a NUL, which PostgreSQL's text refuses) is a 400 or a 404, never a 500.
+    const forgedCursor = await fetch(`${url}/api/v1/attachments?after=1.%00`, {
+      headers: { authorization: `Bearer ${ada}` },
+    });
+    expect(forgedCursor.status).toBe(400);
+    const forgedId = await fetch(`${url}/api/v1/attachments/%00`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${ada}` },
+    });
+    expect(forgedId.status).toBe(404);
+    const forgedList = await invoke(ada, "monday", "list_attachments", { after: "1.\u0000" });
+    expect(forgedList).toMatchObject({ ok: false, error: { code: "invalid_input" } });
+
     // Ada removes hers; the OpenAPI document describes the routes.
     const removed = await fetch(`${url}/api/v1/attachments/${notesId}`, {
       method: "DELETE",

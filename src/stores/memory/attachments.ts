@@ -6,6 +6,8 @@
 import {
   type AttachmentStoreOptions,
   attachmentCaps,
+  attachmentCursor,
+  isAttachmentId,
   newAttachment,
   refusedUpfront,
   sha256Of,
@@ -16,7 +18,7 @@ import {
   type AttachmentReader,
   type AttachmentStore,
 } from "../../ports/attachment-store.js";
-import { decodeCursor, encodeCursor } from "../../ports/memory-words.js";
+import { encodeCursor } from "../../ports/memory-words.js";
 
 interface Tenant {
   attachments: Map<string, Attachment>;
@@ -65,7 +67,7 @@ export function createMemoryAttachmentStore(options: AttachmentStoreOptions = {}
       return { added: true, attachment: copy(attachment) };
     },
     async list(reader, { limit, after }) {
-      const from = after === undefined ? undefined : decodeCursor(after);
+      const from = after === undefined ? undefined : attachmentCursor(after);
       const tenant = tenants.get(reader.tenantId);
       const sorted = [...(tenant?.attachments.values() ?? [])]
         .filter((attachment) => readable(reader, attachment))
@@ -83,6 +85,7 @@ export function createMemoryAttachmentStore(options: AttachmentStoreOptions = {}
       return rest.length > size && last ? { attachments, next: encodeCursor(last) } : { attachments };
     },
     async read(reader, id) {
+      if (!isAttachmentId(id)) return undefined;
       const tenant = tenants.get(reader.tenantId);
       const attachment = tenant?.attachments.get(id);
       if (!tenant || !attachment || !readable(reader, attachment)) return undefined;
@@ -90,6 +93,7 @@ export function createMemoryAttachmentStore(options: AttachmentStoreOptions = {}
       return bytes && { attachment: copy(attachment), bytes: new Uint8Array(bytes) };
     },
     async remove(reader, id) {
+      if (!isAttachmentId(id)) return false;
       const tenant = tenants.get(reader.tenantId);
       const attachment = tenant?.attachments.get(id);
       if (!tenant || !attachment || !readable(reader, attachment)) return false;

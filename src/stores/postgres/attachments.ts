@@ -7,6 +7,8 @@ import type pg from "pg";
 import {
   type AttachmentStoreOptions,
   attachmentCaps,
+  attachmentCursor,
+  isAttachmentId,
   newAttachment,
   refusedUpfront,
   sha256Of,
@@ -17,7 +19,7 @@ import {
   type AttachmentReader,
   type AttachmentStore,
 } from "../../ports/attachment-store.js";
-import { decodeCursor, encodeCursor } from "../../ports/memory-words.js";
+import { encodeCursor } from "../../ports/memory-words.js";
 import { underLock } from "./under-lock.js";
 
 interface AttachmentRow {
@@ -127,7 +129,7 @@ export function createPostgresAttachmentStore(
       return { added: true, attachment };
     },
     async list(reader, { limit, after }) {
-      const from = after === undefined ? undefined : decodeCursor(after);
+      const from = after === undefined ? undefined : attachmentCursor(after);
       const size = Math.max(1, Math.min(limit, ATTACHMENT_LIMITS.listPage));
       const { rows } = await pool.query<AttachmentRow>(
         `SELECT ${COLUMNS} FROM ${table} t WHERE ${READABLE}
@@ -140,6 +142,7 @@ export function createPostgresAttachmentStore(
       return rows.length > size && last ? { attachments, next: encodeCursor(last) } : { attachments };
     },
     async read(reader, id) {
+      if (!isAttachmentId(id)) return undefined;
       const { rows } = await pool.query<AttachmentRow & { bytes: Buffer }>(
         `SELECT t.*, b.bytes FROM ${table} t
            JOIN ${blobs} b ON b.tenant_id = t.tenant_id AND b.sha256 = t.sha256
@@ -150,6 +153,7 @@ export function createPostgresAttachmentStore(
       return row && { attachment: toAttachment(row), bytes: new Uint8Array(row.bytes) };
     },
     async remove(reader, id) {
+      if (!isAttachmentId(id)) return false;
       return underLock(pool, lockOf(reader.tenantId), async (client) => {
         const { rowCount } = await client.query(`DELETE FROM ${table} t WHERE ${READABLE} AND t.id = $5`, [
           ...readerValues(reader),

@@ -25,6 +25,8 @@ import type Database from "better-sqlite3";
 import {
   type AttachmentStoreOptions,
   attachmentCaps,
+  attachmentCursor,
+  isAttachmentId,
   newAttachment,
   refusedUpfront,
   sha256Of,
@@ -35,7 +37,7 @@ import {
   type AttachmentReader,
   type AttachmentStore,
 } from "../../ports/attachment-store.js";
-import { decodeCursor, encodeCursor } from "../../ports/memory-words.js";
+import { encodeCursor } from "../../ports/memory-words.js";
 
 const TEMPORARY = ".tmp-";
 
@@ -218,7 +220,7 @@ export function createSqliteAttachmentStore(
       return { added: true, attachment };
     },
     async list(reader, { limit, after }) {
-      const from = after === undefined ? undefined : decodeCursor(after);
+      const from = after === undefined ? undefined : attachmentCursor(after);
       const size = Math.max(1, Math.min(limit, ATTACHMENT_LIMITS.listPage));
       const rows = page.all({
         ...readerOf(reader),
@@ -232,12 +234,14 @@ export function createSqliteAttachmentStore(
       return rows.length > size && last ? { attachments, next: encodeCursor(last) } : { attachments };
     },
     async read(reader, id) {
+      if (!isAttachmentId(id)) return undefined;
       const row = select.get({ ...readerOf(reader), id });
       if (!row) return undefined;
       const bytes = readWhole(attachmentBlobPath(directory, reader.tenantId, row.sha256));
       return bytes && { attachment: toAttachment(row), bytes };
     },
     async remove(reader, id) {
+      if (!isAttachmentId(id)) return false;
       return remove.immediate(reader, id);
     },
     async purgeExpired({ now }) {

@@ -16,8 +16,7 @@ export const readerOf = ({ tenantId, principalId, runId }: ExecutionContext): At
   runId,
 });
 
-/** An attachment id as the store makes it; anything else cannot name one. */
-export const ATTACHMENT_ID = /^att_[0-9a-f]{24}$/;
+export { ATTACHMENT_ID } from "../../ports/attachment-rules.js";
 
 /** Bytes as a person reads them: 512 B, 1.2 KiB, 3.4 MiB. */
 export function sizeOf(bytes: number): string {
