@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineTool } from "../../declaration/define-tool.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import { OUTPUT_REF, type OutputStore } from "../../seam/output-store.js";
-import { splitsPair } from "../../text/surrogates.js";
+import { pageText } from "../../text/page-text.js";
 
 const MAX_PAGE = 32_000;
 
@@ -45,14 +45,8 @@ export function createReadToolOutput(outputs: OutputStore) {
           `offset ${offset} is past the end of ${ref} (${total} characters)`,
         );
       }
-      // Characters are UTF-16 units, and a page never parts the two halves of an astral character (an
-      // emoji): an API may refuse a request holding a lone half (Anthropic's answers 400). A page ends a
-      // unit early rather than split one, or a unit late if that would leave it empty.
-      const start = splitsPair(text, offset) ? offset - 1 : offset;
-      let end = Math.min(start + length, total);
-      if (splitsPair(text, end)) end = end - 1 > start ? end - 1 : end + 1;
-      const page = text.slice(start, end);
-      const nextOffset = end < total ? end : null;
+      // Characters are UTF-16 units; a page never parts the two halves of an emoji.
+      const { text: page, start, end, nextOffset } = pageText(text, offset, length);
       const note =
         nextOffset === null
           ? `\n[characters ${start}–${end} of ${total}: the end of ${output.toolName}'s output]`

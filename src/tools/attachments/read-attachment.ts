@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import { charsetOf, decodeText } from "../../text/decode-text.js";
-import { splitsPair } from "../../text/surrogates.js";
+import { pageText } from "../../text/page-text.js";
 import { ATTACHMENT_ID, attachmentTool, readerOf, sizeOf } from "./attachment-env.js";
 import { isTextLike } from "./text-media.js";
 
@@ -72,22 +72,19 @@ export const readAttachmentSpec = attachmentTool({
         `offset ${offset} is past the end of ${id} (${total} characters)`,
       );
     // A page never parts the two halves of an emoji, as read_tool_output's pages do not.
-    const start = splitsPair(text, offset) ? offset - 1 : offset;
-    let end = Math.min(start + length, total);
-    if (splitsPair(text, end)) end = end - 1 > start ? end - 1 : end + 1;
-    const nextOffset = end < total ? end : null;
+    const { text: page, start, end, nextOffset } = pageText(text, offset, length);
     const note =
       nextOffset === null
         ? `\n[characters ${start}–${end} of ${total}: the end of ${attachment.name} (${sizeOf(attachment.size)})]`
         : `\n[characters ${start}–${end} of ${total}; read on with read_attachment {"id":"${id}","offset":${nextOffset}}]`;
     return {
-      content: text.slice(start, end) + note,
+      content: page + note,
       data: {
         id,
         name: attachment.name,
         mediaType: attachment.mediaType,
         offset: start,
-        length: end - start,
+        length: page.length,
         total,
         nextOffset,
       },
