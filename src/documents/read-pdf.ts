@@ -2,7 +2,8 @@
  * @module A PDF as markdown page by page, with pdf.js (through unpdf's build, which runs in Node without a
  * worker or a canvas). Only the pages asked for are parsed, at most `maxPages` of them, and the read stops
  * early once it holds more than `maxChars`; the abort signal is honoured between pages. The title is the
- * document's own (its metadata), else its first heading.
+ * document's own (its metadata), else its first heading. How far its streams inflate is proved first, so a
+ * PDF bomb never reaches pdf.js.
  */
 import { getDocumentProxy } from "unpdf";
 import { ToolFailure } from "../errors/tool-failure.js";
@@ -14,11 +15,13 @@ import {
   markdownSections,
   withinChars,
 } from "./markdown-sections.js";
+import { checkPdfInflation } from "./pdf-inflation.js";
 import { type PdfLine, pageLines, pageMarkdown, rankSizes, type TextRun } from "./pdf-lines.js";
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
 
 export async function readPdf(request: ExtractRequest): Promise<ExtractedDocument> {
+  await checkPdfInflation(request.bytes, request.signal);
   const pdf = await open(request.bytes);
   try {
     const pageCount = pdf.numPages;

@@ -3,7 +3,7 @@
  * them: a PDF from file_generate's renderer and one with heading sizes and a metadata title from pdf-lib, a
  * DOCX from the `docx` package, a saved web page, and zip archives built byte by byte for the hostile cases.
  */
-import { deflateRawSync } from "node:zlib";
+import { createDeflate, deflateRawSync } from "node:zlib";
 import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow } from "docx";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { renderPdf } from "../../src/tools/generate/render-pdf.js";
@@ -182,4 +182,58 @@ export function handMadeDocx(documentXml: string): Uint8Array {
     ),
     stored("word/document.xml", documentXml),
   ]);
+}
+
+/**
+ * A one-page PDF written by hand around its content stream, so a test can give that stream any dictionary
+ * entries (a filter array, a /Length that lies) and any bytes. The page draws with Helvetica as /F1.
+ */
+export function handMadePdf(contentEntries: string, content: Uint8Array): Uint8Array {
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+    null,
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+  ];
+  const parts: Buffer[] = [Buffer.from("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n", "latin1")];
+  const offsets: number[] = [];
+  let length = parts[0]?.length ?? 0;
+  for (const [index, object] of objects.entries()) {
+    offsets.push(length);
+    const body =
+      object === null
+        ? [
+            Buffer.from(`${index + 1} 0 obj\n<< ${contentEntries} >>\nstream\n`),
+            Buffer.from(content),
+            Buffer.from("\nendstream\nendobj\n"),
+          ]
+        : [Buffer.from(`${index + 1} 0 obj\n${object}\nendobj\n`)];
+    parts.push(...body);
+    length += body.reduce((sum, part) => sum + part.length, 0);
+  }
+  const xref = [
+    "xref",
+    `0 ${objects.length + 1}`,
+    "0000000000 65535 f \n" +
+      offsets.map((offset) => `${String(offset).padStart(10, "0")} 00000 n \n`).join(""),
+    `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>`,
+    `startxref\n${length}\n%%EOF\n`,
+  ];
+  parts.push(Buffer.from(xref.join("\n")));
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+/** `megabytes` MiB of zeros in zlib's format (FlateDecode's), deflated a MiB at a time so none is ever held. */
+export async function flatedZeros(megabytes: number): Promise<Uint8Array> {
+  const deflater = createDeflate({ level: 9 });
+  const chunks: Buffer[] = [];
+  deflater.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise((resolve, reject) => deflater.on("end", resolve).on("error", reject));
+  const mebibyte = Buffer.alloc(1024 * 1024);
+  for (let index = 0; index < megabytes; index++)
+    if (!deflater.write(mebibyte)) await new Promise((resolve) => deflater.once("drain", resolve));
+  deflater.end();
+  await ended;
+  return new Uint8Array(Buffer.concat(chunks));
 }
