@@ -44,6 +44,11 @@ describe("toolreg attachments", () => {
     const badType = await run("add", "a.txt", "--media-type", "text");
     expect(badType.code).not.toBe(0);
     expect(badType.stderr).toContain('--media-type "text" is not a media type');
+    // --run names a server's run: a `toolreg call` never is that run, and the help says so.
+    const help = await run("add", "--help");
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(
+      "a run of `toolreg serve` named so (each `toolreg call` is a fresh run",
+    );
     const badRun = await run("add", "a.txt", "--run", "two words");
     expect(badRun.stderr).toContain('--run "two words" is not an identifier');
     const badName = await run("add", "a.txt", "--name", "../a.txt");

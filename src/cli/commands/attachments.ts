@@ -159,7 +159,10 @@ export function addAttachmentCommands(program: Command, host: AttachmentCommandH
     .command("add")
     .description("attach a file (at most 25 MiB) for every run of --principal, or for one --run")
     .argument("<file>", "the file to attach")
-    .option("--run <id>", "only this run reads it")
+    .option(
+      "--run <id>",
+      "only the run of this id reads it: a run of `toolreg serve` named so (each `toolreg call` is a fresh run, which never does)",
+    )
     .option("--name <name>", "the attachment's name (else the file's)")
     .option("--media-type <type>", "its media type (else from the name's extension)")
     .option("--json", "print JSON")
