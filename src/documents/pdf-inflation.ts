@@ -4,11 +4,11 @@
  * output counted and thrown away, so the check never holds more than one chunk of it.
  *
  * Every `stream` keyword that follows a dictionary is a stream here, wherever it lies (also inside another
- * stream's data, where a lying xref can send pdf.js), object streams included. Neither /Length nor the
- * dictionary's /Filter is trusted for FlateDecode: a body that starts with a zlib header (pdf.js inflates
- * nothing else) is inflated from there to the end of the file, which inflates at least what pdf.js could from
- * it, whatever its /Length or `endstream` say. A body named ASCIIHex or ASCII85 (alone or before FlateDecode in
- * an array) is decoded first. RunLengthDecode and LZWDecode are counted by walking their codes for the lengths
+ * stream's data, where a lying xref can send pdf.js), object streams included. The dictionary's /Filter is not
+ * trusted for FlateDecode: a body that starts with a zlib header (pdf.js inflates nothing else) is inflated.
+ * A body runs to the later of its first `endstream` and its direct /Length, or to the end of the file when its
+ * /Length is a reference, so it holds at least what pdf.js reads. A body named ASCIIHex or ASCII85 (alone or
+ * before FlateDecode in an array) is decoded first. RunLengthDecode and LZWDecode are counted by walking their codes for the lengths
  * alone. An encrypted PDF's data cannot be read before it is decrypted, so each of its stream bodies counts at
  * deflate's greatest ratio. Filters after FlateDecode in an array (a RunLength or LZW of inflated data) are not
  * counted: no writer makes them.
