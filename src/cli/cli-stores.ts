@@ -174,7 +174,7 @@ export function lazyCliStores(
       create: async (owner, schedule) => (await open()).schedules.create(owner, schedule),
       get: async (scope, id) => (await open()).schedules.get(scope, id),
       list: async (scope, filter) => (await open()).schedules.list(scope, filter),
-      cancel: async (scope, id, now) => (await open()).schedules.cancel(scope, id, now),
+      cancel: async (scope, id) => (await open()).schedules.cancel(scope, id),
       claimDue: async (request) => (await open()).schedules.claimDue(request),
       complete: async (completion) => (await open()).schedules.complete(completion),
     }),

@@ -13,10 +13,11 @@ export interface ScheduleScope {
   principalId?: string | undefined;
 }
 
-/** The schedule's maker, who it runs as. */
+/** The schedule's maker, who it runs as, and the API key they made it with when the host has one. */
 export interface ScheduleOwner {
   tenantId: string;
   principalId: string;
+  keyId?: string | undefined;
 }
 
 /** What runs: a tool call through the seam, or a prompt handed to the host (an event it reads). */
@@ -41,6 +42,11 @@ export interface Schedule {
   id: string;
   tenantId: string;
   principalId: string;
+  /**
+   * The API key that made it: each occurrence runs under that key's grant and mode as they are then, and
+   * the schedule pauses once it is revoked or expired. Absent (a host without keys): the principal's newest live key.
+   */
+  keyId?: string;
   action: ScheduledAction;
   timing: ScheduleTiming;
   status: ScheduleStatus;
@@ -103,7 +109,7 @@ export interface ScheduleStore {
    * Cancels an active or paused schedule in scope so it fires no more; the schedule as it now is, or
    * undefined when none is in scope. One already cancelled or done is returned unchanged.
    */
-  cancel(scope: ScheduleScope, id: string, now: number): Promise<Schedule | undefined>;
+  cancel(scope: ScheduleScope, id: string): Promise<Schedule | undefined>;
   /**
    * Claims up to `limit` due occurrences atomically: an active schedule whose next occurrence is due, or
    * one whose claimed occurrence was not completed before its lease ran out. Its next occurrence moves on
@@ -129,6 +135,8 @@ export const SCHEDULE_LIMITS = {
   /** A tool call's input, as JSON. */
   inputChars: 16_384,
   listed: 200,
+  /** A last outcome is kept to this many characters, by every adapter. */
+  outcomeChars: 200,
 } as const;
 
 /** The adapters' options: tests lower the floor and the cap. */

@@ -15,6 +15,9 @@ import {
 
 export const newScheduleId = (): string => `sch_${randomBytes(8).toString("hex")}`;
 
+/** A last outcome as every adapter keeps it: cut to `SCHEDULE_LIMITS.outcomeChars`. */
+export const keptOutcome = (outcome: string): string => outcome.slice(0, SCHEDULE_LIMITS.outcomeChars);
+
 /** Control characters but tab and line breaks, and half a surrogate pair: PostgreSQL refuses a NUL and lone halves. */
 const NOT_TEXT = /(?![\t\n\r])\p{Cc}|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
 const TOOL_NAME = /^[a-z][a-z0-9_]{0,63}$/;

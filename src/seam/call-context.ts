@@ -14,6 +14,7 @@ export class CallContext implements ToolContext {
   readonly deadline: number;
   readonly idempotencyKey: string | undefined;
   readonly approvalId: string | undefined;
+  readonly keyId: string | undefined;
   #controller: AbortController | undefined;
 
   constructor(
@@ -33,6 +34,7 @@ export class CallContext implements ToolContext {
     this.deadline = deadline;
     this.idempotencyKey = idempotencyKey;
     this.approvalId = approvalId;
+    this.keyId = host.keyId;
   }
 
   get signal(): AbortSignal {

@@ -31,6 +31,8 @@ export interface ExecutionContext {
   readonly logger: Logger;
   /** A key the host supplies instead of the derived (tenant, run, tool call) one. */
   readonly idempotencyKey: string | undefined;
+  /** The API key the host authenticated the call with, if any: a schedule the call makes runs under it. */
+  readonly keyId?: string | undefined;
 }
 
 /** What a tool's `run` receives: the host's context plus what the seam decided for this call. */
@@ -55,6 +57,7 @@ export interface ExecutionContextInit {
   credentials?: CredentialResolver;
   logger?: Logger;
   idempotencyKey?: string;
+  keyId?: string;
 }
 
 const noop = () => {};
@@ -114,5 +117,6 @@ export function createExecutionContext(init: ExecutionContextInit): ExecutionCon
     credentials: init.credentials ?? noCredentials,
     logger: init.logger ?? silentLogger,
     idempotencyKey: init.idempotencyKey,
+    keyId: init.keyId,
   });
 }

@@ -58,6 +58,7 @@ export function callContext(
       toolCallId,
       scopes: caller.scopes,
       mode: caller.mode,
+      keyId: caller.keyId,
       logger,
       signal: c.req.raw.signal,
       ...(idempotencyKey === undefined ? {} : { idempotencyKey }),

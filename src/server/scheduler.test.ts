@@ -111,7 +111,7 @@ describe("scheduler", () => {
       status: "active",
     });
 
-    await schedules.cancel(ADA, schedule.id, clock.now);
+    await schedules.cancel(ADA, schedule.id);
     clock.now = T0 + 10_000;
     expect(await running.tick()).toBe(0);
     expect(ticket.calls).toHaveLength(2);
@@ -328,5 +328,33 @@ describe("scheduler", () => {
     expect(slowSignal?.aborted).toBe(true);
     expect(await first).toBe(2);
     expect(await schedules.get(ADA, slowOne.id)).toMatchObject({ fireCount: 1, status: "done" });
+  });
+  it("runs under the key that made the schedule, not a newer one of the same person, and pauses once it is revoked", async () => {
+    const { auth, ticket, stores, schedules, clock, scheduler } = await setup();
+    // Ada made the schedule with a gated key; she has a newer, active one since.
+    const gated = await auth.createKey({ ...ADA, label: "gated", mode: "gated" });
+    const schedule = await schedules.create(
+      { ...ADA, keyId: gated.record.id },
+      everyTwoSeconds("create_ticket"),
+    );
+    expect(schedule.keyId).toBe(gated.record.id);
+    await auth.createKey({ ...ADA, label: "newer" });
+    const running = scheduler();
+    clock.now = T0 + 2_000;
+    expect(await running.tick()).toBe(1);
+    // Gated: the side effect waits for a human, as it would for a call made with that key now.
+    expect(ticket.calls).toHaveLength(0);
+    expect(await schedules.get(ADA, schedule.id)).toMatchObject({ lastOutcome: "approval_required" });
+    expect(await stores.approvals.list({ tenantId: "acme" })).toHaveLength(1);
+
+    await auth.revokeKey(gated.record.id);
+    clock.now = T0 + 4_000;
+    expect(await running.tick()).toBe(1);
+    expect(ticket.calls).toHaveLength(0);
+    expect(await schedules.get(ADA, schedule.id)).toMatchObject({
+      status: "paused",
+      lastOutcome: `paused: the key ${gated.record.id} that made it is revoked or expired`,
+    });
+    await running.stop();
   });
 });

@@ -1,17 +1,22 @@
 /**
  * @module The server's scheduler: every tick it claims the due occurrences of the deployment's schedules
  * (each claimed by one instance however many share the store) and runs them. A tool call goes through the
- * seam like any other call, as the schedule's principal with the grant of their newest live key now — so
+ * seam like any other call, as the schedule's principal with the grant the key that made it has now — so
  * scopes, mode, ceilings, approval and idempotency all apply as to a chat's call, and the seam audits it —
  * under a run id naming the schedule and a tool-call id naming the occurrence: an occurrence claimed again
  * after its holder died carries the same idempotency key, and a side effect happens once. A prompt is handed
  * to the host as a `schedule.prompt` event on the event stream, and each occurrence audited (`schedule-prompt`).
- * A principal left with no live key is refused (the seam records the refusal) and the schedule paused.
+ * Once that key is revoked or expired the occurrence is refused (the seam records it) and the schedule paused.
  * Occurrences run in a small pool: a slow call holds one slot, never the others, and `stop` aborts what
  * can be aborted (a read; a call that changes data runs to its own deadline, as the seam rules).
  */
-import type { AuthStore } from "../ports/auth-store.js";
-import { type ScheduleOccurrence, type ScheduleStore, unschedulable } from "../ports/schedule-store.js";
+import type { ApiKeyRecord, AuthStore } from "../ports/auth-store.js";
+import {
+  type Schedule,
+  type ScheduleOccurrence,
+  type ScheduleStore,
+  unschedulable,
+} from "../ports/schedule-store.js";
 import type { AuditEvent, AuditSink } from "../ports/stores.js";
 import { type CredentialResolver, createExecutionContext, type Logger } from "../seam/context.js";
 import { newEventId } from "../seam/event-id.js";
@@ -65,12 +70,17 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
 
   const fire = async ({ schedule, fireAt }: ScheduleOccurrence): Promise<void> => {
     const { tenantId, principalId, id } = schedule;
-    const key = await newestLiveKey(options.auth, tenantId, principalId);
+    const key = await grantKey(options.auth, schedule);
     const live = key !== undefined && (key.expiresAt === undefined || key.expiresAt > now());
     const runId = scheduleRunId(id);
     const toolCallId = occurrenceCallId(id, fireAt);
     let outcome: string;
-    let stop: string | undefined = live ? undefined : `${principalId} has no live key`;
+    let stop: string | undefined;
+    if (!live)
+      stop =
+        schedule.keyId === undefined
+          ? `${principalId} has no live key`
+          : `the key ${schedule.keyId} that made it is revoked or expired`;
     if (schedule.action.kind === "tool") {
       const tool = options.seam.registry.get(schedule.action.tool);
       // Checked when it was made, and again now: a schedule never runs a schedule tool, however reached.
@@ -180,6 +190,19 @@ export function startScheduler(options: SchedulerOptions): Scheduler {
       await Promise.all([...inFlight]);
     },
   };
+}
+
+/**
+ * The key whose grant and mode an occurrence runs under: the one that made the schedule, unless revoked
+ * (a newer key of the same principal, gated or not, never stands in for it); the principal's newest live
+ * key for a schedule made without one (a host with no API keys).
+ */
+async function grantKey(auth: AuthStore, schedule: Schedule): Promise<ApiKeyRecord | undefined> {
+  const { tenantId, principalId, keyId } = schedule;
+  if (keyId === undefined) return newestLiveKey(auth, tenantId, principalId);
+  return (await auth.listKeys({ tenantId })).find(
+    (key) => key.id === keyId && key.principalId === principalId && key.revokedAt === undefined,
+  );
 }
 
 /** The audit event of one prompt occurrence: the seam records tool calls, but a prompt never reaches it. */

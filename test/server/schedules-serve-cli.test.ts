@@ -188,7 +188,7 @@ describe.each(stores)("schedules through toolreg serve on $name", ({ env }) => {
     expect(await scheduleOf(hisId)).toMatchObject({
       status: "paused",
       fireCount: 1,
-      lastOutcome: "paused: bob has no live key",
+      lastOutcome: `paused: the key ${keyId} that made it is revoked or expired`,
     });
     expect((await audit("memory_save")).filter((event) => event.runId === `schedule:${hisId}`)).toMatchObject(
       [{ actor: "bob", outcome: "not_authorized" }],

@@ -63,7 +63,7 @@ export async function cancelSchedule(
   io: CliIo,
 ): Promise<number> {
   const before = await schedules.get({ tenantId }, id);
-  const after = before && (await schedules.cancel({ tenantId }, id, Date.now()));
+  const after = before && (await schedules.cancel({ tenantId }, id));
   if (!before || !after) {
     io.stderr(`error: no schedule ${id.slice(0, 100)} in tenant ${tenantId}\n`);
     return 1;

@@ -29,7 +29,7 @@ export function schedulesRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
   app.delete("/api/v1/schedules/:id", async (c) => {
     const scope = scopeOf(c.get("caller"));
     const id = c.req.param("id");
-    const schedule = await schedules.cancel(scope, id, Date.now());
+    const schedule = await schedules.cancel(scope, id);
     if (!schedule)
       return problem(404, "schedule_not_found", `there is no schedule "${id.slice(0, 100)}" you may cancel`);
     return c.json({ schedule });

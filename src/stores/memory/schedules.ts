@@ -11,6 +11,7 @@ import {
 } from "../../ports/schedule-store.js";
 import {
   checkedSchedule,
+  keptOutcome,
   newScheduleId,
   occurrenceAfter,
   scheduleCapReached,
@@ -48,6 +49,7 @@ export function createMemoryScheduleStore(options: ScheduleStoreOptions = {}): S
         id: newScheduleId(),
         tenantId: owner.tenantId,
         principalId: owner.principalId,
+        ...(owner.keyId === undefined ? {} : { keyId: owner.keyId }),
         action: checked.action,
         timing: checked.timing,
         status: "active",
@@ -119,7 +121,7 @@ export function createMemoryScheduleStore(options: ScheduleStoreOptions = {}): S
       const { schedule } = entry;
       schedule.fireCount++;
       schedule.lastFiredAt = now;
-      schedule.lastOutcome = outcome;
+      schedule.lastOutcome = keptOutcome(outcome);
       if (schedule.status === "active" && (pause || schedule.nextFireAt === undefined)) {
         schedule.status = pause ? "paused" : "done";
         delete schedule.nextFireAt;

@@ -476,12 +476,13 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     version: 14,
     name: "schedules",
     sql: `
-      -- action and timing as JSON; claimed_fire_at, holder and lease_until describe the occurrence a
-      -- scheduler claimed and has not completed (NULL when none).
+      -- action and timing as JSON; key_id the API key that made it (its grant runs it); claimed_fire_at,
+      -- holder and lease_until describe the occurrence a scheduler claimed and has not completed (NULL when none).
       CREATE TABLE {schema}.schedules (
         tenant_id       TEXT    NOT NULL,
         id              TEXT    NOT NULL,
         principal_id    TEXT    NOT NULL,
+        key_id          TEXT,
         action          JSONB   NOT NULL,
         timing          JSONB   NOT NULL,
         status          TEXT    NOT NULL CHECK (status IN ('active', 'paused', 'cancelled', 'done')),

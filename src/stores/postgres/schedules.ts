@@ -6,52 +6,20 @@
 import type pg from "pg";
 import {
   SCHEDULE_LIMITS,
-  type Schedule,
   type ScheduleScope,
-  type ScheduleStatus,
   type ScheduleStore,
   type ScheduleStoreOptions,
 } from "../../ports/schedule-store.js";
 import {
   checkedSchedule,
+  keptOutcome,
   newScheduleId,
   occurrenceAfter,
   scheduleCapReached,
 } from "../../ports/schedule-timing.js";
+import { SCHEDULE_COLUMNS, type ScheduleRow, toSchedule } from "../sql/schedule-rows.js";
 import { inTransaction } from "./transaction.js";
 import { underLock } from "./under-lock.js";
-
-interface ScheduleRow {
-  tenant_id: string;
-  id: string;
-  principal_id: string;
-  action: Schedule["action"];
-  timing: Schedule["timing"];
-  status: ScheduleStatus;
-  next_fire_at: number | null;
-  fire_count: number;
-  last_fired_at: number | null;
-  last_outcome: string | null;
-  created_at: number;
-  claimed_fire_at: number | null;
-}
-
-const COLUMNS =
-  "tenant_id, id, principal_id, action, timing, status, next_fire_at, fire_count, last_fired_at, last_outcome, created_at, claimed_fire_at";
-
-const toSchedule = (row: ScheduleRow): Schedule => ({
-  id: row.id,
-  tenantId: row.tenant_id,
-  principalId: row.principal_id,
-  action: row.action,
-  timing: row.timing,
-  status: row.status,
-  ...(row.next_fire_at === null ? {} : { nextFireAt: row.next_fire_at }),
-  fireCount: row.fire_count,
-  ...(row.last_fired_at === null ? {} : { lastFiredAt: row.last_fired_at }),
-  ...(row.last_outcome === null ? {} : { lastOutcome: row.last_outcome }),
-  createdAt: row.created_at,
-});
 
 /** $1 the tenant, $2 the principal or NULL for the whole tenant. */
 const IN_SCOPE = "tenant_id = $1 AND ($2::text IS NULL OR principal_id = $2)";
@@ -68,10 +36,10 @@ export function createPostgresScheduleStore(
   const table = `${schema}.schedules`;
   const select = async (client: pg.Pool | pg.PoolClient, scope: ScheduleScope, id: string) =>
     (
-      await client.query<ScheduleRow>(`SELECT ${COLUMNS} FROM ${table} WHERE ${IN_SCOPE} AND id = $3`, [
-        ...scopeArgs(scope),
-        id,
-      ])
+      await client.query<ScheduleRow>(
+        `SELECT ${SCHEDULE_COLUMNS} FROM ${table} WHERE ${IN_SCOPE} AND id = $3`,
+        [...scopeArgs(scope), id],
+      )
     ).rows[0];
   return {
     async create(owner, schedule) {
@@ -88,8 +56,8 @@ export function createPostgresScheduleStore(
           );
           if ((rows[0]?.n ?? 0) >= maxSchedules) throw scheduleCapReached(maxSchedules);
           await client.query(
-            `INSERT INTO ${table} (tenant_id, id, principal_id, action, timing, status, next_fire_at, fire_count, created_at)
-           VALUES ($1, $2, $3, $4, $5, 'active', $6, 0, $7)`,
+            `INSERT INTO ${table} (tenant_id, id, principal_id, key_id, action, timing, status, next_fire_at, fire_count, created_at)
+           VALUES ($1, $2, $3, $8, $4, $5, 'active', $6, 0, $7)`,
             [
               owner.tenantId,
               id,
@@ -98,6 +66,7 @@ export function createPostgresScheduleStore(
               JSON.stringify(checked.timing),
               checked.nextFireAt,
               schedule.now,
+              owner.keyId ?? null,
             ],
           );
         },
@@ -106,6 +75,7 @@ export function createPostgresScheduleStore(
         id,
         tenantId: owner.tenantId,
         principalId: owner.principalId,
+        ...(owner.keyId === undefined ? {} : { keyId: owner.keyId }),
         action: checked.action,
         timing: checked.timing,
         status: "active",
@@ -120,7 +90,7 @@ export function createPostgresScheduleStore(
     },
     async list(scope, filter = {}) {
       const { rows } = await pool.query<ScheduleRow>(
-        `SELECT ${COLUMNS} FROM ${table} WHERE ${IN_SCOPE} AND ($3::text IS NULL OR status = $3)
+        `SELECT ${SCHEDULE_COLUMNS} FROM ${table} WHERE ${IN_SCOPE} AND ($3::text IS NULL OR status = $3)
          ORDER BY created_at DESC, id DESC LIMIT $4`,
         [...scopeArgs(scope), filter.status ?? null, SCHEDULE_LIMITS.listed],
       );
@@ -129,7 +99,7 @@ export function createPostgresScheduleStore(
     async cancel(scope, id) {
       const { rows } = await pool.query<ScheduleRow>(
         `UPDATE ${table} SET status = 'cancelled', next_fire_at = NULL
-         WHERE ${IN_SCOPE} AND id = $3 AND status IN ('active', 'paused') RETURNING ${COLUMNS}`,
+         WHERE ${IN_SCOPE} AND id = $3 AND status IN ('active', 'paused') RETURNING ${SCHEDULE_COLUMNS}`,
         [...scopeArgs(scope), id],
       );
       const row = rows[0] ?? (await select(pool, scope, id));
@@ -138,7 +108,7 @@ export function createPostgresScheduleStore(
     async claimDue({ now, holder, leaseMs, limit }) {
       return inTransaction(pool, async (client) => {
         const { rows } = await client.query<ScheduleRow>(
-          `SELECT ${COLUMNS} FROM ${table} WHERE status = 'active' AND (
+          `SELECT ${SCHEDULE_COLUMNS} FROM ${table} WHERE status = 'active' AND (
              (claimed_fire_at IS NULL AND next_fire_at <= $1) OR (claimed_fire_at IS NOT NULL AND lease_until <= $1))
            ORDER BY coalesce(claimed_fire_at, next_fire_at) LIMIT $2 FOR UPDATE SKIP LOCKED`,
           [now, limit],
@@ -172,7 +142,7 @@ export function createPostgresScheduleStore(
            next_fire_at = CASE WHEN status = 'active' AND $3 THEN NULL ELSE next_fire_at END,
            claimed_fire_at = NULL, holder = NULL, lease_until = NULL
          WHERE tenant_id = $4 AND id = $5 AND claimed_fire_at = $6 AND holder = $7`,
-        [now, outcome.slice(0, 200), pause === true, tenantId, id, fireAt, holder],
+        [now, keptOutcome(outcome), pause === true, tenantId, id, fireAt, holder],
       );
       return rowCount === 1;
     },

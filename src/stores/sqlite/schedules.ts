@@ -6,50 +6,18 @@
 import type Database from "better-sqlite3";
 import {
   SCHEDULE_LIMITS,
-  type Schedule,
   type ScheduleScope,
-  type ScheduleStatus,
   type ScheduleStore,
   type ScheduleStoreOptions,
 } from "../../ports/schedule-store.js";
 import {
   checkedSchedule,
+  keptOutcome,
   newScheduleId,
   occurrenceAfter,
   scheduleCapReached,
 } from "../../ports/schedule-timing.js";
-
-interface ScheduleRow {
-  tenant_id: string;
-  id: string;
-  principal_id: string;
-  action: string;
-  timing: string;
-  status: ScheduleStatus;
-  next_fire_at: number | null;
-  fire_count: number;
-  last_fired_at: number | null;
-  last_outcome: string | null;
-  created_at: number;
-  claimed_fire_at: number | null;
-}
-
-const COLUMNS =
-  "tenant_id, id, principal_id, action, timing, status, next_fire_at, fire_count, last_fired_at, last_outcome, created_at, claimed_fire_at";
-
-const toSchedule = (row: ScheduleRow): Schedule => ({
-  id: row.id,
-  tenantId: row.tenant_id,
-  principalId: row.principal_id,
-  action: JSON.parse(row.action) as Schedule["action"],
-  timing: JSON.parse(row.timing) as Schedule["timing"],
-  status: row.status,
-  ...(row.next_fire_at === null ? {} : { nextFireAt: row.next_fire_at }),
-  fireCount: row.fire_count,
-  ...(row.last_fired_at === null ? {} : { lastFiredAt: row.last_fired_at }),
-  ...(row.last_outcome === null ? {} : { lastOutcome: row.last_outcome }),
-  createdAt: row.created_at,
-});
+import { SCHEDULE_COLUMNS, type ScheduleRow, toSchedule } from "../sql/schedule-rows.js";
 
 /** `(? IS NULL OR principal_id = ?)`: a principal's own, or (none given) the tenant's. */
 const scopeArgs = ({ tenantId, principalId }: ScheduleScope) =>
@@ -66,22 +34,22 @@ export function createSqliteScheduleStore(
     "SELECT count(*) AS n FROM schedules WHERE tenant_id = ? AND principal_id = ? AND status IN ('active', 'paused')",
   );
   const insert = db.prepare(
-    `INSERT INTO schedules (tenant_id, id, principal_id, action, timing, status, next_fire_at, fire_count, created_at)
-     VALUES (@tenantId, @id, @principalId, @action, @timing, 'active', @nextFireAt, 0, @createdAt)`,
+    `INSERT INTO schedules (tenant_id, id, principal_id, key_id, action, timing, status, next_fire_at, fire_count, created_at)
+     VALUES (@tenantId, @id, @principalId, @keyId, @action, @timing, 'active', @nextFireAt, 0, @createdAt)`,
   );
-  const create = db.transaction((row: Record<string, string | number>) => {
+  const create = db.transaction((row: Record<string, string | number | null>) => {
     if ((live.get(row.tenantId as string, row.principalId as string)?.n ?? 0) >= maxSchedules)
       throw scheduleCapReached(maxSchedules);
     insert.run(row);
   });
   const get = db.prepare<[string, string | null, string | null, string], ScheduleRow>(
-    `SELECT ${COLUMNS} FROM schedules WHERE ${IN_SCOPE} AND id = ?`,
+    `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE ${IN_SCOPE} AND id = ?`,
   );
   const list = db.prepare<
     [string, string | null, string | null, string | null, string | null, number],
     ScheduleRow
   >(
-    `SELECT ${COLUMNS} FROM schedules WHERE ${IN_SCOPE} AND (? IS NULL OR status = ?)
+    `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE ${IN_SCOPE} AND (? IS NULL OR status = ?)
      ORDER BY created_at DESC, id DESC LIMIT ?`,
   );
   const cancel = db.prepare<[string, string | null, string | null, string]>(
@@ -89,7 +57,7 @@ export function createSqliteScheduleStore(
      WHERE ${IN_SCOPE} AND id = ? AND status IN ('active', 'paused')`,
   );
   const due = db.prepare<[number, number, number], ScheduleRow>(
-    `SELECT ${COLUMNS} FROM schedules WHERE status = 'active' AND (
+    `SELECT ${SCHEDULE_COLUMNS} FROM schedules WHERE status = 'active' AND (
        (claimed_fire_at IS NULL AND next_fire_at <= ?) OR (claimed_fire_at IS NOT NULL AND lease_until <= ?))
      ORDER BY coalesce(claimed_fire_at, next_fire_at) LIMIT ?`,
   );
@@ -139,6 +107,7 @@ export function createSqliteScheduleStore(
       create.immediate({
         tenantId: owner.tenantId,
         principalId: owner.principalId,
+        keyId: owner.keyId ?? null,
         id,
         action: JSON.stringify(checked.action),
         timing: JSON.stringify(checked.timing),
@@ -149,6 +118,7 @@ export function createSqliteScheduleStore(
         id,
         tenantId: owner.tenantId,
         principalId: owner.principalId,
+        ...(owner.keyId === undefined ? {} : { keyId: owner.keyId }),
         action: checked.action,
         timing: checked.timing,
         status: "active",
@@ -176,7 +146,7 @@ export function createSqliteScheduleStore(
     async complete({ tenantId, id, fireAt, holder, outcome, now, pause }) {
       const written = complete.run({
         now,
-        outcome: outcome.slice(0, 200),
+        outcome: keptOutcome(outcome),
         pause: pause ? 1 : 0,
         tenant: tenantId,
         id,

@@ -18,10 +18,10 @@ export const scheduleCancelSpec = scheduleTool({
   // Internal-write: it stops the caller's own future calls, which changes nothing outside and asks no approval.
   effect: "internal-write",
   input,
-  async run({ id }, context, { schedules, now }) {
+  async run({ id }, context, { schedules }) {
     const owner = ownerOf(context);
     const before = await schedules.get(owner, id);
-    const schedule = before && (await schedules.cancel(owner, id, now()));
+    const schedule = before && (await schedules.cancel(owner, id));
     if (!before || !schedule)
       throw new ToolFailure(
         "precondition_failed",

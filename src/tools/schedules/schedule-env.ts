@@ -13,9 +13,10 @@ export interface ScheduleEnv {
 export const scheduleTool = toolFor<ScheduleEnv>();
 
 /** Whose schedules a call reaches: the caller's own, from the context the seam built, never from the model's input. */
-export const ownerOf = ({ tenantId, principalId }: ExecutionContext): ScheduleOwner => ({
+export const ownerOf = ({ tenantId, principalId, keyId }: ExecutionContext): ScheduleOwner => ({
   tenantId,
   principalId,
+  keyId,
 });
 
 export const SCHEDULE_ID = /^sch_[0-9a-f]{16}$/;
