@@ -14,10 +14,18 @@ export function createKnowledge({ rows, status, form }, { csrfToken, operator })
   async function refresh(done) {
     const request = ++latest;
     try {
-      const answer = await getJson("/api/v1/kb");
-      if (request !== latest) return;
-      rows.replaceChildren(...answer.sources.map(sourceRow));
-      setStatus(status, done ?? (answer.sources.length === 0 ? "No knowledge source yet." : ""));
+      // Every page: the server filters to what this person may read before it pages.
+      const sources = [];
+      let next = null;
+      do {
+        const query = next === null ? "" : `?after=${encodeURIComponent(next)}`;
+        const answer = await getJson(`/api/v1/kb${query}`);
+        if (request !== latest) return;
+        sources.push(...answer.sources);
+        next = answer.next;
+      } while (next !== null && next !== undefined);
+      rows.replaceChildren(...sources.map(sourceRow));
+      setStatus(status, done ?? (sources.length === 0 ? "No knowledge source yet." : ""));
     } catch (error) {
       if (request === latest) setStatus(status, failureText(error), "error");
     }

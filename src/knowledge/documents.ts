@@ -13,11 +13,14 @@ import {
   DOCUMENT_MEDIA_TYPES,
   type DocumentExtractor,
   type DocumentSection,
+  type ExtractStop,
 } from "../ports/document-extractor.js";
 
 export interface LoadedDocument {
   title?: string;
   sections: DocumentSection[];
+  /** The bound that cut the document short: what is indexed is only its beginning. */
+  stoppedBy?: ExtractStop;
 }
 
 /** What one source may hold: the extractor stops there and says so. */
@@ -82,5 +85,9 @@ export async function bytesDocument(
     maxPages: DOCUMENT_CAPS.maxPages,
     ...(signal ? { signal } : {}),
   });
-  return { ...(extracted.title ? { title: extracted.title } : {}), sections: extracted.sections };
+  return {
+    ...(extracted.title ? { title: extracted.title } : {}),
+    sections: extracted.sections,
+    ...(extracted.stoppedBy ? { stoppedBy: extracted.stoppedBy } : {}),
+  };
 }

@@ -12,9 +12,12 @@ import type {
   SourceKind,
 } from "../ports/knowledge-base.js";
 import { KNOWLEDGE_LIMITS } from "../ports/knowledge-base.js";
+import { hasUnstorableChar } from "../ports/knowledge-ranking.js";
+import { TENANT_SUBJECT } from "../ports/knowledge-subjects.js";
 import {
   attachmentDocument,
   bytesDocument,
+  DOCUMENT_CAPS,
   type LoadedDocument,
   textDocument,
   urlDocument,
@@ -31,12 +34,23 @@ export interface IntakeDeps {
   now?: () => number;
 }
 
-/** The most characters of a pasted text. */
-export const MAX_TEXT_CHARS = 1_000_000;
+const TRUNCATED = {
+  max_chars: `only its first ${DOCUMENT_CAPS.maxChars.toLocaleString("en-US")} characters were indexed`,
+  max_pages: `only its first ${DOCUMENT_CAPS.maxPages} pages were indexed`,
+} as const;
 
 export function createKnowledgeIntake(deps: IntakeDeps): KnowledgeIntake {
   return {
-    async add(tenantId, addition) {
+    async add(tenantId, addition, signal) {
+      // A re-index that names no subjects keeps the source's: it never widens who reads it by omission.
+      let authSubjects = addition.authSubjects;
+      if (authSubjects === undefined && addition.sourceId !== undefined) {
+        const current = await deps.knowledge.get(tenantId, addition.sourceId);
+        if (!current) throw new RangeError(`no knowledge source ${addition.sourceId}`);
+        authSubjects = current.pendingSubjects ?? current.authSubjects;
+      }
+      if (addition.title !== undefined && hasUnstorableChar(addition.title))
+        throw new RangeError("the title holds a NUL or a broken (lone surrogate) character");
       let document: LoadedDocument;
       let kind: SourceKind;
       let origin: string;
@@ -44,8 +58,12 @@ export function createKnowledgeIntake(deps: IntakeDeps): KnowledgeIntake {
       switch (addition.from) {
         case "text": {
           if (addition.text.trim() === "") throw new RangeError("the text is empty");
-          if (addition.text.length > MAX_TEXT_CHARS)
-            throw new RangeError(`a text holds at most ${MAX_TEXT_CHARS.toLocaleString("en-US")} characters`);
+          if (addition.text.length > KNOWLEDGE_LIMITS.textChars)
+            throw new RangeError(
+              `a text holds at most ${KNOWLEDGE_LIMITS.textChars.toLocaleString("en-US")} characters`,
+            );
+          if (hasUnstorableChar(addition.text))
+            throw new RangeError("the text holds a NUL or a broken (lone surrogate) character; remove it");
           document = textDocument(addition.text);
           kind = "text";
           origin = "text";
@@ -54,7 +72,7 @@ export function createKnowledgeIntake(deps: IntakeDeps): KnowledgeIntake {
         }
         case "url": {
           if (!deps.egress) throw new RangeError("this host fetches no URLs for the knowledge base");
-          const page = await urlDocument(deps.egress, addition.url, deps.extractor);
+          const page = await urlDocument(deps.egress, addition.url, deps.extractor, signal);
           document = page;
           kind = "url";
           origin = page.finalUrl;
@@ -62,7 +80,7 @@ export function createKnowledgeIntake(deps: IntakeDeps): KnowledgeIntake {
           break;
         }
         case "file": {
-          document = await bytesDocument(addition.bytes, addition.mediaType, deps.extractor);
+          document = await bytesDocument(addition.bytes, addition.mediaType, deps.extractor, signal);
           kind = "text";
           origin = addition.name;
           fallbackTitle = addition.name;
@@ -76,6 +94,7 @@ export function createKnowledgeIntake(deps: IntakeDeps): KnowledgeIntake {
             { tenantId, principalId, runId },
             attachmentId,
             deps.extractor,
+            signal,
           );
           document = read;
           kind = "attachment";
@@ -85,10 +104,10 @@ export function createKnowledgeIntake(deps: IntakeDeps): KnowledgeIntake {
         }
       }
       if (document.sections.length === 0) throw new RangeError("the document holds no text to index");
-      const title = (addition.title?.trim() || document.title || fallbackTitle).slice(
-        0,
-        KNOWLEDGE_LIMITS.titleChars,
-      );
+      // A document's own title or a name may hold control characters (a PDF's metadata); they become spaces.
+      const title = printable(
+        addition.title?.trim() || printable(document.title ?? "") || fallbackTitle,
+      ).slice(0, KNOWLEDGE_LIMITS.titleChars);
       const result = await ingest(
         { knowledge: deps.knowledge, embedder: deps.embedder, ...(deps.now ? { now: deps.now } : {}) },
         {
@@ -97,13 +116,22 @@ export function createKnowledgeIntake(deps: IntakeDeps): KnowledgeIntake {
           title,
           kind,
           origin,
-          authSubjects: addition.authSubjects,
+          authSubjects: authSubjects ?? [TENANT_SUBJECT],
           sections: document.sections,
+          ...(document.stoppedBy ? { note: `the document is longer: ${TRUNCATED[document.stoppedBy]}` } : {}),
+          ...(signal ? { signal } : {}),
         },
       );
       return { source: result.source, embedded: result.embedded };
     },
   };
+}
+
+function printable(text: string): string {
+  return text
+    .replace(/[\p{Cc}\p{Cs}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 function firstLine(text: string): string {

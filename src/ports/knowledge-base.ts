@@ -188,6 +188,8 @@ export const KNOWLEDGE_LIMITS = {
   subjectChars: 200,
   titleChars: 300,
   listPage: 100,
+  /** The most characters of a pasted text. */
+  textChars: 1_000_000,
 } as const;
 
 /** What a person adds to the knowledge base: a text, a page, a file's bytes, or one of their attachments. */
@@ -199,7 +201,11 @@ export type KnowledgeAddition = (
 ) & {
   /** The document's own title, else the file name or URL, when omitted. */
   title?: string | undefined;
-  authSubjects: readonly string[];
+  /**
+   * Who may read it. Omitted: a re-index keeps the source's subjects (the pending ones of an unfinished
+   * re-index), a new source is readable by the whole tenant.
+   */
+  authSubjects?: readonly string[] | undefined;
   /** Re-index this source instead of adding one. */
   sourceId?: string | undefined;
 };
@@ -210,7 +216,12 @@ export type KnowledgeAddition = (
  * embedder failure leaves the source resumable and throws with how to resume.
  */
 export interface KnowledgeIntake {
-  add(tenantId: string, addition: KnowledgeAddition): Promise<{ source: KnowledgeSource; embedded: number }>;
+  /** `signal`: the caller went away; reading and embedding stop, and the source stays resumable. */
+  add(
+    tenantId: string,
+    addition: KnowledgeAddition,
+    signal?: AbortSignal,
+  ): Promise<{ source: KnowledgeSource; embedded: number }>;
 }
 
 /** A commit of an ingestion a later `begin` of the same source superseded: nothing of it was kept. */

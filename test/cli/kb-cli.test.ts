@@ -46,12 +46,12 @@ it("adds, finds, re-indexes, lists and removes sources, each readable only by it
   expect((await search("bob", "where do visitors park")).data.hits).toEqual([]);
 
   writeFileSync(join(cwd, "handbook.md"), "# Handbook\n## Parking\nVisitors park on level three.\n");
-  const again = await runToolreg(
-    ["kb", "add", "handbook.md", "--id", id as string, "--subject", "principal:ada"],
-    cwd,
-  );
+  // No --subject on a re-index: the source keeps its readers, it is not widened to the tenant.
+  const again = await runToolreg(["kb", "add", "handbook.md", "--id", id as string], cwd);
   expect(again.stdout).toContain(`Re-indexed ${id}`);
+  expect(again.stdout).toContain("readable by principal:ada\n");
   expect((await search("ada", "visitors park")).data.hits[0]?.text).toContain("level three");
+  expect((await search("bob", "visitors park")).data.hits).toEqual([]);
 
   const text = await runToolreg(
     ["kb", "add", "--text", "The canteen opens at noon.", "--title", "Canteen"],

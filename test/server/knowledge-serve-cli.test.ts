@@ -102,6 +102,38 @@ describe.each(stores)("the knowledge base through toolreg serve on $name", ({ en
     expect(await listed(ada)).toEqual([source.id]);
     expect(await listed(bob)).toEqual([]);
 
+    // Re-indexed without naming subjects: it keeps scope:finance, it is not opened to the whole tenant.
+    const reindexed = await api(operator, "POST", "/api/v1/kb", {
+      text,
+      id: source.id,
+      title: "Finance handbook",
+    });
+    expect(reindexed.status).toBe(200);
+    expect(await reindexed.json()).toMatchObject({
+      source: { id: source.id, authSubjects: ["scope:finance"] },
+    });
+    expect(await listed(bob)).toEqual([]);
+    // A newer source only Carol reads does not push Ada's off her one-source page: the store filters first.
+    const carols = await api(operator, "POST", "/api/v1/kb", {
+      text: "Carol's notes.",
+      subjects: ["principal:carol"],
+    });
+    expect(carols.status).toBe(201);
+    const page = (await (await api(ada, "GET", "/api/v1/kb?limit=1")).json()) as {
+      sources: { id: string }[];
+    };
+    expect(page.sources.map((s) => s.id)).toEqual([source.id]);
+    // A NUL or a broken character is refused with a 400, not a server error, and leaves no source behind.
+    for (const body of [
+      { text: "before\u0000after" },
+      { text: "fine", title: "bad\u0000title" },
+      { text: "x\ud800" },
+    ]) {
+      const refused = await api(operator, "POST", "/api/v1/kb", body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await listed(operator)).length).toBe(2);
+
     const invoke = async (token: string, tool: string, input: unknown) => {
       const { status, envelope } = await invokeAs<KnowledgeEnvelope>(url, token, "run-1", tool, input);
       expect(status).toBe(envelope.ok ? 200 : 412);

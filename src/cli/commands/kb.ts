@@ -4,13 +4,15 @@ import { basename, extname, resolve } from "node:path";
 import type { Command } from "commander";
 import { EgressRefusedError } from "../../egress/egress-refused-error.js";
 import { IngestError } from "../../knowledge/ingest.js";
-import type {
-  KnowledgeAddition,
-  KnowledgeBase,
-  KnowledgeEmbedder,
-  KnowledgeIntake,
+import {
+  KNOWLEDGE_LIMITS,
+  type KnowledgeAddition,
+  type KnowledgeBase,
+  type KnowledgeEmbedder,
+  type KnowledgeIntake,
+  type KnowledgeSource,
+  SupersededIngestError,
 } from "../../ports/knowledge-base.js";
-import { TENANT_SUBJECT } from "../../ports/knowledge-subjects.js";
 import { type CliIo, UsageError } from "../cli-io.js";
 import { cliKnowledgeIntake } from "../cli-knowledge.js";
 import type { GlobalOptions } from "../cli-state.js";
@@ -45,7 +47,8 @@ export async function kbAdd(
   if ((target === undefined) === (options.text === undefined))
     throw new UsageError("name one FILE or URL, or give --text, to add");
   const common = {
-    authSubjects: options.subject.length > 0 ? options.subject : [TENANT_SUBJECT],
+    // None named: a new source is the tenant's, a re-index keeps the source's readers.
+    ...(options.subject.length > 0 ? { authSubjects: options.subject } : {}),
     ...(options.title ? { title: options.title } : {}),
     ...(options.id ? { sourceId: options.id } : {}),
   };
@@ -70,12 +73,18 @@ export async function kbAdd(
     io.stdout(
       `${options.id ? "Re-indexed" : "Added"} ${source.id} "${source.title}": ${source.chunkCount} chunks (${embedded} embedded), readable by ${source.authSubjects.join(", ")}\n`,
     );
+    // A truncated document is indexed, and said so.
+    if (source.error) io.stderr(`Note: ${source.error}\n`);
     return 0;
   } catch (error) {
     if (error instanceof RangeError || error instanceof EgressRefusedError)
       throw new UsageError(error.message);
     if (error instanceof IngestError) {
       io.stderr(`${error.message} (toolreg kb add … --id ${error.sourceId})\n`);
+      return 1;
+    }
+    if (error instanceof SupersededIngestError) {
+      io.stderr(`${error.message}\n`);
       return 1;
     }
     throw error;
@@ -88,7 +97,14 @@ export async function kbList(
   options: { json?: boolean },
   io: CliIo,
 ): Promise<number> {
-  const { sources } = await knowledge.list(tenantId, { limit: 100 });
+  // Every page: the operator's listing is the whole tenant, not its newest hundred.
+  const sources: KnowledgeSource[] = [];
+  let after: string | undefined;
+  do {
+    const page = await knowledge.list(tenantId, { limit: KNOWLEDGE_LIMITS.listPage, after });
+    sources.push(...page.sources);
+    after = page.next;
+  } while (after !== undefined);
   if (options.json) {
     io.stdout(formatJson(sources));
     return 0;

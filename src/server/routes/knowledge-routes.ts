@@ -6,8 +6,13 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import { ToolFailure } from "../../errors/tool-failure.js";
-import { IngestError, KNOWLEDGE_LIMITS, type KnowledgeAddition } from "../../ports/knowledge-base.js";
-import { knowledgeReaderOf, TENANT_SUBJECT } from "../../ports/knowledge-subjects.js";
+import {
+  IngestError,
+  KNOWLEDGE_LIMITS,
+  type KnowledgeAddition,
+  SupersededIngestError,
+} from "../../ports/knowledge-base.js";
+import { knowledgeReaderOf } from "../../ports/knowledge-subjects.js";
 import { IDENTIFIER } from "../../seam/context.js";
 import { problem } from "../problem.js";
 import { readJsonBody } from "../read-json-body.js";
@@ -25,7 +30,7 @@ const subject = z
   .regex(/^[^\p{Cc}]+$/u);
 const AddBody = z
   .strictObject({
-    text: z.string().min(1).max(1_000_000).optional(),
+    text: z.string().min(1).max(KNOWLEDGE_LIMITS.textChars).optional(),
     url: z
       .url({ protocol: /^https?$/ })
       .max(2_000)
@@ -66,18 +71,17 @@ export function knowledgeRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     const caller = c.get("caller");
     let page: Awaited<ReturnType<typeof knowledge.base.list>>;
     try {
-      page = await knowledge.base.list(caller.tenantId, parsed.data);
+      // An operator sees every source of the tenant; anyone else the ones they may read, filtered in the store.
+      page = await knowledge.base.list(caller.tenantId, {
+        ...parsed.data,
+        ...(caller.operator ? {} : { subjects: knowledgeReaderOf(caller).subjects }),
+      });
     } catch (error) {
       if (error instanceof RangeError)
         return problem(400, "invalid_cursor", "after must be a `next` value from a previous page");
       throw error;
     }
-    // An operator sees every source of the tenant; anyone else the ones they may read.
-    const { subjects } = knowledgeReaderOf(caller);
-    const sources = caller.operator
-      ? page.sources
-      : page.sources.filter((s) => s.authSubjects.some((a) => subjects.includes(a)));
-    return c.json({ sources, next: page.next ?? null });
+    return c.json({ sources: page.sources, next: page.next ?? null });
   });
 
   app.post("/api/v1/kb", async (c) => {
@@ -95,7 +99,7 @@ export function knowledgeRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     if (!parsed.success) return problem(400, "invalid_body", z.prettifyError(parsed.error));
     const { text, url, attachmentId, runId, title, subjects, id } = parsed.data;
     const common = {
-      authSubjects: subjects ?? [TENANT_SUBJECT],
+      ...(subjects ? { authSubjects: subjects } : {}),
       ...(title ? { title } : {}),
       ...(id ? { sourceId: id } : {}),
     };
@@ -113,11 +117,13 @@ export function knowledgeRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
             }
           : { from: "url", url: url as string, ...common };
     try {
-      const { source, embedded } = await knowledge.intake.add(caller.tenantId, addition);
+      const { source, embedded } = await knowledge.intake.add(caller.tenantId, addition, c.req.raw.signal);
       return c.json({ source, embedded }, id ? 200 : 201);
     } catch (error) {
       if (error instanceof IngestError)
         return problem(503, "ingestion_interrupted", error.message, { sourceId: error.sourceId });
+      if (error instanceof SupersededIngestError)
+        return problem(409, "reindex_superseded", error.message, { sourceId: error.sourceId });
       if (error instanceof ToolFailure) return problem(400, error.code, error.message);
       if (error instanceof RangeError) return problem(400, "unreadable_source", error.message);
       throw error;
