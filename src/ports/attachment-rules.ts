@@ -17,6 +17,8 @@ export interface AttachmentCaps {
   bytes?: number;
   /** Every attachment of one tenant together; default `ATTACHMENT_LIMITS.tenantBytes`. */
   tenantBytes?: number;
+  /** Every attachment of one principal together; default `ATTACHMENT_LIMITS.principalBytes`. */
+  principalBytes?: number;
 }
 
 export interface AttachmentStoreOptions {
@@ -28,6 +30,7 @@ export interface AttachmentStoreOptions {
 export const attachmentCaps = (options: AttachmentStoreOptions) => ({
   bytes: options.caps?.bytes ?? ATTACHMENT_LIMITS.bytes,
   tenantBytes: options.caps?.tenantBytes ?? ATTACHMENT_LIMITS.tenantBytes,
+  principalBytes: options.caps?.principalBytes ?? ATTACHMENT_LIMITS.principalBytes,
 });
 
 /** An upload's id: unguessable, so an id seen by one reader says nothing of another's. */
@@ -64,6 +67,22 @@ export function badAttachmentName(name: string): boolean {
     name === "." ||
     name === ".."
   );
+}
+
+/**
+ * The quota an add of `size` bytes would pass, given what the tenant and the adding principal keep: the
+ * tenant's, then the principal's share of it (so one key cannot fill the tenant's). Undefined when it fits.
+ */
+export function overQuota(
+  caps: { tenantBytes: number; principalBytes: number },
+  kept: { tenant: number; principal: number },
+  size: number,
+): Extract<AddOutcome, { reason: "quota" | "principal_quota" }> | undefined {
+  if (kept.tenant + size > caps.tenantBytes)
+    return { added: false, reason: "quota", limit: caps.tenantBytes };
+  if (kept.principal + size > caps.principalBytes)
+    return { added: false, reason: "principal_quota", limit: caps.principalBytes };
+  return undefined;
 }
 
 /** An add refused before any storage is touched: a bad name, or a file over the cap. */

@@ -56,6 +56,8 @@ export type AddOutcome =
   | { added: false; reason: "too_large"; limit: number }
   /** The tenant already keeps `limit` bytes of attachments; some must be removed or expire first. */
   | { added: false; reason: "quota"; limit: number }
+  /** The principal already keeps `limit` bytes, its share of the tenant's quota: one key cannot fill it. */
+  | { added: false; reason: "principal_quota"; limit: number }
   /** The name is empty, holds a path separator or a control character, or is too long. */
   | { added: false; reason: "bad_name"; limit: number };
 
@@ -94,6 +96,8 @@ export const ATTACHMENT_LIMITS = {
   bytes: 25 * 1024 * 1024,
   /** Every attachment of one tenant together. */
   tenantBytes: 1024 * 1024 * 1024,
+  /** Every attachment of one principal (of all its runs) together: a quarter of the tenant's. */
+  principalBytes: 256 * 1024 * 1024,
   nameChars: 200,
   listPage: 100,
   defaultRetentionMs: 30 * 24 * 60 * 60 * 1000,

@@ -17,7 +17,7 @@ import {
 } from "../../src/ports/attachment-store.js";
 
 /** The caps the suite's stores are opened with, so reaching one takes a few bytes. */
-export const CONFORMANCE_CAPS = { bytes: 64, tenantBytes: 160 } as const;
+export const CONFORMANCE_CAPS = { bytes: 64, tenantBytes: 160, principalBytes: 128 } as const;
 
 export interface AttachmentStoreFixture {
   store: AttachmentStore;
@@ -208,6 +208,26 @@ export function runAttachmentStoreConformance(
       expect(outcomes.filter((outcome) => outcome.added)).toHaveLength(1);
       expect(outcomes.filter((outcome) => !outcome.added && outcome.reason === "quota")).toHaveLength(1);
       expect((await ids(ADA)).length + (await ids(BOB)).length).toBe(2);
+    });
+
+    it("refuses a principal past its share of the tenant's quota, in the step that adds, and not the others", async () => {
+      // Ada's two runs count alike: the share is of every attachment of the principal.
+      const first = await add(ADA, "a".repeat(64));
+      await add(ADA_LATER, "b".repeat(64));
+      const over = await store.add(ADA, {
+        name: "c.txt",
+        mediaType: "text/plain",
+        bytes: text("c"),
+        now: Date.now(),
+      });
+      expect(over).toEqual({
+        added: false,
+        reason: "principal_quota",
+        limit: CONFORMANCE_CAPS.principalBytes,
+      });
+      expect(await ids(ADA)).toEqual([first.id]);
+      // Bob of the same tenant still has room in the tenant's quota.
+      await add(BOB, "d".repeat(32));
     });
 
     it("refuses a name that is empty, too long, holds a folder or a control character, naming the limit", async () => {

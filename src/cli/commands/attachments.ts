@@ -45,6 +45,7 @@ const refusal = (outcome: Exclude<AddOutcome, { added: true }>): string =>
   ({
     too_large: `an attachment is at most ${outcome.limit} bytes`,
     quota: `the tenant already keeps ${outcome.limit} bytes of attachments: remove some (toolreg attachments remove) or wait for old ones to expire`,
+    principal_quota: `--principal already keeps ${outcome.limit} bytes of attachments, its share of the tenant's: remove some (toolreg attachments remove) or wait for old ones to expire`,
     bad_name: `a name is 1 to ${outcome.limit} characters, with no folder, / or \\, and no control character: give one with --name`,
   })[outcome.reason];
 

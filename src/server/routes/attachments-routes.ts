@@ -62,6 +62,13 @@ function refused(outcome: Exclude<AddOutcome, { added: true }>): Response {
         `the tenant already keeps ${outcome.limit} bytes of attachments: remove some, or wait for old ones to expire`,
         { limit: outcome.limit },
       );
+    case "principal_quota":
+      return problem(
+        409,
+        "attachment_quota",
+        `you already keep ${outcome.limit} bytes of attachments, your share of the tenant's: remove some, or wait for old ones to expire`,
+        { limit: outcome.limit, scope: "principal" },
+      );
     case "bad_name":
       return problem(
         422,

@@ -9,6 +9,7 @@ import {
   attachmentCursor,
   isAttachmentId,
   newAttachment,
+  overQuota,
   refusedUpfront,
   sha256Of,
 } from "../../ports/attachment-rules.js";
@@ -49,9 +50,13 @@ export function createMemoryAttachmentStore(options: AttachmentStoreOptions = {}
       if (refused) return refused;
       const tenant = tenants.get(owner.tenantId) ?? { attachments: new Map(), blobs: new Map() };
       let kept = 0;
-      for (const attachment of tenant.attachments.values()) kept += attachment.size;
-      if (kept + bytes.byteLength > caps.tenantBytes)
-        return { added: false, reason: "quota", limit: caps.tenantBytes };
+      let own = 0;
+      for (const attachment of tenant.attachments.values()) {
+        kept += attachment.size;
+        if (attachment.principalId === owner.principalId) own += attachment.size;
+      }
+      const over = overQuota(caps, { tenant: kept, principal: own }, bytes.byteLength);
+      if (over) return over;
       const sha256 = sha256Of(bytes);
       const attachment = newAttachment(owner, {
         name,

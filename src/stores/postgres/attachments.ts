@@ -10,6 +10,7 @@ import {
   attachmentCursor,
   isAttachmentId,
   newAttachment,
+  overQuota,
   refusedUpfront,
   sha256Of,
 } from "../../ports/attachment-rules.js";
@@ -98,12 +99,20 @@ export function createPostgresAttachmentStore(
         now,
         ...(retentionMs === undefined ? {} : { retentionMs }),
       });
-      const added = await underLock(pool, lockOf(owner.tenantId), async (client) => {
-        const { rows } = await client.query<{ bytes: number }>(
-          `SELECT coalesce(sum(size), 0)::bigint AS bytes FROM ${table} WHERE tenant_id = $1`,
-          [owner.tenantId],
+      const over = await underLock(pool, lockOf(owner.tenantId), async (client) => {
+        // Both sums under the tenant's lock, in the step that inserts: two adds cannot both see room.
+        const { rows } = await client.query<{ bytes: string; own: string }>(
+          `SELECT coalesce(sum(size), 0)::bigint AS bytes,
+                  coalesce(sum(size) FILTER (WHERE principal_id = $2), 0)::bigint AS own
+             FROM ${table} WHERE tenant_id = $1`,
+          [owner.tenantId, owner.principalId],
         );
-        if (Number(rows[0]?.bytes ?? 0) + attachment.size > caps.tenantBytes) return false;
+        const over = overQuota(
+          caps,
+          { tenant: Number(rows[0]?.bytes ?? 0), principal: Number(rows[0]?.own ?? 0) },
+          attachment.size,
+        );
+        if (over) return over;
         await client.query(
           `INSERT INTO ${blobs} (tenant_id, sha256, bytes) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
           [owner.tenantId, attachment.sha256, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
@@ -123,10 +132,9 @@ export function createPostgresAttachmentStore(
             attachment.expiresAt,
           ],
         );
-        return true;
+        return undefined;
       });
-      if (!added) return { added: false, reason: "quota", limit: caps.tenantBytes };
-      return { added: true, attachment };
+      return over ?? { added: true, attachment };
     },
     async list(reader, { limit, after }) {
       const from = after === undefined ? undefined : attachmentCursor(after);

@@ -28,6 +28,7 @@ import {
   attachmentCursor,
   isAttachmentId,
   newAttachment,
+  overQuota,
   refusedUpfront,
   sha256Of,
 } from "../../ports/attachment-rules.js";
@@ -110,8 +111,10 @@ export function createSqliteAttachmentStore(
   // The reader's own, of its run or of every run, not yet expired: the entitlement, in every query.
   const READABLE = `tenant_id = @tenant AND principal_id = @principal
     AND (run_id IS NULL OR run_id = @run) AND expires_at > @now`;
-  const kept = db.prepare<[string], { bytes: number }>(
-    "SELECT coalesce(sum(size), 0) AS bytes FROM attachments WHERE tenant_id = ?",
+  const kept = db.prepare<[string, string], { tenant: number; principal: number }>(
+    `SELECT coalesce(sum(size), 0) AS tenant,
+            coalesce(sum(CASE WHEN principal_id = ? THEN size ELSE 0 END), 0) AS principal
+       FROM attachments WHERE tenant_id = ?`,
   );
   const insert = db.prepare(
     `INSERT INTO attachments (tenant_id, ${COLUMNS})
@@ -151,8 +154,10 @@ export function createSqliteAttachmentStore(
     now: clock(),
   });
 
+  // The sums and the insert in one immediate transaction: two processes cannot both see room.
   const add = db.transaction((tenantId: string, attachment: Attachment, bytes: Uint8Array) => {
-    if (kept.get(tenantId)!.bytes + attachment.size > caps.tenantBytes) return false;
+    const over = overQuota(caps, kept.get(attachment.principalId, tenantId)!, attachment.size);
+    if (over) return over;
     const path = attachmentBlobPath(directory, tenantId, attachment.sha256);
     if (!existsSync(path)) writeWhole(path, join(directory, tenantFolder(tenantId)), bytes);
     insert.run({
@@ -167,7 +172,7 @@ export function createSqliteAttachmentStore(
       createdAt: attachment.createdAt,
       expiresAt: attachment.expiresAt,
     });
-    return true;
+    return undefined;
   });
   const remove = db.transaction((reader: AttachmentReader, id: string) => {
     const removed = removeOne.get({ ...readerOf(reader), id });
@@ -215,9 +220,7 @@ export function createSqliteAttachmentStore(
         now,
         ...(retentionMs === undefined ? {} : { retentionMs }),
       });
-      if (!add.immediate(owner.tenantId, attachment, bytes))
-        return { added: false, reason: "quota", limit: caps.tenantBytes };
-      return { added: true, attachment };
+      return add.immediate(owner.tenantId, attachment, bytes) ?? { added: true, attachment };
     },
     async list(reader, { limit, after }) {
       const from = after === undefined ? undefined : attachmentCursor(after);
