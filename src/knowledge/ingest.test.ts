@@ -13,7 +13,7 @@ import { startFakeOpenAIEmbeddings, TEST_API_KEY } from "../../test/support/open
 import { HashedBagOfWordsEmbedding } from "../catalog/search/embedding-provider.js";
 import { createEgressClient } from "../egress/egress-client.js";
 import { openAICompatibleEmbeddings } from "../embeddings/openai-compatible.js";
-import type { KnowledgeEmbedder } from "../ports/knowledge-base.js";
+import { type KnowledgeEmbedder, SupersededIngestError } from "../ports/knowledge-base.js";
 import { openDatabase } from "../stores/sqlite/database.js";
 import { createSqliteKnowledgeBase } from "../stores/sqlite/knowledge.js";
 import { textDocument, urlDocument } from "./documents.js";
@@ -241,6 +241,90 @@ describe("urlDocument", () => {
       await expect(urlDocument(egress, `${base}/guide`)).rejects.toThrow(/loopback/);
     } finally {
       await egress.close();
+    }
+  });
+
+  it("raises a failure past the embedder (the source removed mid-run) as an IngestError, never a bare error", async () => {
+    const { knowledge, close } = sqliteKnowledge();
+    try {
+      const first = await ingest(
+        { knowledge, embedder: local },
+        {
+          tenantId: "acme",
+          title: "Ops",
+          kind: "text",
+          origin: "text",
+          authSubjects: ["team:ops"],
+          sections: handbook("Refunds take ten days."),
+        },
+      );
+      const removing: KnowledgeEmbedder = {
+        model: local.model,
+        embed: async (texts) => {
+          await knowledge.remove("acme", first.source.id);
+          return hashed.embed(texts);
+        },
+      };
+      const failure = await ingest(
+        { knowledge, embedder: removing },
+        {
+          tenantId: "acme",
+          sourceId: first.source.id,
+          title: "Ops",
+          kind: "text",
+          origin: "text",
+          authSubjects: ["team:ops"],
+          sections: handbook("Refunds take five days."),
+        },
+      ).catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(IngestError);
+      expect((failure as IngestError).message).toMatch(
+        /keeping the vectors of new chunks failed: no knowledge source/,
+      );
+    } finally {
+      close();
+    }
+  });
+
+  it("refuses to commit a run a later run of the same source superseded, and the later one stands", async () => {
+    const { knowledge, close } = sqliteKnowledge();
+    try {
+      const first = await ingest(
+        { knowledge, embedder: local },
+        {
+          tenantId: "acme",
+          title: "Ops",
+          kind: "text",
+          origin: "text",
+          authSubjects: ["team:ops"],
+          sections: handbook("Refunds take ten days."),
+        },
+      );
+      const request = (refunds: string, title: string) => ({
+        tenantId: "acme",
+        sourceId: first.source.id,
+        title,
+        kind: "text" as const,
+        origin: "text",
+        authSubjects: ["team:ops"],
+        sections: handbook(refunds),
+      });
+      // While the slow run embeds, another run of the source begins and commits.
+      const overtaking: KnowledgeEmbedder = {
+        model: local.model,
+        embed: async (texts) => {
+          await ingest({ knowledge, embedder: local }, request("Refunds take two days.", "Newer"));
+          return hashed.embed(texts);
+        },
+      };
+      await expect(
+        ingest({ knowledge, embedder: overtaking }, request("Refunds take five days.", "Older")),
+      ).rejects.toBeInstanceOf(SupersededIngestError);
+      expect(await knowledge.get("acme", first.source.id)).toMatchObject({ title: "Newer", status: "ready" });
+      const [hit] = await knowledge.search(reader, { text: "refunds", limit: 1 });
+      expect(hit?.chunk.text).toContain("two days");
+    } finally {
+      close();
     }
   });
 });

@@ -10,6 +10,8 @@ import { expect, it } from "vitest";
 import { headedPdf } from "../../test/support/documents.js";
 import { HashedBagOfWordsEmbedding } from "../catalog/search/embedding-provider.js";
 import { openSqliteDeployment } from "../stores/sqlite/index.js";
+import { DOCUMENT_CAPS } from "./documents.js";
+import { IngestError } from "./ingest.js";
 import { createKnowledgeIntake } from "./intake.js";
 
 const hashed = new HashedBagOfWordsEmbedding(64);
@@ -89,3 +91,36 @@ it("indexes a PDF attachment as its uploader and finds it with a page citation; 
     rmSync(directory, { recursive: true, force: true });
   }
 });
+
+it("keeps a truncated document's cut as the source's error, and stops embedding once the caller's signal aborts", async () => {
+  const directory = mkdtempSync(join(tmpdir(), "toolreg-intake-"));
+  const stores = openSqliteDeployment(join(directory, "toolreg.db"));
+  try {
+    const intake = createKnowledgeIntake({
+      knowledge: stores.knowledge,
+      embedder: { model: "hashed-64", embed: (texts) => hashed.embed(texts) },
+    });
+    const long = "Refund terms apply. ".repeat(Math.ceil(DOCUMENT_CAPS.maxChars / 20) + 100);
+    const { source } = await intake.add("acme", {
+      from: "file",
+      name: "long.txt",
+      mediaType: "text/plain",
+      bytes: new TextEncoder().encode(long),
+    });
+    expect(source).toMatchObject({ status: "ready", error: expect.stringMatching(/longer: only its first/) });
+    expect(source.authSubjects).toEqual(["tenant"]);
+
+    const aborted = AbortSignal.abort(new Error("the client went away"));
+    const failure = await intake
+      .add("acme", { from: "text", text: "Parcels leave on Monday.", sourceId: source.id }, aborted)
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(IngestError);
+    expect(await stores.knowledge.get("acme", source.id)).toMatchObject({
+      status: "indexing",
+      error: expect.stringContaining("the client went away"),
+    });
+  } finally {
+    await stores.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}, 60_000);
