@@ -29,12 +29,42 @@ export function createAttachments({ rows, status, form }, { csrfToken }) {
     const run = runOf();
     listedRun = run;
     try {
-      const answer = await getJson(`/api/v1/attachments${run ? `?runId=${encodeURIComponent(run)}` : ""}`);
+      const answer = await getJson(listPath(run));
       if (request !== latest) return;
-      rows.replaceChildren(...answer.attachments.map(attachmentRow));
+      rows.replaceChildren(...answer.attachments.map(attachmentRow), ...moreRow(answer.next, run));
       setStatus(status, done ?? (answer.attachments.length === 0 ? "No attachment yet." : ""));
     } catch (error) {
       if (request === latest) setStatus(status, failureText(error), "error");
+    }
+  }
+
+  const listPath = (run, after) => {
+    const query = new URLSearchParams();
+    if (run) query.set("runId", run);
+    if (after) query.set("after", after);
+    return `/api/v1/attachments${query.size > 0 ? `?${query}` : ""}`;
+  };
+
+  /** When the list goes on past this page, a last row whose button loads the next page in its place. */
+  function moreRow(next, run) {
+    if (next === undefined) return [];
+    const button = el("button", { type: "button", onclick: () => more(next, run, row, button) }, "More");
+    const row = el("tr", { class: "more" }, el("td", { colspan: "7" }, button));
+    return [row];
+  }
+
+  async function more(next, run, row, button) {
+    // A refresh since this page was listed makes its next page stale.
+    const request = latest;
+    button.disabled = true;
+    try {
+      const answer = await getJson(listPath(run, next));
+      if (request !== latest) return;
+      row.replaceWith(...answer.attachments.map(attachmentRow), ...moreRow(answer.next, run));
+    } catch (error) {
+      if (request !== latest) return;
+      setStatus(status, failureText(error), "error");
+      button.disabled = false;
     }
   }
 

@@ -87,6 +87,31 @@ describe(`the console's attachments page (needs ${CHROMIUM})`, () => {
           .waitFor();
         expect(uploads).toHaveLength(2);
 
+        // Past a page of 50, a More button loads the rest in its place.
+        await page.evaluate(async () => {
+          const { csrfToken } = await (await fetch("/api/v1/session")).json();
+          for (let index = 0; index < 51; index++) {
+            const form = new FormData();
+            form.append("file", new Blob([`note ${index}`], { type: "text/plain" }), `note-${index}.txt`);
+            const sent = await fetch("/api/v1/attachments", {
+              method: "POST",
+              headers: { "x-csrf-token": csrfToken },
+              body: form,
+            });
+            if (sent.status !== 201) throw new Error(`upload ${index}: ${sent.status}`);
+          }
+        });
+        // Listed again for a run of no file of its own: the 52 of every run.
+        await form.locator("input[name=runId]").fill("run-8");
+        await form.locator("input[name=runId]").dispatchEvent("change");
+        const listed = page.locator("#attachment-rows tr[data-id]");
+        await page.locator("#attachment-rows").getByRole("button", { name: "More" }).waitFor();
+        expect(await listed.count()).toBe(50);
+        await page.locator("#attachment-rows").getByRole("button", { name: "More" }).click();
+        await page.locator("#attachment-rows tr", { hasText: "note-0.txt" }).waitFor();
+        expect(await listed.count()).toBe(52);
+        expect(await page.locator("#attachment-rows").getByRole("button", { name: "More" }).count()).toBe(0);
+
         await row.getByRole("button", { name: "Remove plan.md" }).click();
         await page.locator("#attachments-status", { hasText: "Removed plan.md." }).waitFor();
         await row.waitFor({ state: "detached" });
