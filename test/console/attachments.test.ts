@@ -89,7 +89,7 @@ describe(`the console's attachments page (needs ${CHROMIUM})`, () => {
 
         // Past a page of 50, a More button loads the rest in its place.
         await page.evaluate(async () => {
-          const { csrfToken } = await (await fetch("/api/v1/session")).json();
+          const { csrfToken } = (await (await fetch("/api/v1/session")).json()) as { csrfToken: string };
           for (let index = 0; index < 51; index++) {
             const form = new FormData();
             form.append("file", new Blob([`note ${index}`], { type: "text/plain" }), `note-${index}.txt`);
