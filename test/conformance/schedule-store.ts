@@ -307,6 +307,8 @@ export function runScheduleStoreConformance(
 
     it("hands each due occurrence to one of two connections claiming at once", async (context) => {
       const fixture = fixtures[0] as ScheduleStoreFixture;
+      // Only PostgreSQL can race here: a SQLite claim is one synchronous transaction, so two connections in
+      // one process never interleave (across processes SQLite's write lock parts them); memory has no second.
       if (!fixture.another) return context.skip();
       const other = await fixture.another();
       const owners = Array.from({ length: 12 }, (_, index) => ({

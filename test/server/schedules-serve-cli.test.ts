@@ -140,9 +140,10 @@ describe.each(stores)("schedules through toolreg serve on $name", ({ env }) => {
       const response = await fetch(`${url}/api/v1/schedules`, {
         headers: { authorization: `Bearer ${key}` },
       });
-      return ((await response.json()) as { schedules: ListedSchedule[] }).schedules.map(
-        (schedule) => schedule.id,
-      );
+      const body = (await response.json()) as { schedules: ListedSchedule[]; truncated: boolean };
+      // Under the page of 200: the whole list, and said so.
+      expect(body.truncated).toBe(false);
+      return body.schedules.map((schedule) => schedule.id);
     };
     expect(await listedAs(ada)).toEqual([id]);
     const described = (await (

@@ -76,4 +76,22 @@ describe("toolreg schedules", () => {
     for (const bad of ["999", "1.5e3x", "-1", "soon"])
       expect(() => scheduleOptionsFrom({ TOOLREG_SCHEDULE_MIN_INTERVAL_MS: bad })).toThrow(UsageError);
   });
+  it("says when the listing stopped at the store's page of 200 rather than passing it off as all", async () => {
+    const store = createMemoryScheduleStore();
+    const owner = { tenantId: "acme", principalId: "ada" };
+    for (let made = 0; made < 200; made += 1) {
+      const schedule = await store.create(owner, {
+        action: { kind: "prompt", prompt: `note ${made}` },
+        timing: { kind: "once", at: soon() },
+        now: Date.now(),
+      });
+      await store.cancel(owner, schedule.id);
+    }
+    const full = io();
+    expect(await listSchedules(store, "acme", {}, full.io)).toBe(0);
+    expect(full.out.stderr).toContain("the newest 200 are shown; there may be more");
+    const some = io();
+    expect(await listSchedules(store, "acme", { status: "active" }, some.io)).toBe(0);
+    expect(some.out.stderr).toBe("");
+  });
 });

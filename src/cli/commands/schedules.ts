@@ -3,6 +3,7 @@
  * local state, for the tenant the command acts for (--tenant), whoever made them.
  */
 import {
+  SCHEDULE_LIMITS,
   SCHEDULE_STATUSES,
   type Schedule,
   type ScheduleStatus,
@@ -52,6 +53,11 @@ export async function listSchedules(
       ]),
     ),
   );
+  // The store lists at most this many: say so rather than let a full page pass for all there is.
+  if (listed.length >= SCHEDULE_LIMITS.listed)
+    io.stderr(
+      `the newest ${SCHEDULE_LIMITS.listed} are shown; there may be more: narrow with --status active or paused\n`,
+    );
   return 0;
 }
 

@@ -5,7 +5,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import type { Caller } from "../../ports/auth-store.js";
-import { SCHEDULE_STATUSES, type ScheduleScope } from "../../ports/schedule-store.js";
+import { SCHEDULE_LIMITS, SCHEDULE_STATUSES, type ScheduleScope } from "../../ports/schedule-store.js";
 import { problem } from "../problem.js";
 import type { ServerDeps } from "../server-deps.js";
 import type { ServerEnv } from "../server-env.js";
@@ -24,7 +24,8 @@ export function schedulesRoutes(app: Hono<ServerEnv>, deps: ServerDeps): void {
     const parsed = ScheduleListQuery.safeParse(c.req.query());
     if (!parsed.success) return problem(400, "invalid_query", z.prettifyError(parsed.error));
     const listed = await schedules.list(scopeOf(c.get("caller")), { status: parsed.data.status });
-    return c.json({ schedules: listed });
+    // A full page may not be all there is: `truncated` says so, and narrowing by status finds the rest.
+    return c.json({ schedules: listed, truncated: listed.length >= SCHEDULE_LIMITS.listed });
   });
   app.delete("/api/v1/schedules/:id", async (c) => {
     const scope = scopeOf(c.get("caller"));
