@@ -12,8 +12,8 @@ import { createPostgresAuthStore } from "./auth.js";
 import { createPostgresConsentStore } from "./consents.js";
 import { createPostgresCredentialStore } from "./credentials.js";
 import { createPostgresIdempotencyStore } from "./idempotency.js";
-import { createPostgresPinStore } from "./mcp-pins.js";
 import { createPostgresKnowledgeBase } from "./knowledge.js";
+import { createPostgresPinStore } from "./mcp-pins.js";
 import { createPostgresMemoryStore } from "./memories.js";
 import { migrate, quoteSchema } from "./migrations.js";
 import { createPostgresScheduleStore } from "./schedules.js";
@@ -150,7 +150,23 @@ export async function openPostgresDeployment(
     const skills = createPostgresSkillStore(pool, schema);
     const knowledge = createPostgresKnowledgeBase(pool, schema);
     const attachments = createPostgresAttachmentStore(pool, schema);
-    return { pool, schema, approvals, idempotency, audit, pins, todos, schedules, memories, attachments, knowledge, skills, auth, sealed, close };
+    return {
+      pool,
+      schema,
+      approvals,
+      idempotency,
+      audit,
+      pins,
+      todos,
+      schedules,
+      memories,
+      attachments,
+      knowledge,
+      skills,
+      auth,
+      sealed,
+      close,
+    };
   } catch (error) {
     // The refusal is what the caller needs to see, not a failure to close after it.
     await stores.close().catch(() => {});

@@ -104,7 +104,21 @@ export function openSqliteDeployment(path: string, options: SqliteDeploymentOpti
     const knowledge = createSqliteKnowledgeBase(stores.database);
     // The bytes beside the state file, in a folder of its own.
     const attachments = createSqliteAttachmentStore(stores.database, `${path}.attachments`);
-    return { approvals, idempotency, audit, pins, todos, schedules, memories, attachments, knowledge, skills, auth, sealed, close: closeAll };
+    return {
+      approvals,
+      idempotency,
+      audit,
+      pins,
+      todos,
+      schedules,
+      memories,
+      attachments,
+      knowledge,
+      skills,
+      auth,
+      sealed,
+      close: closeAll,
+    };
   } catch (error) {
     // A key other than the one the secrets are sealed under, say: nothing stays open.
     closeAll().catch(() => {});
