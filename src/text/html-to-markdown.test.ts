@@ -58,4 +58,22 @@ describe("htmlToMarkdown on hostile pages", () => {
     expect(htmlToMarkdown(`<title>${"<title>".repeat(100_000)}`).title).toBeUndefined();
     expect(performance.now() - started).toBeLessThan(1_000);
   });
+
+  it.each([
+    ["spaces in <pre>", `<pre>a${" ".repeat(1_000_000)}b</pre>`],
+    ["line breaks in <pre>", `<pre>a${"\n".repeat(1_000_000)}b</pre>`],
+    ["&nbsp; in a paragraph", `<p>a${"&nbsp;".repeat(300_000)}b</p>`],
+  ])("reads a run of a million %s at once, keeping the text around it", (_, html) => {
+    // Uncut, turndown took 2 s for 50,000 of these and grew with the square of the run.
+    const started = performance.now();
+    const { markdown } = htmlToMarkdown(html);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(markdown.startsWith("a") || markdown.includes("\na")).toBe(true);
+    expect(markdown).toMatch(/b(\n```)?$/);
+    expect(markdown.length).toBeLessThan(400);
+  });
+
+  it("keeps a run of whitespace up to 256 as it is", () => {
+    expect(htmlToMarkdown(`<pre>a${" ".repeat(200)}b</pre>`).markdown).toContain(`a${" ".repeat(200)}b`);
+  });
 });

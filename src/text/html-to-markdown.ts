@@ -22,10 +22,30 @@ export function htmlToMarkdown(html: string, baseUrl?: string): Markdown {
   const rawTitle = elementText(html, "title");
   const title = rawTitle === undefined ? undefined : decodeEntities(rawTitle).replace(/\s+/g, " ").trim();
   const markdown = converter(baseUrl)
-    .turndown(html)
+    .turndown(capWhitespaceRuns(html))
     .replace(/\n{3,}/g, "\n\n")
     .trim();
   return { title: title ? title.slice(0, 300) : undefined, markdown };
+}
+
+/**
+ * turndown's trailing-whitespace handling is quadratic in a run of whitespace inside `<pre>` or of `&nbsp;`
+ * (50,000 spaces took 2 s, 500,000 would take minutes of the event loop): a hostile page or upload is cut to
+ * runs of at most `MAX_WHITESPACE_RUN`, which no reader misses.
+ */
+const MAX_WHITESPACE_RUN = 256;
+const SPACE = String.raw`(?:\s|&(?:nbsp|#160|#x0*a0);)`;
+// Tried only where a run starts (the look-behind), so a run shorter than the cap is not scanned again from each of its characters.
+const WHITESPACE_RUN = new RegExp(`(?<!${SPACE})${SPACE}{${MAX_WHITESPACE_RUN + 1},}`, "gi");
+const ONE_SPACE = new RegExp(SPACE, "giy");
+
+function capWhitespaceRuns(html: string): string {
+  return html.replace(WHITESPACE_RUN, (run) => {
+    ONE_SPACE.lastIndex = 0;
+    let kept = "";
+    for (let count = 0; count < MAX_WHITESPACE_RUN; count++) kept += ONE_SPACE.exec(run)?.[0] ?? "";
+    return kept;
+  });
 }
 
 /** One converter per page: the link rule needs the page's URL. */
