@@ -3,7 +3,8 @@
  * file, and on PostgreSQL), keys made by `toolreg keys create`, a source added over `POST /api/v1/kb`, and
  * search_knowledge through the HTTP invoke route. A key holding the source's subject finds it with a
  * citation and re-reads it; a key without finds and reads nothing; once removed, the citation is refused.
- * A PDF attachment added the same way is found with its page.
+ * A PDF uploaded over the API is read with read_document, then indexed from the attachment and found with
+ * its page.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -186,6 +187,11 @@ describe.each(stores)("the knowledge base through toolreg serve on $name", ({ en
     });
     expect(uploaded.status).toBe(201);
     const attachmentId = ((await uploaded.json()) as { id: string }).id;
+    // Read by its uploader first, a page at a time: page 2 holds the clause the search finds below.
+    const read = await invoke(operator, "read_document", { attachmentId, pages: { from: 2, to: 2 } });
+    expect(read).toMatchObject({ ok: true, provenance: { trusted: false } });
+    expect(read.content).toContain("[page 2 of 3]");
+    expect(read.content).toContain("Goods ship from Lyon.");
     // Bob's key cannot index it: adding needs kb:write, and the file is not his to read anyway.
     expect((await api(bob, "POST", "/api/v1/kb", { attachmentId })).status).toBe(403);
     const pdf = await api(operator, "POST", "/api/v1/kb", { attachmentId, subjects: ["scope:finance"] });
