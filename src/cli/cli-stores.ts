@@ -67,7 +67,12 @@ export interface CliStores extends DeploymentStores {
 /** Opens every store at `location`; with `credentialsKey`, the sealed credential and consent stores too. */
 export async function openCliStores(
   location: StateLocation,
-  options: { credentialsKey?: Uint8Array | undefined; schedules?: ScheduleStoreOptions | undefined } = {},
+  options: {
+    credentialsKey?: Uint8Array | undefined;
+    schedules?: ScheduleStoreOptions | undefined;
+    /** False for `serve`: the registry server reconciles when it starts, so the command need not first. */
+    reconcile?: boolean;
+  } = {},
 ): Promise<CliStores> {
   const credentialsKey = {
     ...(options.credentialsKey ? { credentialsKey: options.credentialsKey } : {}),
@@ -80,13 +85,13 @@ export async function openCliStores(
       ...credentialsKey,
     });
     const artifacts = createPostgresArtifactStore(stores.pool, stores.schema);
-    await reconcileAttachments(stores);
+    if (options.reconcile !== false) await reconcileAttachments(stores);
     return { ...stores, outputs: createArtifactOutputStore(artifacts), close: once(() => stores.close()) };
   }
   mkdirSync(dirname(location.path), { recursive: true });
   const stores = openSqliteDeployment(location.path, credentialsKey);
   const outputs = createArtifactOutputStore(createFileArtifactStore(join(dirname(location.path), "outputs")));
-  await reconcileAttachments(stores);
+  if (options.reconcile !== false) await reconcileAttachments(stores);
   return { ...stores, outputs, close: once(() => stores.close()) };
 }
 
@@ -126,7 +131,7 @@ export function lazyCliStores(
     located ??= locate();
     return located;
   };
-  const open = (options: { credentialsKey?: Uint8Array | undefined } = {}) => {
+  const open = (options: { credentialsKey?: Uint8Array | undefined; reconcile?: boolean } = {}) => {
     opened ??= (async () => openCliStores(location(), { ...options, schedules: settings.schedules?.() }))();
     return opened;
   };

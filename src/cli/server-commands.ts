@@ -105,8 +105,9 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
       if (options.store) program.setOptionValue("db", options.store);
       const location = host.stores.location();
       const logger = pino({ level: host.globals().logLevel }, pino.destination(2));
-      // First, so the credential and consent stores are opened under the key (a wrong one stops the start).
-      const stores = await host.stores.open({ credentialsKey });
+      // First, so the credential and consent stores are opened under the key (a wrong one stops the start);
+      // the registry server repairs the attachments when it starts, so opening does not do it a second time.
+      const stores = await host.stores.open({ credentialsKey, reconcile: false });
       // The demo toolkit's dataset is a file of this host's, beside the SQLite store or under .toolreg/.
       const demoDb = join(localStateDir(location, io), "demo.db");
       const publicUrl =
