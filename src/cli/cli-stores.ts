@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createArtifactOutputStore } from "../artifacts/artifact-output-store.js";
 import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
+import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { AttachmentStore } from "../ports/attachment-store.js";
 import type { DeploymentStores } from "../ports/deployment-stores.js";
 import type { KnowledgeBase } from "../ports/knowledge-base.js";
@@ -62,6 +63,8 @@ export function localStateDir(location: StateLocation, io: CliIo): string {
 export interface CliStores extends DeploymentStores {
   /** Where outputs over their cap are kept, so `read_tool_output` finds them from the next command or instance. */
   outputs: OutputStore;
+  /** Where the files tools make are kept (screenshots, images, speech): beside the SQLite file, or in PostgreSQL. */
+  artifacts: ArtifactStore;
 }
 
 /** Opens every store at `location`; with `credentialsKey`, the sealed credential and consent stores too. */
@@ -86,13 +89,19 @@ export async function openCliStores(
     });
     const artifacts = createPostgresArtifactStore(stores.pool, stores.schema);
     if (options.reconcile !== false) await reconcileAttachments(stores);
-    return { ...stores, outputs: createArtifactOutputStore(artifacts), close: once(() => stores.close()) };
+    return {
+      ...stores,
+      outputs: createArtifactOutputStore(artifacts),
+      artifacts,
+      close: once(() => stores.close()),
+    };
   }
   mkdirSync(dirname(location.path), { recursive: true });
   const stores = openSqliteDeployment(location.path, credentialsKey);
   const outputs = createArtifactOutputStore(createFileArtifactStore(join(dirname(location.path), "outputs")));
+  const artifacts = createFileArtifactStore(join(dirname(location.path), "artifacts"));
   if (options.reconcile !== false) await reconcileAttachments(stores);
-  return { ...stores, outputs, close: once(() => stores.close()) };
+  return { ...stores, outputs, artifacts, close: once(() => stores.close()) };
 }
 
 /**
@@ -164,6 +173,11 @@ export function lazyCliStores(
       list: async (tenantId) => (await open()).skills.list(tenantId),
       versions: async (tenantId, name) => (await open()).skills.versions(tenantId, name),
       remove: async (tenantId, name, version) => (await open()).skills.remove(tenantId, name, version),
+    }),
+    /** An artifact store that opens the stores when a file is first kept or read. */
+    artifacts: (): ArtifactStore => ({
+      put: async (input) => (await open()).artifacts.put(input),
+      get: async (request) => (await open()).artifacts.get(request),
     }),
     /** An attachment store that opens the stores when an attachment is first added, listed or read. */
     attachments: (): AttachmentStore => ({

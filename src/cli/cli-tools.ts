@@ -42,7 +42,7 @@ export interface ServedTools {
   imports?: readonly McpImport[];
   /** MCP resources that come with the tools: the generate toolkit's files, a catalogue module's own. */
   resources?: readonly McpResourceSource[];
-  /** Where files are kept (the generate toolkit's `artifactsDir`): imported MCP servers keep their images there too. */
+  /** Where files are kept (the generate toolkit's `artifactsDir`, else the deployment's): imported MCP servers keep their images there too. */
   artifacts?: ArtifactStore;
   /** Closes database connections the tools hold. */
   close(): Promise<void>;
@@ -84,8 +84,13 @@ export async function serveTools(
       ),
   );
   const entries = toolkitEntries(listed, flags);
+  // The generate toolkit's own folder when it names one, else the deployment's: every toolkit keeps its files there.
+  const artifactsDir = entries.find((entry) => entry.toolkit === "generate")?.config?.artifactsDir;
+  const artifacts =
+    typeof artifactsDir === "string" ? createFileArtifactStore(artifactsDir) : stores.artifacts;
   const host = createToolkitHost({
     ...stores,
+    artifacts,
     egressPolicy: policy,
     // shell_exec exists only where a real sandbox works; there is no unsandboxed fallback.
     sandbox: entries.some((entry) => entry.toolkit === "shell") ? detectSandboxAndWarn() : undefined,
@@ -96,9 +101,6 @@ export async function serveTools(
       const toolkit = await loadToolkit(entry.toolkit, io.cwd);
       tools.push(...(await toolkit.build(entry.config ?? {}, host, entry)));
     }
-    // The files the generate toolkit keeps are served from where it keeps them.
-    const artifactsDir = entries.find((entry) => entry.toolkit === "generate")?.config?.artifactsDir;
-    const artifacts = typeof artifactsDir === "string" ? createFileArtifactStore(artifactsDir) : undefined;
     return {
       tools: [...tools, ...metaTools(meta)],
       ...(artifacts ? { resources: [artifactResources(artifacts)], artifacts } : {}),

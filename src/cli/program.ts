@@ -240,6 +240,7 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
           knowledgeEmbedder: await knowledgeEmbedder(),
           attachments: stores.attachments(),
           skills: stores.skills(),
+          artifacts: stores.artifacts(),
         }),
         publicUrl,
       );

@@ -15,6 +15,7 @@ import { type CatalogFormats, type CatalogProvider, renderTools } from "../catal
 import { toSearchDocument } from "../catalog/search/from-tool.js";
 import { type SearchHit, ToolSearchIndex } from "../catalog/search/tool-search-index.js";
 import type { EgressPolicyInit } from "../egress/egress-policy.js";
+import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { ApprovalRecord, ApprovalStatus, Stores } from "../ports/stores.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
@@ -51,6 +52,8 @@ export interface ToolregOptions {
   /** The operator's egress policy every toolkit's client starts from; public addresses only by default. */
   egress?: EgressPolicyInit;
   sandbox?: Sandbox;
+  /** Where toolkits keep the files their tools make (screenshots, images, speech); those tools are absent without it. */
+  artifacts?: ArtifactStore;
   /** Resolves the credentialRefs the toolkits' requests carry; none by default. With `consent`, leave it out. */
   credentials?: CredentialResolver;
   /**
@@ -115,7 +118,11 @@ export async function createToolreg(options: ToolregOptions = {}): Promise<Toolr
       "createToolreg: give credentials or consent.resolver, not both (chain one into the other)",
     );
   }
-  const host = createToolkitHost({ egressPolicy: options.egress, sandbox: options.sandbox });
+  const host = createToolkitHost({
+    egressPolicy: options.egress,
+    sandbox: options.sandbox,
+    artifacts: options.artifacts,
+  });
   try {
     return await assemble(options, host);
   } catch (error) {

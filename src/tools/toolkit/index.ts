@@ -5,8 +5,10 @@
 export type { EgressClient, EgressResponse } from "../../egress/egress-client.js";
 export type { CredentialExchange } from "../../egress/egress-policy.js";
 export { ToolFailure } from "../../errors/tool-failure.js";
+export type { Artifact, ArtifactStore } from "../../ports/artifact-store.js";
 export type { ToolContext } from "../../seam/context.js";
 export type { ErrorCode } from "../../seam/envelope.js";
+export { type PageMarkdown, pageToMarkdown } from "../../text/page-to-markdown.js";
 export {
   type AuthKind,
   type CredentialPlacement,

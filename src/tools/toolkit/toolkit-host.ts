@@ -5,6 +5,7 @@
  */
 import { createEgressClient, type EgressClient } from "../../egress/egress-client.js";
 import type { CredentialExchange, EgressPolicyInit } from "../../egress/egress-policy.js";
+import type { ArtifactStore } from "../../ports/artifact-store.js";
 import type { AttachmentStore } from "../../ports/attachment-store.js";
 import type { KnowledgeBase, KnowledgeEmbedder } from "../../ports/knowledge-base.js";
 import type { MemoryStore } from "../../ports/memory-store.js";
@@ -40,6 +41,8 @@ export interface ToolkitStores {
   attachments?: AttachmentStore | undefined;
   /** Each tenant's skills. */
   skills?: SkillStore | undefined;
+  /** Where the files tools make are kept (screenshots, images, speech), per tenant, served as `artifact://`. */
+  artifacts?: ArtifactStore | undefined;
 }
 
 export interface ToolkitHost extends ToolkitStores {
@@ -70,6 +73,7 @@ export function createToolkitHost(
     knowledgeEmbedder: options.knowledgeEmbedder,
     attachments: options.attachments,
     skills: options.skills,
+    artifacts: options.artifacts,
     egress(request = {}) {
       const { credential, hosts } = request;
       if (credential && !hosts)
