@@ -1,0 +1,90 @@
+/**
+ * @module A local Yahoo Finance chart endpoint, `GET /v8/finance/chart/{symbol}`. What it reproduces:
+ * - the answer: `{chart: {result: [{meta: {symbol, currency, exchangeName, fullExchangeName,
+ *   regularMarketPrice, regularMarketTime, chartPreviousClose, previousClose, longName, …}}], error: null}}`
+ *   (github.com/finance-quote/finance-quote/issues/318: the chart API carries the price and the previous
+ *   close; the price is read at chart.result[0].meta.regularMarketPrice);
+ * - an unknown symbol: 404 `{chart: {result: null, error: {code: "Not Found", description: "No data
+ *   found, symbol may be delisted"}}}` (github.com/ranaroussi/yfinance/pull/2903);
+ * - throttling: 429 "Too Many Requests" as plain text, with and without Retry-After (Yahoo documents
+ *   nothing here: the fake only holds the adapter to a 429 in either form);
+ * - a consent or bot page in place of JSON, and a 200 whose `result` is not the documented shape.
+ */
+import { type FakeReply, HTML_PAGE, startVendorFake, type VendorFake } from "./vendor-fake.js";
+
+export type YahooScenario = "rate-limited" | "rate-limited-retry-after" | "not-json" | "wrong-shape";
+
+export const MARKET_TIME = 1_764_968_400;
+
+const LISTINGS: Record<string, object> = {
+  AAPL: {
+    currency: "USD",
+    exchangeName: "NMS",
+    fullExchangeName: "NasdaqGS",
+    instrumentType: "EQUITY",
+    longName: "Apple Inc.",
+    shortName: "Apple Inc.",
+    regularMarketPrice: 195.5,
+    previousClose: 193.25,
+    chartPreviousClose: 193.25,
+  },
+  "^GSPC": {
+    currency: "USD",
+    exchangeName: "SNP",
+    fullExchangeName: "SNP",
+    instrumentType: "INDEX",
+    shortName: "S&P 500",
+    regularMarketPrice: 6000,
+    chartPreviousClose: 6050,
+  },
+};
+
+function answer(path: string, scenario: YahooScenario | undefined): FakeReply {
+  switch (scenario) {
+    case "rate-limited":
+      return { status: 429, headers: { "content-type": "text/plain" }, body: "Too Many Requests\r\n" };
+    case "rate-limited-retry-after":
+      return {
+        status: 429,
+        headers: { "content-type": "text/plain", "retry-after": "30" },
+        body: "Too Many Requests\r\n",
+      };
+    case "not-json":
+      return HTML_PAGE;
+    case "wrong-shape":
+      return { status: 200, body: { chart: { result: [{ meta: { symbol: "AAPL" } }], error: null } } };
+  }
+  const match = /^\/v8\/finance\/chart\/([^/]+)$/.exec(path);
+  const symbol = match ? decodeURIComponent(match[1] ?? "") : "";
+  const listing = LISTINGS[symbol];
+  if (listing === undefined) {
+    return {
+      status: 404,
+      body: {
+        chart: {
+          result: null,
+          error: { code: "Not Found", description: "No data found, symbol may be delisted" },
+        },
+      },
+    };
+  }
+  return {
+    status: 200,
+    body: {
+      chart: {
+        result: [
+          {
+            meta: { symbol, regularMarketTime: MARKET_TIME, timezone: "EST", ...listing },
+            timestamp: [MARKET_TIME],
+            indicators: { quote: [{ close: [195.5] }] },
+          },
+        ],
+        error: null,
+      },
+    },
+  };
+}
+
+export function startYahooFake(): Promise<VendorFake<YahooScenario>> {
+  return startVendorFake((request, scenario) => answer(request.path, scenario));
+}

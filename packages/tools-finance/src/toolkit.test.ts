@@ -1,0 +1,31 @@
+import { createToolkitHost } from "toolreg/toolkit";
+import { describe, expect, it } from "vitest";
+import { financeToolkit } from "./toolkit.js";
+
+describe("the finance toolkit", () => {
+  it("declares both tools as read, never approved, in the finance category", () => {
+    const tools = financeToolkit.declarations();
+    expect(tools.map((tool) => tool.name)).toEqual(["stock_quote", "stock_fundamentals"]);
+    for (const tool of tools) {
+      expect(tool).toMatchObject({ category: "finance", effect: "read", approval: "never" });
+    }
+    expect(financeToolkit.hosts).toEqual(["query1.finance.yahoo.com", "api.financialdatasets.ai"]);
+  });
+
+  it("refuses a key for yfinance, a missing key for financial-datasets and a base URL carrying a secret", () => {
+    expect(() => financeToolkit.parseConfig({ credentialRef: "x" })).toThrow(/yfinance takes no API key/);
+    expect(() => financeToolkit.parseConfig({ provider: "financial-datasets" })).toThrow(/credentialRef/);
+    expect(() =>
+      financeToolkit.parseConfig({ baseUrl: "https://api.financialdatasets.ai/?apikey=secret" }),
+    ).toThrow(/baseUrl/);
+    expect(() => financeToolkit.parseConfig({ maxSymbols: 26 })).toThrow(/maxSymbols/);
+    expect(financeToolkit.parseConfig({})).toMatchObject({ provider: "yfinance", maxSymbols: 10 });
+  });
+
+  it("builds both tools with no configuration (yfinance, keyless)", async () => {
+    const host = createToolkitHost({});
+    const tools = await financeToolkit.build({}, host);
+    expect(tools.map((tool) => tool.name)).toEqual(["stock_quote", "stock_fundamentals"]);
+    await host.close();
+  });
+});

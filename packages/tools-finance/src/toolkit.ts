@@ -1,0 +1,57 @@
+/**
+ * @module The finance toolkit: `stock_quote` and `stock_fundamentals` behind the provider the deployment
+ * chose. Each request goes through egress to that provider's host only, with its key injected there;
+ * Yahoo's chart endpoint takes none.
+ */
+import { type CredentialPlacement, defineToolkit } from "toolreg/toolkit";
+import { type FinanceConfig, FinanceConfigSchema } from "./finance-config.js";
+import type { FinanceEnv } from "./finance-env.js";
+import type { FinanceProvider, ProviderName, ProviderSetup } from "./finance-provider.js";
+import {
+  createFinancialDatasetsProvider,
+  FINANCIAL_DATASETS_BASE_URL,
+} from "./financial-datasets-provider.js";
+import { stockFundamentals } from "./stock-fundamentals.js";
+import { stockQuote } from "./stock-quote.js";
+import { createYahooProvider, YAHOO_BASE_URL } from "./yahoo-provider.js";
+
+interface ProviderSpec {
+  create(setup: ProviderSetup): FinanceProvider;
+  baseUrl: string;
+  /** Where egress puts the key; none for Yahoo's keyless chart endpoint. */
+  placement?: CredentialPlacement;
+}
+
+export const FINANCE_PROVIDERS: Readonly<Record<ProviderName, ProviderSpec>> = {
+  yfinance: { create: createYahooProvider, baseUrl: YAHOO_BASE_URL },
+  "financial-datasets": {
+    create: createFinancialDatasetsProvider,
+    baseUrl: FINANCIAL_DATASETS_BASE_URL,
+    placement: { header: "x-api-key" },
+  },
+};
+
+export const financeToolkit = defineToolkit<FinanceConfig, FinanceEnv>({
+  id: "finance",
+  version: "0.1.0",
+  package: "@toolreg/tools-finance",
+  description: "Stock quotes and company fundamentals from Yahoo Finance or Financial Datasets.",
+  config: FinanceConfigSchema,
+  // One placement per toolkit fits one vendor; this names Financial Datasets', and bind injects the
+  // configured provider's (none for yfinance), as the search toolkit does for its keyless SearXNG.
+  auth: { kind: "api-key", header: "x-api-key" },
+  hosts: Object.values(FINANCE_PROVIDERS).map((spec) => new URL(spec.baseUrl).hostname),
+  tools: [stockQuote, stockFundamentals],
+  bind(config, host): FinanceEnv {
+    const spec = FINANCE_PROVIDERS[config.provider];
+    const baseUrl = config.baseUrl ?? spec.baseUrl;
+    const hosts = [new URL(baseUrl).hostname];
+    const { credentialRef } = config;
+    const egress = host.egress(
+      spec.placement && credentialRef
+        ? { hosts, credential: { ...spec.placement, credentialRef } }
+        : { hosts },
+    );
+    return { provider: spec.create({ baseUrl, egress, credentialRef }), maxSymbols: config.maxSymbols };
+  },
+});
