@@ -1,15 +1,11 @@
 /**
- * @module A saved web page as markdown: Readability keeps the article and drops what surrounds it (navigation,
- * ads, footers), on a linkedom DOM, which parses without running a script or fetching anything; the project's
- * HTML-to-markdown then writes headings and tables as markdown. A page Readability finds no article in is
- * converted whole.
+ * @module A saved web page as markdown: its main content, as `pageToMarkdown` finds it (Readability on a
+ * linkedom DOM, then the project's HTML-to-markdown), or the whole page when it has no article.
  */
-import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
 import { ToolFailure } from "../errors/tool-failure.js";
 import type { ExtractedDocument, ExtractRequest } from "../ports/document-extractor.js";
 import { decodeText } from "../text/decode-text.js";
-import { htmlToMarkdown } from "../text/html-to-markdown.js";
+import { pageToMarkdown } from "../text/page-to-markdown.js";
 import { firstHeading, markdownSections, withinChars } from "./markdown-sections.js";
 
 /**
@@ -27,11 +23,8 @@ export async function readHtml(request: ExtractRequest): Promise<ExtractedDocume
     );
   }
   const html = decodeText(request.bytes, request.charset);
-  const article = new Readability(parseHTML(html).document).parse();
+  const page = pageToMarkdown(html);
   request.signal?.throwIfAborted();
-  const page = article?.content
-    ? { title: article.title ?? undefined, markdown: htmlToMarkdown(article.content).markdown }
-    : htmlToMarkdown(html);
   const read = withinChars(markdownSections(page.markdown), request.maxChars);
   const title = page.title?.replace(/\s+/g, " ").trim().slice(0, 300) || firstHeading(read.sections);
   return { ...(title ? { title } : {}), ...read };

@@ -1,0 +1,140 @@
+/**
+ * @module The crawler: breadth first from a start URL through the configured provider, within a scope,
+ * bounded by pages, depth, bytes and a wall-clock deadline, reporting which bound stopped it. Every fetch
+ * (robots.txt and pages, their redirects too) is the provider's, so it goes through egress. Pages are read
+ * one at a time: a crawl is a load on someone else's server, and politeness costs only time.
+ */
+import { type ToolContext, ToolFailure } from "toolreg/toolkit";
+import type { ScrapedPage, ScrapeProvider } from "../scrape-provider.js";
+import { type CrawlScope, inScope, normaliseLink } from "./crawl-scope.js";
+import { RobotsRules } from "./robots-rules.js";
+
+export type StoppedBy = "pages" | "depth" | "bytes" | "time" | "done";
+
+export interface CrawlBounds {
+  maxPages: number;
+  /** Links followed from the start page: 0 reads the start page alone. */
+  maxDepth: number;
+  /** Bytes read over the whole crawl (page bodies, or the provider's answers). */
+  maxBytes: number;
+  /** Epoch milliseconds after which no further page is started. */
+  deadline: number;
+}
+
+export interface CrawledPage extends ScrapedPage {
+  depth: number;
+}
+
+export interface CrawlFailure {
+  url: string;
+  code: string;
+  message: string;
+}
+
+export interface CrawlReport {
+  pages: CrawledPage[];
+  failures: CrawlFailure[];
+  /** URLs robots.txt disallowed, not fetched. */
+  disallowed: string[];
+  stoppedBy: StoppedBy;
+  bytes: number;
+  robots: Record<string, string>;
+}
+
+export interface CrawlRequest {
+  start: string;
+  scope: CrawlScope;
+  bounds: CrawlBounds;
+  provider: ScrapeProvider;
+  userAgent: string;
+  context: ToolContext;
+  now?: () => number;
+}
+
+export async function crawl(request: CrawlRequest): Promise<CrawlReport> {
+  const { bounds, provider, scope } = request;
+  const now = request.now ?? Date.now;
+  const robots = new RobotsRules(provider, request.userAgent);
+  const queue: { url: string; depth: number }[] = [{ url: request.start, depth: 0 }];
+  const seen = new Set([request.start]);
+  const report: CrawlReport = {
+    pages: [],
+    failures: [],
+    disallowed: [],
+    stoppedBy: "done",
+    bytes: 0,
+    robots: {},
+  };
+  let cutByDepth = false;
+  // The page in flight gets the time left, not the call's whole deadline.
+  const pageContext = (): ToolContext => ({
+    ...request.context,
+    deadline: Math.min(request.context.deadline, bounds.deadline),
+  });
+
+  for (;;) {
+    const next = queue.shift();
+    if (next === undefined) {
+      report.stoppedBy = cutByDepth ? "depth" : "done";
+      break;
+    }
+    if (now() >= bounds.deadline) {
+      report.stoppedBy = "time";
+      break;
+    }
+    if (report.pages.length >= bounds.maxPages) {
+      report.stoppedBy = "pages";
+      break;
+    }
+    if (report.bytes >= bounds.maxBytes) {
+      report.stoppedBy = "bytes";
+      break;
+    }
+    request.context.signal.throwIfAborted();
+    if ((await robots.verdict(next.url, pageContext())) === "disallowed") {
+      report.disallowed.push(next.url);
+      continue;
+    }
+    let page: ScrapedPage;
+    try {
+      page = await provider.scrape(next.url, pageContext(), { maxBytes: bounds.maxBytes - report.bytes });
+    } catch (error) {
+      if (!ToolFailure.isInstance(error)) throw error;
+      // The call's own deadline or a spent provider quota ends the crawl; one bad page does not.
+      if (request.context.signal.aborted) throw error;
+      if (error.envelopeCode === "timeout" && now() >= bounds.deadline) {
+        report.stoppedBy = "time";
+        break;
+      }
+      if (error.envelopeCode === "upstream_rate_limited" && report.pages.length === 0) throw error;
+      report.failures.push({ url: next.url, code: error.envelopeCode, message: error.message });
+      continue;
+    }
+    report.bytes += page.bytes;
+    if (next.depth > 0 && !inScope(page.finalUrl, scope)) {
+      report.failures.push({
+        url: next.url,
+        code: "out_of_scope",
+        message: `redirected to ${page.finalUrl}, off the crawled site; not kept`,
+      });
+      continue;
+    }
+    report.pages.push({ ...page, depth: next.depth });
+    for (const link of page.links) {
+      const url = normaliseLink(link, page.finalUrl);
+      if (url === undefined || seen.has(url) || !inScope(url, scope)) continue;
+      if (next.depth >= bounds.maxDepth) {
+        cutByDepth = true;
+        continue;
+      }
+      seen.add(url);
+      queue.push({ url, depth: next.depth + 1 });
+    }
+    if (page.truncated && report.bytes >= bounds.maxBytes) {
+      report.stoppedBy = "bytes";
+      break;
+    }
+  }
+  report.robots = await robots.states();
+  return report;
+}
