@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { KEYS, type MediaHarness, startMediaHarness } from "./fake/media-harness.js";
 import { PNG } from "./fake/media-files.js";
+import { KEYS, type MediaHarness, startMediaHarness } from "./fake/media-harness.js";
 
 const PROMPT = "A lighthouse on a cliff at dusk, watercolor";
 
@@ -49,10 +49,13 @@ describe("image_generate with OpenAI Images", () => {
       dalle.fake.script("openai", "url");
       const result = await dalle.callApproved("image_generate", { prompt: PROMPT, aspectRatio: "16:9" });
       if (!result.ok) throw new Error(result.error.message);
-      expect((dalle.fake.requests[0]?.body as { size?: string }).size).toBe("1792x1024");
+      expect(dalle.fake.requests[0]?.body).toMatchObject({ size: "1792x1024" });
       const download = dalle.fake.requests.find((request) => request.path === "/files/image.png");
       expect(download?.headers.authorization).toBeUndefined();
-      expect(result.data).toMatchObject({ model: "dall-e-3", revisedPrompt: expect.stringContaining("lighthouse") });
+      expect(result.data).toMatchObject({
+        model: "dall-e-3",
+        revisedPrompt: expect.stringContaining("lighthouse"),
+      });
       expect(result.provenance).toMatchObject({ trusted: false });
     } finally {
       await dalle.close();
@@ -93,7 +96,9 @@ describe("image_generate with OpenAI Images", () => {
     media.fake.script("openai", "foreign_url");
     const error = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
     expect(error.code).toBe("egress_refused");
-    expect(error.message).toMatch(/files\.example\.net, which is not one of its delivery hosts \(127\.0\.0\.1\)/);
+    expect(error.message).toMatch(
+      /files\.example\.net, which is not one of its delivery hosts \(127\.0\.0\.1\)/,
+    );
     expect(media.artifacts.kept).toHaveLength(0);
   });
 
@@ -142,7 +147,11 @@ describe("image_generate with Replicate", () => {
       "/files/image.png",
     ]);
     expect(rest.at(-1)?.headers.authorization).toBeUndefined();
-    expect(result.data).toMatchObject({ provider: "replicate", mediaType: "image/png", model: "black-forest-labs/flux-schnell" });
+    expect(result.data).toMatchObject({
+      provider: "replicate",
+      mediaType: "image/png",
+      model: "black-forest-labs/flux-schnell",
+    });
   });
 
   it("runs a pinned version at /v1/predictions", async () => {
@@ -153,7 +162,9 @@ describe("image_generate with Replicate", () => {
       const result = await pinned.callApproved("image_generate", { prompt: PROMPT });
       expect(result.ok).toBe(true);
       expect(pinned.fake.requests[0]).toMatchObject({ path: "/replicate/v1/predictions", body: { version } });
-      expect(pinned.fake.requests.map((request) => request.path)).not.toContain(expect.stringMatching(/predictions\//));
+      expect(pinned.fake.requests.map((request) => request.path)).not.toContain(
+        expect.stringMatching(/predictions\//),
+      );
     } finally {
       await pinned.close();
     }
@@ -163,7 +174,9 @@ describe("image_generate with Replicate", () => {
     media.fake.script("replicate", "failed", "nsfw");
     const error = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
     expect(error).toMatchObject({ code: "upstream_error", retryable: false });
-    expect(error.message).toMatch(/^Replicate prediction [a-z0-9]+ failed: CUDA out of memory; calling again starts/);
+    expect(error.message).toMatch(
+      /^Replicate prediction [a-z0-9]+ failed: CUDA out of memory; calling again starts/,
+    );
     const nsfw = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
     expect(nsfw).toMatchObject({ code: "invalid_input", retryable: false });
   });
@@ -185,7 +198,9 @@ describe("image_generate with Replicate", () => {
     media.fake.script("replicate", "never");
     const error = failed(await media.callApproved("image_generate", { prompt: PROMPT }, { timeoutMs: 600 }));
     expect(error).toMatchObject({ code: "timeout", retryable: true });
-    expect(error.message).toMatch(/^Replicate prediction [a-z0-9]+ \(black-forest-labs\/flux-schnell, still processing\) did not finish/);
+    expect(error.message).toMatch(
+      /^Replicate prediction [a-z0-9]+ \(black-forest-labs\/flux-schnell, still processing\) did not finish/,
+    );
     expect(error.message).toMatch(/billed for, a new generation/);
   });
 
@@ -222,6 +237,8 @@ describe("image_generate with fal", () => {
     const billing = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
     expect(billing).toMatchObject({ code: "upstream_error", retryable: false });
     expect(billing.message).toMatch(/Exhausted balance/);
-    expect(failed(await media.callApproved("image_generate", { prompt: PROMPT })).code).toBe("upstream_error");
+    expect(failed(await media.callApproved("image_generate", { prompt: PROMPT })).code).toBe(
+      "upstream_error",
+    );
   });
 });

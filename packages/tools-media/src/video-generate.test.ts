@@ -1,0 +1,116 @@
+import { approvalIdOf } from "toolreg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MP4 } from "./fake/media-files.js";
+import { KEYS, type MediaHarness, startMediaHarness } from "./fake/media-harness.js";
+
+const PROMPT = "A paper boat drifting down a rainy street, slow dolly shot";
+
+function failed(envelope: Awaited<ReturnType<MediaHarness["callApproved"]>>) {
+  if (envelope.ok) throw new Error(`expected a failure, got: ${envelope.content}`);
+  return envelope.error;
+}
+
+describe("video_generate with Luma Dream Machine", () => {
+  let media: MediaHarness;
+  beforeAll(async () => {
+    media = await startMediaHarness({ video: "luma" });
+  });
+  afterAll(() => media.close());
+  afterEach(() => {
+    media.fake.requests.length = 0;
+    media.artifacts.kept.length = 0;
+  });
+
+  it("parks for a person's approval and sends nothing until then", async () => {
+    const parked = await media.seam.call(media.context(), "video_generate", { prompt: PROMPT });
+    expect(approvalIdOf(parked)).toEqual(expect.any(String));
+    expect(media.fake.requests).toHaveLength(0);
+  });
+
+  it("once approved, creates a generation, polls queued → dreaming → completed and keeps the video", async () => {
+    const result = await media.callApproved("video_generate", { prompt: PROMPT, aspectRatio: "16:9" });
+    if (!result.ok) throw new Error(result.error.message);
+    const [created] = media.fake.requests;
+    expect(created?.path).toBe("/luma/dream-machine/v1/generations");
+    expect(created?.headers.authorization).toBe(`Bearer ${KEYS.luma}`);
+    expect(created?.body).toEqual({ prompt: PROMPT, model: "ray-2", aspect_ratio: "16:9" });
+    const id = (result.data as { generationId: string }).generationId;
+    expect(media.fake.requests.map((request) => request.path)).toEqual([
+      "/luma/dream-machine/v1/generations",
+      `/luma/dream-machine/v1/generations/${id}`,
+      `/luma/dream-machine/v1/generations/${id}`,
+      "/files/video.mp4",
+    ]);
+    expect(media.artifacts.kept[0]?.bytes).toEqual(MP4);
+    expect(result.data).toMatchObject({
+      mediaType: "video/mp4",
+      name: "video-luma.mp4",
+      size: MP4.byteLength,
+      provider: "luma",
+      model: "ray-2",
+    });
+  });
+
+  it("reports a moderation failure as a content refusal, and another failure naming the generation", async () => {
+    media.fake.script("luma", "moderation", "failed");
+    const moderated = failed(await media.callApproved("video_generate", { prompt: PROMPT }));
+    expect(moderated).toMatchObject({ code: "invalid_input", retryable: false });
+    expect(moderated.message).toMatch(/Advanced prompt moderation failed/);
+    const other = failed(await media.callApproved("video_generate", { prompt: PROMPT }));
+    expect(other).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(other.message).toMatch(/^Luma generation [0-9a-f-]+ failed: Prompt processing failed/);
+  });
+
+  it("gives up on a generation still dreaming at the deadline, naming its id", async () => {
+    media.fake.script("luma", "never");
+    const error = failed(await media.callApproved("video_generate", { prompt: PROMPT }, { timeoutMs: 600 }));
+    expect(error).toMatchObject({ code: "timeout", retryable: true });
+    expect(error.message).toMatch(/^Luma generation [0-9a-f-]+ \(ray-2, still dreaming\) did not finish/);
+  });
+
+  it("refuses a completed generation without its video, a spent balance and a video on another host", async () => {
+    media.fake.script("luma", "malformed", "billing", "foreign_url", "rate_limited");
+    expect(failed(await media.callApproved("video_generate", { prompt: PROMPT })).message).toMatch(
+      /completed without assets\.video/,
+    );
+    const billing = failed(await media.callApproved("video_generate", { prompt: PROMPT }));
+    expect(billing).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(billing.message).toMatch(/billing/);
+    expect(failed(await media.callApproved("video_generate", { prompt: PROMPT })).code).toBe(
+      "egress_refused",
+    );
+    expect(failed(await media.callApproved("video_generate", { prompt: PROMPT }))).toMatchObject({
+      code: "upstream_rate_limited",
+      retryAfterMs: 7000,
+    });
+    expect(media.artifacts.kept).toHaveLength(0);
+  });
+});
+
+describe("video_generate with Replicate", () => {
+  let media: MediaHarness;
+  beforeAll(async () => {
+    media = await startMediaHarness({ video: "replicate" });
+  });
+  afterAll(() => media.close());
+
+  it("runs the configured video model and keeps its MP4", async () => {
+    const result = await media.callApproved("video_generate", { prompt: PROMPT });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(media.fake.requests[0]).toMatchObject({
+      path: "/replicate/v1/models/minimax/video-01/predictions",
+      body: { input: { prompt: PROMPT } },
+    });
+    expect(result.data).toMatchObject({
+      mediaType: "video/mp4",
+      provider: "replicate",
+      model: "minimax/video-01",
+    });
+  });
+
+  it("keeps nothing that is not a video", async () => {
+    media.fake.script("replicate", "not_media");
+    const error = failed(await media.callApproved("video_generate", { prompt: PROMPT }));
+    expect(error.message).toMatch(/is not a video/);
+  });
+});
