@@ -4,7 +4,7 @@ import { rootCertificates } from "node:tls";
 import type { Dispatcher } from "undici";
 import { ToolFailure } from "../errors/tool-failure.js";
 import { endHttpClientSpan, startHttpClientSpan } from "../telemetry/http-client-span.js";
-import { checkTarget } from "./check-target.js";
+import { type CheckedTarget, checkTarget } from "./check-target.js";
 import { type Resolver, systemResolver } from "./dns-resolver.js";
 import { type EgressPolicy, type EgressPolicyInit, resolveEgressPolicy } from "./egress-policy.js";
 import { EgressRefusedError } from "./egress-refused-error.js";
@@ -178,6 +178,21 @@ export class EgressClient {
     } catch (error) {
       throw failureOf(error);
     }
+  }
+
+  /**
+   * Checks a URL as a request to it would be checked (scheme, host lists, every address its name resolves
+   * to) and returns the one address to connect to, for a caller that opens the connection itself (the
+   * browser's proxy). Refusals throw as `request` does.
+   */
+  checkTarget(input: string | URL, signal?: AbortSignal): Promise<CheckedTarget> {
+    const timer = AbortSignal.timeout(this.policy.connectTimeoutMs);
+    return checkTarget(
+      parseUrl(input),
+      this.policy,
+      this.#resolver,
+      signal ? AbortSignal.any([timer, signal]) : timer,
+    );
   }
 
   /** Closes every pooled connection; requests in flight finish first. */

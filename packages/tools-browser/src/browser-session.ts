@@ -1,0 +1,501 @@
+/**
+ * @module One browser session: a Chromium of its own (its own process group) behind its own egress proxy, one
+ * page, the element references of its last snapshot, the requests its policy refused and the files it
+ * downloaded. Every operation runs one at a time; caps close the session and say why.
+ */
+import { randomBytes } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
+import type { Browser, BrowserContext, Download, ElementHandle, Page, Request } from "playwright-core";
+import { type Artifact, type ArtifactStore, type EgressClient, ToolFailure } from "toolreg/toolkit";
+import type { BrowserConfig } from "./browser-config.js";
+import { groupResidentBytes, killGroup, launchChromium } from "./chromium-process.js";
+import { type EgressProxy, REFUSED_HEADER, type RefusedRequest, startEgressProxy } from "./egress-proxy.js";
+import { describeElement, type PickedPage, pickPage } from "./page-snapshot.js";
+
+const MAX_KEPT_REFUSALS = 200;
+
+export interface SessionOwner {
+  tenantId: string;
+  principalId: string;
+  runId: string;
+}
+
+export interface SessionDependencies {
+  config: BrowserConfig;
+  egress: EgressClient;
+  artifacts: ArtifactStore | undefined;
+  /** Told once when the session ends, for whatever reason. */
+  onClosed(session: BrowserSession, reason: string): void;
+}
+
+export interface Snapshot {
+  content: string;
+  title: string;
+  url: string;
+  references: number;
+  refused: RefusedRequest[];
+}
+
+/** A file the page downloaded, kept as an artifact, or why it was not. */
+export type DownloadOutcome = { artifact: Artifact } | { name: string; refused: string };
+
+interface SessionParts {
+  proxy: EgressProxy;
+  browser: Browser;
+  group: number;
+  context: BrowserContext;
+  page: Page;
+}
+
+export class BrowserSession {
+  readonly id = `bs_${randomBytes(8).toString("hex")}`;
+  readonly owner: SessionOwner;
+  readonly startedAt = Date.now();
+  pagesLoaded = 0;
+  #closed: string | undefined;
+  #queue: Promise<unknown> = Promise.resolve();
+  #references = new Map<string, ElementHandle>();
+  #nextReference = 1;
+  #refused: RefusedRequest[] = [];
+  #refusedTotal = 0;
+  #refusedReported = 0;
+  #downloads: DownloadOutcome[] = [];
+  #pendingDownloads = new Set<Promise<void>>();
+  #timers: NodeJS.Timeout[] = [];
+  #parts: SessionParts | undefined;
+  readonly #dependencies: SessionDependencies;
+
+  constructor(owner: SessionOwner, dependencies: SessionDependencies) {
+    this.owner = owner;
+    this.#dependencies = dependencies;
+  }
+
+  /** Starts the proxy and Chromium; on failure everything started is stopped again. */
+  async start(): Promise<void> {
+    const { config, egress } = this.#dependencies;
+    const proxy = await startEgressProxy({
+      egress,
+      ports: config.ports,
+      onRefused: (refusal) => this.#recordRefusal(refusal),
+    });
+    try {
+      const { browser, group } = await launchChromium({
+        executablePath: config.executablePath,
+        proxyUrl: proxy.url,
+        marker: `--toolreg-browser-session=${this.id}`,
+        sandbox: config.sandbox ?? process.getuid?.() !== 0,
+        heapMiB: config.rendererHeapMiB,
+        timeoutMs: 15_000,
+      });
+      try {
+        const context = await browser.newContext({
+          serviceWorkers: "block",
+          acceptDownloads: this.#dependencies.artifacts !== undefined,
+          javaScriptEnabled: true,
+          viewport: { width: 1280, height: 800 },
+        });
+        const page = await context.newPage();
+        page.setDefaultTimeout(config.navigationTimeoutMs);
+        this.#parts = { proxy, browser, group, context, page };
+        this.#watch(context, page);
+      } catch (error) {
+        killGroup(group);
+        throw error;
+      }
+    } catch (error) {
+      await proxy.close();
+      throw error;
+    }
+    this.#timers.push(
+      setTimeout(() => void this.close(`its lifetime of ${config.lifetimeMs} ms ran out`), config.lifetimeMs),
+      setInterval(() => this.#checkMemory(), 1_000),
+    );
+    for (const timer of this.#timers) timer.unref();
+  }
+
+  get closedReason(): string | undefined {
+    return this.#closed;
+  }
+
+  /** The Chromium process group, for tests and the memory check. */
+  get processGroup(): number | undefined {
+    return this.#parts?.group;
+  }
+
+  /** Loads a URL (already checked by the caller's egress policy) and reports where it ended. */
+  navigate(url: string) {
+    return this.#run(async ({ page }) => {
+      this.#countPage();
+      let status: number | undefined;
+      let hop = url;
+      // Each redirect hop is a navigation request of its own: the last one is where it stopped.
+      const onRequest = (request: Request) => {
+        if (request.isNavigationRequest() && request.frame() === page.mainFrame()) hop = request.url();
+      };
+      page.on("request", onRequest);
+      try {
+        const response = await gotoSettled(page, url);
+        if (response?.headers()[REFUSED_HEADER]) this.#throwRefused(url, response.url());
+        status = response?.status();
+      } catch (error) {
+        // A failed load leaves Chromium committing its error page; let that finish on a blank page, so
+        // the next navigation is not interrupted by it.
+        await page.waitForLoadState("load", { timeout: 2_000 }).catch(() => {});
+        await page.goto("about:blank", { timeout: 2_000 }).catch(() => {});
+        if (error instanceof ToolFailure) throw error;
+        // A refused tunnel (HTTPS) fails the navigation itself; say which rule refused it.
+        if (this.#refusalOf(hop)) this.#throwRefused(url, hop);
+        throw navigationFailure(error, url);
+      } finally {
+        page.off("request", onRequest);
+      }
+      return { url: page.url(), title: await page.title(), status };
+    });
+  }
+
+  /** The page as text, with fresh references; every earlier reference becomes stale. */
+  read(): Promise<Snapshot> {
+    return this.#run(async ({ page }) => {
+      this.#invalidate();
+      await this.#settleDownloads();
+      const picked = await pickPage(page);
+      const lines: string[] = [];
+      for (const { element, described } of picked.elements) {
+        const reference = `e${this.#nextReference++}`;
+        this.#references.set(reference, element);
+        lines.push(describeElement(reference, described));
+      }
+      const refused = this.#refused.slice(
+        Math.max(0, this.#refused.length - (this.#refusedTotal - this.#refusedReported)),
+      );
+      this.#refusedReported = this.#refusedTotal;
+      const downloads = this.#downloads.splice(0);
+      return {
+        content: renderSnapshot(this.id, picked, lines, refused, downloads),
+        title: picked.title,
+        url: picked.url,
+        references: lines.length,
+        refused,
+      };
+    });
+  }
+
+  click(reference: string) {
+    return this.#run(async ({ page }) => {
+      const element = this.#take(reference);
+      await this.#interact(page, () => element.click({ timeout: 5_000 }), reference);
+      return this.#afterInteraction(page);
+    });
+  }
+
+  type(reference: string, text: string, submit: boolean) {
+    return this.#run(async ({ page }) => {
+      const element = this.#take(reference);
+      const refusal = await element.evaluate(typingRefusal);
+      if (refusal) throw new ToolFailure("invalid_input", `${reference} is ${refusal}`);
+      const isSelect = await element.evaluate((node: { tagName: string }) => node.tagName === "SELECT");
+      await this.#interact(
+        page,
+        async () => {
+          if (isSelect) await element.selectOption({ label: text }, { timeout: 5_000 });
+          else await element.fill(text, { timeout: 5_000 });
+          if (submit) await element.press("Enter", { timeout: 5_000 });
+        },
+        reference,
+      );
+      return this.#afterInteraction(page);
+    });
+  }
+
+  screenshot() {
+    return this.#run(async ({ page }) => {
+      const bytes = await page.screenshot({ type: "png", fullPage: false, timeout: 10_000 });
+      return { bytes, url: page.url() };
+    });
+  }
+
+  /** Ends the session: Chromium's whole process group killed, the proxy closed. Safe to call twice. */
+  async close(reason = "it was closed"): Promise<void> {
+    if (this.#closed !== undefined) return;
+    this.#closed = reason;
+    for (const timer of this.#timers) clearTimeout(timer);
+    const parts = this.#parts;
+    this.#parts = undefined;
+    this.#references.clear();
+    if (parts) {
+      // Closing through the protocol first lets Chromium exit cleanly; the group kill is what guarantees it.
+      await Promise.race([
+        parts.browser.close().catch(() => {}),
+        new Promise((resolve) => setTimeout(resolve, 2_000)),
+      ]);
+      killGroup(parts.group);
+      await parts.proxy.close();
+    }
+    this.#dependencies.onClosed(this, reason);
+  }
+
+  #run<T>(operation: (parts: SessionParts) => Promise<T>): Promise<T> {
+    const next = this.#queue.then(async () => {
+      const parts = this.#parts;
+      if (!parts || this.#closed !== undefined) throw closedFailure(this.id, this.#closed ?? "it was closed");
+      return operation(parts);
+    });
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  #take(reference: string): ElementHandle {
+    const element = this.#references.get(reference);
+    if (!element) {
+      throw new ToolFailure(
+        "precondition_failed",
+        `${reference} is not a reference of the current snapshot: references last only until the next navigation, click or typing, and each browser_read makes new ones. Call browser_read and use a reference from it`,
+        { details: { reference, stale: true } },
+      );
+    }
+    return element;
+  }
+
+  async #interact(page: Page, act: () => Promise<void>, reference: string): Promise<void> {
+    // The snapshot ends with this action; the element acted on is let go once it is done.
+    const element = this.#references.get(reference);
+    this.#references.delete(reference);
+    this.#invalidate();
+    let navigated = false;
+    const onNavigated = (frame: { parentFrame(): unknown }) => {
+      if (frame.parentFrame() === null) navigated = true;
+    };
+    page.on("framenavigated", onNavigated);
+    try {
+      await act();
+    } catch (error) {
+      throw new ToolFailure(
+        "precondition_failed",
+        `could not act on ${reference}: ${firstLine(error)}. Call browser_read to see the page as it is now`,
+      );
+    } finally {
+      // A click that starts a navigation does so within a moment; then wait for that page to load.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      page.off("framenavigated", onNavigated);
+      element?.dispose().catch(() => {});
+    }
+    if (navigated) await page.waitForLoadState("load").catch(() => {});
+  }
+
+  async #afterInteraction(page: Page) {
+    await this.#settleDownloads();
+    const downloads = this.#downloads.splice(0);
+    return { url: page.url(), title: await page.title().catch(() => ""), downloads };
+  }
+
+  #invalidate(): void {
+    const handles = [...this.#references.values()];
+    this.#references.clear();
+    for (const handle of handles) handle.dispose().catch(() => {});
+  }
+
+  #countPage(): void {
+    if (this.pagesLoaded >= this.#dependencies.config.maxPages) {
+      throw new ToolFailure(
+        "precondition_failed",
+        `session ${this.id} has loaded its ${this.#dependencies.config.maxPages} pages, the most one session may; close it with browser_close and start another with browser_navigate if the task needs more`,
+        { details: { cap: "pages" } },
+      );
+    }
+  }
+
+  #watch(context: BrowserContext, page: Page): void {
+    const { config } = this.#dependencies;
+    page.on("load", () => {
+      this.pagesLoaded += 1;
+      if (this.pagesLoaded > config.maxPages) void this.close(`it loaded more than ${config.maxPages} pages`);
+    });
+    page.on("framenavigated", (frame) => {
+      // The page moved on by itself (a script, a refresh): its references point at a document that is gone.
+      if (frame === page.mainFrame()) this.#invalidate();
+    });
+    // One page per session: a popup is closed as soon as it opens.
+    context.on("page", (other) => {
+      if (other !== page) other.close().catch(() => {});
+    });
+    page.on("download", (download) => {
+      const pending = this.#keepDownload(download).finally(() => this.#pendingDownloads.delete(pending));
+      this.#pendingDownloads.add(pending);
+    });
+  }
+
+  async #keepDownload(download: Download): Promise<void> {
+    const name = safeFileName(download.suggestedFilename());
+    const artifacts = this.#dependencies.artifacts;
+    try {
+      const path = await download.path();
+      const size = (await stat(path)).size;
+      if (!artifacts) throw new Error("no artifact store is configured");
+      if (size > this.#dependencies.config.maxDownloadBytes) {
+        throw new Error(
+          `it is ${size} bytes, over the ${this.#dependencies.config.maxDownloadBytes}-byte cap`,
+        );
+      }
+      const artifact = await artifacts.put({
+        tenantId: this.owner.tenantId,
+        name,
+        mediaType: "application/octet-stream",
+        bytes: await readFile(path),
+        provenance: { source: download.url(), trusted: false },
+      });
+      this.#downloads.push({ artifact });
+    } catch (error) {
+      this.#downloads.push({ name, refused: firstLine(error) });
+    } finally {
+      await download.delete().catch(() => {});
+    }
+  }
+
+  async #settleDownloads(): Promise<void> {
+    await Promise.race([
+      Promise.all([...this.#pendingDownloads]),
+      new Promise((resolve) => setTimeout(resolve, 5_000)),
+    ]);
+  }
+
+  #recordRefusal(refusal: RefusedRequest): void {
+    this.#refusedTotal += 1;
+    this.#refused.push(refusal);
+    if (this.#refused.length > MAX_KEPT_REFUSALS) this.#refused.shift();
+  }
+
+  /** The latest refusal of `url`: by its path for plain HTTP, by host and port for a tunnel. */
+  #refusalOf(url: string): RefusedRequest | undefined {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return undefined;
+    }
+    const tunnel = `https://${parsed.port ? parsed.host : `${parsed.host}:443`}`;
+    const named = `${parsed.origin}${parsed.pathname}`;
+    return this.#refused.findLast((refusal) => refusal.url === named || refusal.url === tunnel);
+  }
+
+  #throwRefused(url: string, hop: string): never {
+    const refusal = this.#refusalOf(hop);
+    throw new ToolFailure(
+      "egress_refused",
+      refusal
+        ? `loading ${url} reached ${refusal.url}, which the egress policy refused (${refusal.rule}): ${refusal.message}`
+        : `the egress policy refused ${url}`,
+      { details: { url, ...(refusal ? { refused: refusal.url, rule: refusal.rule } : {}) } },
+    );
+  }
+
+  #checkMemory(): void {
+    const parts = this.#parts;
+    if (!parts) return;
+    const bytes = groupResidentBytes(parts.group);
+    if (bytes > this.#dependencies.config.maxMemoryBytes) {
+      void this.close(
+        `its Chromium used ${bytes} bytes of memory, over the ${this.#dependencies.config.maxMemoryBytes}-byte cap`,
+      );
+    }
+  }
+}
+
+/** The failure for a session that no longer exists. */
+export function closedFailure(id: string, reason: string): ToolFailure {
+  return new ToolFailure(
+    "precondition_failed",
+    `browser session ${id} is closed: ${reason}. Start a new one with browser_navigate`,
+    { details: { sessionId: id, closed: reason } },
+  );
+}
+
+function renderSnapshot(
+  id: string,
+  picked: PickedPage,
+  elements: string[],
+  refused: RefusedRequest[],
+  downloads: DownloadOutcome[],
+): string {
+  const parts = [`# ${picked.title || "(untitled)"}`, `url: ${picked.url}`, `session: ${id}`];
+  if (refused.length > 0) {
+    parts.push(
+      `## Blocked by the egress policy (${refused.length})`,
+      refused.map((refusal) => `- ${refusal.url} (${refusal.rule}): ${refusal.message}`).join("\n"),
+    );
+  }
+  if (downloads.length > 0) parts.push("## Downloads", downloads.map(describeDownload).join("\n"));
+  parts.push("## Text", picked.text || "(no text)");
+  if (picked.textTruncated) parts.push("(the text was cut here)");
+  parts.push(
+    "## Elements (pass a reference to browser_click or browser_type; they last until the next read, click, typing or navigation)",
+    elements.join("\n") || "(none)",
+  );
+  if (picked.elementsTruncated) parts.push("(more elements were left out)");
+  return parts.join("\n\n");
+}
+
+export function describeDownload(outcome: DownloadOutcome): string {
+  return "artifact" in outcome
+    ? `- ${outcome.artifact.name} (${outcome.artifact.size} bytes): ${outcome.artifact.uri}`
+    : `- ${outcome.name} was not kept: ${outcome.refused}`;
+}
+
+// Runs in the page: why an element may not be typed into, or "" when it may.
+// biome-ignore lint/suspicious/noExplicitAny: a page-side element; the project's lib has no DOM types.
+function typingRefusal(element: any): string {
+  const tag = String(element.tagName).toLowerCase();
+  const type = String(element.type ?? "").toLowerCase();
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  const secret = (node: any) =>
+    (String(node.tagName).toLowerCase() === "input" && String(node.type).toLowerCase() === "password") ||
+    /\b(current|new)-password\b/i.test(node.getAttribute("autocomplete") ?? "");
+  if (secret(element))
+    return "a password field: no credential is typed by this tool; ask the user to sign in themselves";
+  if (tag === "input" && type === "file") return "a file input: files are not uploaded by this tool";
+  const form = element.form ?? element.closest("form");
+  if (form && Array.from(form.querySelectorAll("input, textarea")).some(secret))
+    return "in a form with a password field: sign-in forms are not filled by this tool; ask the user to sign in themselves";
+  const editable =
+    tag === "textarea" ||
+    tag === "select" ||
+    (tag === "input" &&
+      !["checkbox", "radio", "submit", "button", "reset", "image", "hidden", "range", "color"].includes(
+        type,
+      )) ||
+    element.isContentEditable === true;
+  return editable ? "" : "not a field that takes text: use browser_click for it";
+}
+
+/**
+ * `page.goto`, once more when the page's own navigation (a previous load's error page committing late, a
+ * script moving on) interrupted it: the model asked for this URL, not for whatever was in flight.
+ */
+async function gotoSettled(page: Page, url: string) {
+  try {
+    return await page.goto(url, { waitUntil: "load" });
+  } catch (error) {
+    if (!/interrupted by another navigation/.test(firstLine(error))) throw error;
+    await page.waitForLoadState("load", { timeout: 2_000 }).catch(() => {});
+    return await page.goto(url, { waitUntil: "load" });
+  }
+}
+
+function navigationFailure(error: unknown, url: string): ToolFailure {
+  const message = firstLine(error);
+  if (/Timeout/i.test(message)) {
+    return new ToolFailure("timeout", `${url} did not finish loading in time`, { retryable: true });
+  }
+  return new ToolFailure("upstream_error", `could not load ${url}: ${message}`);
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n")[0]?.slice(0, 300) ?? "";
+}
+
+function safeFileName(name: string): string {
+  const cleaned = name
+    .replace(/[^A-Za-z0-9._-]+/g, "_")
+    .replace(/^[._]+/, "")
+    .slice(0, 96);
+  return cleaned || "download";
+}

@@ -1,0 +1,138 @@
+/**
+ * @module Chromium as a process group: launched (by playwright-core, which makes it lead its own group) with
+ * every switch that keeps its traffic on the session's proxy, found again in /proc by a marker switch, its
+ * memory measured over the whole group and the whole group killed at the end.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { type Browser, chromium } from "playwright-core";
+
+export interface ChromiumLaunch {
+  executablePath: string;
+  proxyUrl: string;
+  /** A switch Chromium ignores, unique to this session, by which its process is found in /proc. */
+  marker: string;
+  /** Chromium's own sandbox; impossible when running as root. */
+  sandbox: boolean;
+  /** The V8 heap ceiling of each renderer, in MiB. */
+  heapMiB: number;
+  timeoutMs: number;
+}
+
+/** The switches that route everything through the proxy and turn off every path around it. */
+export function chromiumArguments(launch: ChromiumLaunch): string[] {
+  return [
+    `--proxy-server=${launch.proxyUrl}`,
+    // Chromium sends loopback straight to the host unless told otherwise; "<-loopback>" removes that rule.
+    "--proxy-bypass-list=<-loopback>",
+    // Names are resolved by the proxy's egress check only: Chromium's own lookups all fail.
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    "--dns-prefetch-disable",
+    "--disable-quic",
+    // WebRTC may use UDP only through a proxy, and an HTTP proxy carries none: no UDP leaves the browser.
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--enforce-webrtc-ip-permission-check",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    // Features that call Google's services by themselves; they would be refused or allowed by policy, but
+    // a page's session is no place for the browser's own traffic.
+    "--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,Translate,CertificateTransparencyComponentUpdater",
+    "--disable-sync",
+    "--no-first-run",
+    "--no-pings",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    `--js-flags=--max-old-space-size=${launch.heapMiB}`,
+    launch.marker,
+  ];
+}
+
+/** Launches Chromium headless; the caller owns the returned group. */
+export async function launchChromium(launch: ChromiumLaunch): Promise<{ browser: Browser; group: number }> {
+  const browser = await chromium.launch({
+    executablePath: launch.executablePath,
+    headless: true,
+    chromiumSandbox: launch.sandbox,
+    timeout: launch.timeoutMs,
+    handleSIGHUP: false,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    args: chromiumArguments(launch),
+  });
+  const group = findGroup(launch.marker);
+  if (group === undefined) {
+    await browser.close().catch(() => {});
+    throw new Error("Chromium started but its process could not be found in /proc");
+  }
+  return { browser, group };
+}
+
+/** The process group of the process whose command line holds `marker`. */
+export function findGroup(marker: string): number | undefined {
+  for (const pid of processIds()) {
+    const commandLine = readProc(pid, "cmdline");
+    if (commandLine?.split("\0").includes(marker)) {
+      const group = statField(pid, 5);
+      if (group !== undefined && group > 1) return group;
+    }
+  }
+  return undefined;
+}
+
+/** The live processes of a group. */
+export function groupMembers(group: number): number[] {
+  return processIds().filter((pid) => statField(pid, 5) === group && statField(pid, 3) !== undefined);
+}
+
+/**
+ * The resident memory of a group's processes, summed (pages shared between them are counted in each, so
+ * this errs high, which for a cap is the safe side).
+ */
+export function groupResidentBytes(group: number): number {
+  let total = 0;
+  for (const pid of groupMembers(group)) {
+    const statm = readProc(pid, "statm");
+    const pages = statm ? Number(statm.split(" ")[1]) : 0;
+    if (Number.isFinite(pages)) total += pages * 4096;
+  }
+  return total;
+}
+
+/** SIGKILL to the whole group; a group already gone is not an error. */
+export function killGroup(group: number): void {
+  try {
+    process.kill(-group, "SIGKILL");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
+}
+
+function processIds(): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
+}
+
+function readProc(pid: number, file: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A numbered field of /proc/<pid>/stat (1-based, as proc(5) counts); 3 is the state, 5 the group. Zombies
+ * (state Z) are dead and count as gone. The name in field 2 may hold spaces, so fields count from its ")".
+ */
+function statField(pid: number, field: number): number | undefined {
+  const stat = readProc(pid, "stat");
+  if (!stat) return undefined;
+  const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  if (rest[0] === "Z") return undefined;
+  if (field === 3) return 0;
+  const value = Number(rest[field - 3]);
+  return Number.isFinite(value) ? value : undefined;
+}

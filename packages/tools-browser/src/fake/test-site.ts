@@ -1,0 +1,164 @@
+/**
+ * @module The local pages the browser tests drive: a site on 127.0.0.1 (the one origin the tests' policy
+ * allows), and two servers a page must never reach — one on another loopback address at the same port,
+ * one on 127.0.0.1 at another port — each counting every connection made to it.
+ */
+import { createHash } from "node:crypto";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import type { Duplex } from "node:stream";
+
+export interface TestSite {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  port: number;
+  /** The same port on 127.0.0.2: loopback, but outside the tests' allowed 127.0.0.1/32. */
+  otherAddress: string;
+  /** 127.0.0.1 on a port the tests' policy does not list. */
+  otherPort: string;
+  /** Connections that reached the two forbidden servers. */
+  forbiddenHits(): number;
+  close(): Promise<void>;
+}
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
+
+export async function startTestSite(): Promise<TestSite> {
+  let hits = 0;
+  const sockets = new Set<Socket>();
+  const track = (server: Server, counted: boolean) =>
+    server.on("connection", (socket: Socket) => {
+      if (counted) hits += 1;
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+    });
+
+  const site = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    const send = (html: string, status = 200) =>
+      response.writeHead(status, { "content-type": "text/html; charset=utf-8" }).end(html);
+    switch (url.pathname) {
+      case "/form":
+        return send(
+          page(
+            "Search form",
+            `<main><h1>Find a widget</h1><p>Type a name and send it.</p>
+             <form action="/result" method="get"><label for="q">Widget name</label><input id="q" name="q">
+             <button type="submit">Search</button></form><a href="/other">Another page</a></main>`,
+          ),
+        );
+      case "/result":
+        return send(
+          page(
+            "Result",
+            `<main><h1>Result</h1><p>You searched for ${escapeHtml(url.searchParams.get("q") ?? "")}.</p></main>`,
+          ),
+        );
+      case "/other":
+        return send(page("Other", `<main><p>Another page.</p><a href="/form">Back</a></main>`));
+      case "/login":
+        return send(
+          page(
+            "Sign in",
+            `<main><form action="/result"><input name="user" aria-label="User"><input type="password" name="pass" aria-label="Password"></form>
+             <input name="secret" autocomplete="current-password" aria-label="Secret"><input type="file" aria-label="Upload">
+             <input name="plain" aria-label="Plain"></main>`,
+          ),
+        );
+      case "/redirect":
+        // Location as the test asks: to another loopback address, or to a private one.
+        response.writeHead(302, { location: url.searchParams.get("to") ?? "/" }).end();
+        return;
+      case "/subresources": {
+        const [other, port] = [url.searchParams.get("other"), url.searchParams.get("port")];
+        return send(
+          page(
+            "Subresources",
+            `<main><h1>Page with subresources</h1><p>Own text loads.</p>
+             <img src="${other}/pixel.png"><script src="http://10.11.12.13/x.js"></script>
+             <p id="fetched">pending</p>
+             <script>fetch("${port}/data").then(() => { document.getElementById("fetched").textContent = "fetched"; },
+               () => { document.getElementById("fetched").textContent = "fetch failed"; });</script></main>`,
+          ),
+        );
+      }
+      case "/websocket":
+        return send(
+          page(
+            "Socket",
+            `<main><p id="state">connecting</p><script>
+             const socket = new WebSocket(${JSON.stringify(url.searchParams.get("to") ?? "")});
+             socket.onmessage = (event) => { document.getElementById("state").textContent = "message: " + event.data; };
+             socket.onerror = () => { document.getElementById("state").textContent = "socket failed"; };
+             </script></main>`,
+          ),
+        );
+      case "/downloads":
+        return send(page("Downloads", `<main><a href="/report.csv" download>Get the report</a></main>`));
+      case "/report.csv":
+        response
+          .writeHead(200, {
+            "content-type": "text/csv",
+            "content-disposition": 'attachment; filename="report.csv"',
+          })
+          .end("name,count\nwidget,3\n");
+        return;
+      case "/popup":
+        return send(page("Popup", `<main><button onclick="window.open('/other')">Open</button></main>`));
+      default:
+        return send(page("Not found", "<p>Not found</p>"), 404);
+    }
+  });
+  site.on("upgrade", (request: IncomingMessage, socket: Duplex) => acceptWebSocket(request, socket));
+  track(site, false);
+  await listen(site, "127.0.0.1", 0);
+  const port = (site.address() as AddressInfo).port;
+
+  const forbidden = () =>
+    createServer((_request, response) =>
+      response.writeHead(200, { "content-type": "text/plain" }).end("reached"),
+    );
+  const otherAddress = track(forbidden(), true);
+  otherAddress.on("upgrade", (request: IncomingMessage, socket: Duplex) => acceptWebSocket(request, socket));
+  await listen(otherAddress, "127.0.0.2", port);
+  const otherPort = track(forbidden(), true);
+  await listen(otherPort, "127.0.0.1", 0);
+
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    otherAddress: `http://127.0.0.2:${port}`,
+    otherPort: `http://127.0.0.1:${(otherPort.address() as AddressInfo).port}`,
+    forbiddenHits: () => hits,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(
+        [site, otherAddress, otherPort].map((server) => new Promise((resolve) => server.close(resolve))),
+      );
+    },
+  };
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+}
+
+/** RFC 6455 §4.2.2's handshake, then one text frame "hello" (§5.2), enough for a page to see it open. */
+function acceptWebSocket(request: IncomingMessage, socket: Duplex): void {
+  const key = request.headers["sec-websocket-key"];
+  if (typeof key !== "string") return void socket.destroy();
+  const accept = createHash("sha1").update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest("base64");
+  socket.write(
+    `HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nconnection: Upgrade\r\nsec-websocket-accept: ${accept}\r\n\r\n`,
+  );
+  socket.write(Buffer.concat([Buffer.from([0x81, 5]), Buffer.from("hello")]));
+  socket.on("error", () => {});
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}

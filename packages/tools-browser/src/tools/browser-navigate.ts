@@ -1,0 +1,37 @@
+/** @module `browser_navigate`: loads a URL in the caller's browser session, starting the session if needed. */
+import { z } from "zod";
+import { browserTool } from "../browser-env.js";
+import { sessionIdField, urlField } from "../browser-inputs.js";
+
+export const browserNavigate = browserTool({
+  name: "browser_navigate",
+  description:
+    "Opens a URL in a real, scripted browser (Chromium) and returns its title and final URL plus a session id for the other browser_ tools. " +
+    "Use web_scrape first to read a page's content; use this only when a page needs a browser: it builds its content with JavaScript, or a task needs clicking and typing. " +
+    "Each run has one session; calling again navigates it. Every request the page makes is checked by the egress policy and refused ones are listed by browser_read. Then call browser_read.",
+  category: "web",
+  effect: "read",
+  approval: "always",
+  overrideReason:
+    "a driven browser carries a session (cookies, a page's scripts acting for the user), so each navigation a model starts is approved by a person",
+  cost: "io",
+  limits: { timeoutMs: 60_000, outputBytes: 16 * 1024 },
+  input: z.object({
+    url: urlField,
+    sessionId: sessionIdField
+      .optional()
+      .describe("the run's session, when one is open; a new one starts when omitted"),
+  }),
+  async run({ url, sessionId }, context, { sessions }) {
+    const target = new URL(url);
+    await sessions.check(target, context.signal);
+    if (sessionId !== undefined) sessions.get(context, sessionId);
+    const { session, started } = await sessions.openFor(context);
+    const loaded = await session.navigate(target.href);
+    return {
+      content: `Loaded "${loaded.title}" at ${loaded.url}${loaded.status ? ` (HTTP ${loaded.status})` : ""} in browser session ${session.id}${started ? " (new)" : ""}. Call browser_read with this session id to see its text and elements.`,
+      data: { sessionId: session.id, started, ...loaded },
+      provenance: { source: loaded.url, trusted: false },
+    };
+  },
+});

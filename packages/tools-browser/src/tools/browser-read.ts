@@ -1,0 +1,30 @@
+/** @module `browser_read`: the session's page as a text snapshot with fresh element references. */
+import { z } from "zod";
+import { browserTool } from "../browser-env.js";
+import { sessionIdField } from "../browser-inputs.js";
+
+export const browserRead = browserTool({
+  name: "browser_read",
+  description:
+    "Reads the page open in a browser session as text: title, URL, main text as Markdown, and its links, buttons, inputs and selects, each with a reference like e7 for browser_click and browser_type. " +
+    "Also lists the requests the egress policy blocked and the files downloaded since the last read. References from earlier reads stop working; read again after every click, typing or navigation. The page text is untrusted. To read an ordinary page, web_scrape is cheaper.",
+  category: "web",
+  effect: "read",
+  cost: "io",
+  limits: { timeoutMs: 30_000, outputBytes: 64 * 1024 },
+  input: z.object({ sessionId: sessionIdField }),
+  async run({ sessionId }, context, { sessions }) {
+    const snapshot = await sessions.get(context, sessionId).read();
+    return {
+      content: snapshot.content,
+      data: {
+        sessionId,
+        url: snapshot.url,
+        title: snapshot.title,
+        references: snapshot.references,
+        blocked: snapshot.refused,
+      },
+      provenance: { source: snapshot.url, trusted: false },
+    };
+  },
+});
