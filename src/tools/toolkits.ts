@@ -50,7 +50,11 @@ export const BUILT_IN_TOOLKITS: readonly AnyToolkit[] = [
 ];
 
 /** The vendor toolkits toolreg publishes, each an npm package with the vendor's SDK as its own dependency. */
-export const VENDOR_TOOLKIT_PACKAGES: readonly string[] = ["@toolreg/tools-github", "@toolreg/tools-slack"];
+export const VENDOR_TOOLKIT_PACKAGES: readonly string[] = [
+  "@toolreg/tools-github",
+  "@toolreg/tools-slack",
+  "@toolreg/tools-media",
+];
 
 export function isToolkit(value: unknown): value is AnyToolkit {
   const candidate = value as Partial<AnyToolkit> | null;
