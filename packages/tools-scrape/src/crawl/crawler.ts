@@ -9,6 +9,9 @@ import type { ScrapedPage, ScrapeProvider } from "../scrape-provider.js";
 import { type CrawlScope, inScope, normaliseLink } from "./crawl-scope.js";
 import { RobotsRules } from "./robots-rules.js";
 
+/** No page is started with less time than this left: it could not be read, only timed out. */
+const LAST_START_MS = 100;
+
 export type StoppedBy = "pages" | "depth" | "bytes" | "time" | "done";
 
 export interface CrawlBounds {
@@ -78,7 +81,7 @@ export async function crawl(request: CrawlRequest): Promise<CrawlReport> {
       report.stoppedBy = cutByDepth ? "depth" : "done";
       break;
     }
-    if (now() >= bounds.deadline) {
+    if (now() >= bounds.deadline - LAST_START_MS) {
       report.stoppedBy = "time";
       break;
     }
@@ -102,7 +105,8 @@ export async function crawl(request: CrawlRequest): Promise<CrawlReport> {
       if (!ToolFailure.isInstance(error)) throw error;
       // The call's own deadline or a spent provider quota ends the crawl; one bad page does not.
       if (request.context.signal.aborted) throw error;
-      if (error.envelopeCode === "timeout" && now() >= bounds.deadline) {
+      // The egress client times out a little before the deadline it was given, so that it is what reports.
+      if (error.envelopeCode === "timeout" && now() >= bounds.deadline - LAST_START_MS) {
         report.stoppedBy = "time";
         break;
       }

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type FirecrawlFake, startFirecrawlFake } from "../fake/firecrawl-fake.js";
+import { type ScrapeHarness, startScrapeHarness, TEST_KEY } from "../fake/scrape-harness.js";
+import type { VendorScenario } from "../fake/vendor-pages.js";
+
+const SITE = "https://docs.example.com";
+let fake: FirecrawlFake;
+let scrape: ScrapeHarness;
+
+beforeAll(async () => {
+  fake = await startFirecrawlFake(TEST_KEY, {
+    [`${SITE}/`]: {
+      title: "Docs",
+      markdown: "# Docs\n\nSee [guide](https://docs.example.com/guide).",
+      links: [`${SITE}/guide`, `${SITE}/private/x`],
+    },
+    [`${SITE}/guide`]: { title: "Guide", markdown: "The guide.", finalUrl: `${SITE}/guide/` },
+    [`${SITE}/private/x`]: { title: "Private", markdown: "Secret." },
+    [`${SITE}/robots.txt`]: { title: "", markdown: "User-agent: *\nDisallow: /private\n" },
+  });
+  scrape = await startScrapeHarness({
+    provider: "firecrawl",
+    credentialRef: "scrape-key",
+    baseUrl: fake.url,
+  });
+});
+afterAll(async () => {
+  await scrape.close();
+  await fake.close();
+});
+
+describe("web_scrape through Firecrawl", () => {
+  it("posts /v2/scrape with the key egress injected and returns the page fenced from its final URL", async () => {
+    const envelope = await scrape.call("web_scrape", { url: `${SITE}/guide` });
+    expect(envelope).toMatchObject({
+      ok: true,
+      provenance: { source: `${SITE}/guide/`, trusted: false },
+      data: { provider: "firecrawl", title: "Guide" },
+    });
+    expect(envelope.ok && envelope.content).toContain("The guide.");
+    const sent = fake.requests.at(-1);
+    expect(sent).toMatchObject({ method: "POST", path: "/v2/scrape" });
+    expect(sent?.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
+    expect(JSON.parse(sent?.body ?? "")).toEqual({
+      url: `${SITE}/guide`,
+      formats: ["markdown", "links"],
+      onlyMainContent: true,
+    });
+  });
+
+  it("reports the site's own error status that Firecrawl passes on", async () => {
+    const envelope = await scrape.call("web_scrape", { url: `${SITE}/gone` });
+    expect(envelope).toMatchObject({ ok: false, error: { code: "upstream_error", retryable: false } });
+    expect(!envelope.ok && envelope.error.message).toContain("answered 404");
+  });
+
+  it.each<[VendorScenario, Record<string, unknown>]>([
+    ["credits", { code: "upstream_rate_limited", details: { status: 402, limit: "quota" } }],
+    [
+      "rate-limited",
+      { code: "upstream_rate_limited", retryAfterMs: 7000, details: { status: 429, limit: "rate" } },
+    ],
+    ["rate-limited-bare", { code: "upstream_rate_limited", details: { status: 429 } }],
+    ["unauthorized", { code: "auth_required" }],
+    ["server-error", { code: "upstream_error", retryable: true, details: { status: 500 } }],
+    ["not-json", { code: "upstream_error", retryable: false }],
+    ["wrong-shape", { code: "upstream_error", retryable: false }],
+  ])("maps %s to an envelope a model can act on", async (scenario, error) => {
+    fake.next(scenario);
+    const envelope = await scrape.call("web_scrape", { url: `${SITE}/guide` });
+    expect(envelope).toMatchObject({ ok: false, error });
+    if (scenario === "rate-limited-bare") expect(!envelope.ok && envelope.error.retryAfterMs).toBeUndefined();
+    if (scenario === "credits") expect(!envelope.ok && envelope.error.message).toContain("credits are spent");
+  });
+
+  it("reaches Firecrawl's host only: a page URL is its argument, never a destination", async () => {
+    const envelope = await scrape.call("web_scrape", { url: "http://10.0.0.1/admin" });
+    // Firecrawl is asked (and answers the unknown page 404); nothing is sent to 10.0.0.1 from here.
+    expect(envelope).toMatchObject({ ok: false, error: { code: "upstream_error" } });
+    expect(JSON.parse(fake.requests.at(-1)?.body ?? "").url).toBe("http://10.0.0.1/admin");
+  });
+});
+
+describe("web_crawl through Firecrawl", () => {
+  it("walks pages with per-page scrapes and honours robots.txt read through Firecrawl", async () => {
+    const envelope = await scrape.call("web_crawl", { url: `${SITE}/` });
+    expect(envelope.ok).toBe(true);
+    if (!envelope.ok) return;
+    const data = envelope.data as { stoppedBy: string; disallowed: string[]; pages: { finalUrl: string }[] };
+    expect(data.pages.map((page) => page.finalUrl)).toEqual([`${SITE}/`, `${SITE}/guide/`]);
+    expect(data.disallowed).toEqual([`${SITE}/private/x`]);
+    expect(data.stoppedBy).toBe("done");
+  });
+});

@@ -1,0 +1,204 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type ScrapeHarness, startScrapeHarness } from "./fake/scrape-harness.js";
+import { articlePage, robotsTxt, type Site, type SitePages, startSite } from "./fake/site.js";
+
+let scrape: ScrapeHarness;
+let site: Site | undefined;
+
+beforeAll(async () => {
+  scrape = await startScrapeHarness();
+});
+afterAll(() => scrape.close());
+afterEach(async () => {
+  await site?.close();
+  site = undefined;
+});
+
+async function serve(pages: SitePages): Promise<Site> {
+  site = await startSite(pages);
+  return site;
+}
+
+async function crawl(input: Record<string, unknown>) {
+  const envelope = await scrape.call("web_crawl", input);
+  if (!envelope.ok) throw new Error(`crawl failed: ${envelope.error.code}: ${envelope.error.message}`);
+  const data = envelope.data as {
+    stoppedBy: string;
+    bytes: number;
+    pages: { finalUrl: string; depth: number; provenance: unknown }[];
+    disallowed: string[];
+    failures: { url: string; code: string }[];
+    robots: Record<string, string>;
+  };
+  return { envelope, data, read: data.pages.map((page) => new URL(page.finalUrl).pathname) };
+}
+
+/** A chain / → /d1 → /d2 → /d3, each page also linking a sibling. */
+const chain: SitePages = {
+  "/robots.txt": robotsTxt("User-agent: *\nAllow: /\n"),
+  "/": articlePage("Home", "Start here.", ["/d1", "/s0"]),
+  "/s0": articlePage("Sibling", "A sibling page.", []),
+  "/d1": articlePage("One", "One down.", ["/d2"]),
+  "/d2": articlePage("Two", "Two down.", ["/d3"]),
+  "/d3": articlePage("Three", "Three down.", []),
+};
+
+describe("web_crawl bounds", () => {
+  it("reads every page in scope and says it is done", async () => {
+    const site = await serve(chain);
+    const { data, read, envelope } = await crawl({ url: `${site.url}/`, maxDepth: 3 });
+    expect(data.stoppedBy).toBe("done");
+    expect(read).toEqual(["/", "/d1", "/s0", "/d2", "/d3"]);
+    expect(envelope.ok && envelope.content).toContain("stopped by done");
+    expect(data.pages[0]?.provenance).toEqual({ source: `${site.url}/`, trusted: false });
+    expect(envelope.ok && envelope.content).toContain(`=== page 2 of 5 · source: ${site.url}/d1 ===`);
+  });
+
+  it("stops at maxPages", async () => {
+    const site = await serve(chain);
+    const { data, read, envelope } = await crawl({ url: `${site.url}/`, maxPages: 2, maxDepth: 3 });
+    expect(data.stoppedBy).toBe("pages");
+    expect(read).toEqual(["/", "/d1"]);
+    expect(envelope.ok && envelope.content).toContain("stopped by pages");
+  });
+
+  it("stops at maxDepth", async () => {
+    const site = await serve(chain);
+    const { data, read } = await crawl({ url: `${site.url}/`, maxDepth: 1 });
+    expect(data.stoppedBy).toBe("depth");
+    expect(read).toEqual(["/", "/d1", "/s0"]);
+    expect(data.pages.map((page) => page.depth)).toEqual([0, 1, 1]);
+    expect(site.paths()).not.toContain("/d2");
+  });
+
+  it("stops at maxBytes", async () => {
+    const site = await serve(chain);
+    const { data, read } = await crawl({ url: `${site.url}/`, maxDepth: 3, maxBytes: 1500 });
+    expect(data.stoppedBy).toBe("bytes");
+    expect(read.length).toBeLessThan(5);
+    expect(data.bytes).toBeLessThanOrEqual(1500);
+  });
+
+  it("stops when its time is up", async () => {
+    const slow = (title: string, links: string[]) => ({
+      status: 200,
+      headers: { "content-type": "text/html" },
+      body: articlePage(title, "Slowly.", links),
+      delayMs: 400,
+    });
+    const site = await serve({
+      "/": slow("Home", ["/a", "/b", "/c", "/d"]),
+      "/a": slow("A", []),
+      "/b": slow("B", []),
+      "/c": slow("C", []),
+      "/d": slow("D", []),
+    });
+    const started = Date.now();
+    const { data, read } = await crawl({ url: `${site.url}/`, maxSeconds: 1 });
+    expect(data.stoppedBy).toBe("time");
+    expect(read.length).toBeLessThan(5);
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+});
+
+describe("web_crawl and robots.txt", () => {
+  it("honours the longest match: Disallow /a, Allow /a/b lets /a/b/c through and not /a/x", async () => {
+    const site = await serve({
+      "/robots.txt": robotsTxt("User-agent: *\nDisallow: /a\nAllow: /a/b\n"),
+      "/": articlePage("Home", "Links below.", ["/a/b/c", "/a/x", "/open"]),
+      "/a/b/c": articlePage("Allowed", "Allowed by the longer rule.", []),
+      "/a/x": articlePage("Forbidden", "Should not be read.", []),
+      "/open": articlePage("Open", "Open page.", []),
+    });
+    const { data, read, envelope } = await crawl({ url: `${site.url}/` });
+    expect(read).toEqual(["/", "/a/b/c", "/open"]);
+    expect(data.disallowed).toEqual([`${site.url}/a/x`]);
+    expect(site.paths()).not.toContain("/a/x");
+    expect(site.paths().filter((path) => path === "/robots.txt")).toHaveLength(1);
+    expect(envelope.ok && envelope.content).toContain(
+      `Disallowed by robots.txt, not read:\n- ${site.url}/a/x`,
+    );
+  });
+
+  it("matches the configured user-agent token's group", async () => {
+    const site = await serve({
+      "/robots.txt": robotsTxt("User-agent: toolreg\nDisallow: /private\n\nUser-agent: *\nDisallow: /\n"),
+      "/": articlePage("Home", "Links below.", ["/private", "/public"]),
+      "/public": articlePage("Public", "Public page.", []),
+    });
+    const { read, data } = await crawl({ url: `${site.url}/` });
+    expect(read).toEqual(["/", "/public"]);
+    expect(data.disallowed).toEqual([`${site.url}/private`]);
+  });
+
+  it("treats a 4xx robots.txt as allowing all and a 5xx as disallowing all", async () => {
+    const missing = await serve({
+      "/": articlePage("Home", "No robots file.", ["/next"]),
+      "/next": articlePage("Next", "Next.", []),
+    });
+    const allowed = await crawl({ url: `${missing.url}/` });
+    expect(allowed.read).toEqual(["/", "/next"]);
+    expect(allowed.data.robots).toEqual({ [missing.url]: "none" });
+    await missing.close();
+
+    const failing = await serve({
+      "/robots.txt": robotsTxt("oops", 503),
+      "/": articlePage("Home", "Robots failing.", ["/next"]),
+    });
+    const refused = await crawl({ url: `${failing.url}/` });
+    expect(refused.read).toEqual([]);
+    expect(refused.data.disallowed).toEqual([`${failing.url}/`]);
+    expect(refused.data.robots).toEqual({ [failing.url]: "unreachable" });
+    expect(failing.paths()).toEqual(["/robots.txt"]);
+  });
+});
+
+describe("web_crawl links", () => {
+  it("follows http(s) links on the same host once, without fragments, under the path prefix", async () => {
+    const site = await serve({
+      "/docs/": articlePage("Docs", "Docs home.", [
+        "/docs/a#top",
+        "/docs/a",
+        "/docs/a?x=1#frag",
+        "/blog/post",
+        "mailto:someone@example.com",
+        "javascript:void(0)",
+        "http://other.example/docs/x",
+      ]),
+      "/docs/a": articlePage("A", "Page A.", ["/docs/"]),
+      "/docs/a?x=1": articlePage("A1", "Page A with a query.", []),
+    });
+    const { read, data } = await crawl({ url: `${site.url}/docs/`, pathPrefix: "/docs/" });
+    expect(data.pages.map((page) => page.finalUrl.slice(site.url.length))).toEqual([
+      "/docs/",
+      "/docs/a",
+      "/docs/a?x=1",
+    ]);
+    expect(read).not.toContain("/blog/post");
+    expect(site.paths()).not.toContain("/blog/post");
+    expect(data.stoppedBy).toBe("done");
+  });
+
+  it("refuses hostile bounds and URLs before any request", async () => {
+    const site = await serve(chain);
+    for (const input of [
+      { url: `${site.url}/`, maxPages: 51 },
+      { url: `${site.url}/`, maxDepth: 4 },
+      { url: `${site.url}/`, maxSeconds: 61 },
+      { url: `${site.url}/`, maxBytes: 100 * 1024 * 1024 },
+      { url: `${site.url}/`, pathPrefix: "docs" },
+      { url: "file:///etc/passwd" },
+    ]) {
+      const envelope = await scrape.call("web_crawl", input);
+      expect(envelope).toMatchObject({ ok: false, error: { code: "invalid_input" } });
+    }
+    expect(site.requests).toHaveLength(0);
+  });
+
+  it("needs a person's approval for every crawl", async () => {
+    const site = await serve(chain);
+    const parked = await scrape.seam.call(scrape.context(), "web_crawl", { url: `${site.url}/` });
+    expect(parked).toMatchObject({ ok: false, error: { code: "approval_required" } });
+    expect(site.requests).toHaveLength(0);
+  });
+});
