@@ -223,12 +223,13 @@ export class BrowserSession {
     this.#parts = undefined;
     this.#references.clear();
     if (parts) {
-      // Closing through the protocol first lets Chromium exit cleanly; the group kill is what guarantees it.
+      // The whole group at once: renderers, zygotes and utility processes go with the browser. Playwright
+      // then sees its browser gone and removes its temporary profile.
+      killGroup(parts.group);
       await Promise.race([
         parts.browser.close().catch(() => {}),
         new Promise((resolve) => setTimeout(resolve, 2_000)),
       ]);
-      killGroup(parts.group);
       await parts.proxy.close();
     }
     this.#dependencies.onClosed(this, reason);

@@ -1,0 +1,101 @@
+/**
+ * @module Session caps against real Chromium: pages, lifetime, sessions at once and memory, and the whole
+ * process group gone after every way a session ends (browser_close, a cap, the host closing).
+ */
+import type { Envelope, OkEnvelope } from "toolreg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findGroup, groupMembers } from "./chromium-process.js";
+import { SKIP, startBrowserHarness } from "./fake/browser-harness.js";
+import { startTestSite, type TestSite } from "./fake/test-site.js";
+
+function ok(envelope: Envelope): OkEnvelope {
+  if (!envelope.ok) throw new Error(`${envelope.error.code}: ${envelope.error.message}`);
+  return envelope;
+}
+
+function failed(envelope: Envelope) {
+  if (envelope.ok) throw new Error(`expected a failure, got: ${envelope.content.slice(0, 200)}`);
+  return envelope.error;
+}
+
+const sessionOf = (envelope: Envelope) => (ok(envelope).data as { sessionId: string }).sessionId;
+const groupOf = (sessionId: string) => findGroup(`--toolreg-browser-session=${sessionId}`);
+
+describe.skipIf(SKIP)("browser session caps", () => {
+  let site: TestSite;
+  beforeAll(async () => {
+    site = await startTestSite();
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it("caps pages, sessions at once and lifetime, and leaves no Chromium process behind", async () => {
+    const browser = await startBrowserHarness(site.port, { maxSessions: 1, maxPages: 2, lifetimeMs: 2_500 });
+    try {
+      const sessionId = sessionOf(await browser.call("browser_navigate", { url: `${site.origin}/form` }));
+      const group = groupOf(sessionId) as number;
+      expect(group).toBeGreaterThan(1);
+      expect(groupMembers(group).length).toBeGreaterThan(1);
+      ok(await browser.call("browser_navigate", { url: `${site.origin}/other`, sessionId }));
+      const pages = failed(await browser.call("browser_navigate", { url: `${site.origin}/form`, sessionId }));
+      expect(pages.code).toBe("precondition_failed");
+      expect(pages.message).toMatch(/loaded its 2 pages/);
+
+      // One session at once on this host: another run waits.
+      const busy = failed(await browser.call("browser_navigate", { url: `${site.origin}/form` }, "r2"));
+      expect(busy.code).toBe("rate_limited");
+      expect(busy.retryable).toBe(true);
+
+      // The lifetime ends the session by itself, and with it every process of its Chromium.
+      await expect
+        .poll(
+          async () => {
+            const read = await browser.call("browser_read", { sessionId });
+            return read.ok ? "open" : read.error.message;
+          },
+          { timeout: 5_000, interval: 250 },
+        )
+        .toMatch(/is closed: its lifetime of 2500 ms ran out.*browser_navigate/);
+      await expect.poll(() => groupMembers(group), { timeout: 3_000 }).toEqual([]);
+
+      // Its room is free again; browser_close ends a session at once.
+      const second = sessionOf(await browser.call("browser_navigate", { url: `${site.origin}/form` }, "r2"));
+      const secondGroup = groupOf(second) as number;
+      ok(await browser.call("browser_close", { sessionId: second }, "r2"));
+      expect(groupMembers(secondGroup)).toEqual([]);
+      expect(failed(await browser.call("browser_read", { sessionId: second }, "r2")).message).toMatch(
+        /closed: browser_close closed it/,
+      );
+
+      // The host closing ends what is still open.
+      const third = sessionOf(await browser.call("browser_navigate", { url: `${site.origin}/form` }, "r3"));
+      const thirdGroup = groupOf(third) as number;
+      expect(groupMembers(thirdGroup).length).toBeGreaterThan(0);
+      await browser.close();
+      expect(groupMembers(thirdGroup)).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 30_000);
+
+  it("closes a session whose Chromium uses more memory than its cap", async () => {
+    const browser = await startBrowserHarness(site.port, { maxMemoryBytes: 64 * 1024 * 1024 });
+    try {
+      const sessionId = sessionOf(await browser.call("browser_navigate", { url: `${site.origin}/form` }));
+      const group = groupOf(sessionId) as number;
+      await expect
+        .poll(
+          async () => {
+            const read = await browser.call("browser_read", { sessionId });
+            return read.ok ? "open" : read.error.message;
+          },
+          { timeout: 5_000, interval: 250 },
+        )
+        .toMatch(/its Chromium used \d+ bytes of memory, over the 67108864-byte cap/);
+      await expect.poll(() => groupMembers(group), { timeout: 3_000 }).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 20_000);
+});
