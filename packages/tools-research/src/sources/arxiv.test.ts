@@ -1,0 +1,88 @@
+/** @module arXiv over the fake: the query built from a user's words, the error feed, throttling, malformed and entity-declaring XML. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ResearchHarness, startResearchHarness } from "../fake/research-harness.js";
+import type { ResearchOutput, SourceReport } from "../research-results.js";
+
+let research: ResearchHarness;
+beforeAll(async () => {
+  research = await startResearchHarness({ sources: ["arxiv", "hackernews"] });
+});
+afterAll(() => research.close());
+beforeEach(() => {
+  research.fake.requests.length = 0;
+});
+
+async function arxivReport(input: Record<string, unknown> = {}): Promise<SourceReport | undefined> {
+  const envelope = await research.search({ query: "CRISPR", ...input });
+  if (!envelope.ok) throw new Error(envelope.error.message);
+  return (envelope.data as ResearchOutput).sources.find((report) => report.source === "arxiv");
+}
+
+describe("the arXiv source", () => {
+  it("searches the user's words as words: operators, quotes and field prefixes are taken apart", async () => {
+    await research.search({
+      query: 'ti:"deep learning" AND (cs.LG OR stat-ML) ANDNOT x',
+      sources: ["arxiv"],
+      maxResults: 3,
+    });
+    expect(research.fake.requests[0]?.query).toEqual({
+      search_query: "all:ti AND all:deep AND all:learning AND all:cs.LG AND all:stat-ML AND all:x",
+      start: "0",
+      max_results: "3",
+      sortBy: "relevance",
+      sortOrder: "descending",
+    });
+  });
+
+  it("sorts by submission date when asked for newest first", async () => {
+    await research.search({ query: "CRISPR", sources: ["arxiv"], sort: "date" });
+    expect(research.fake.requests[0]?.query.sortBy).toBe("submittedDate");
+  });
+
+  it("leaves arXiv out of a query with no searchable words, before any request to it", async () => {
+    const report = await arxivReport({ query: "*** ??? !!!" });
+    expect(report).toMatchObject({ status: "skipped" });
+    expect(research.fake.requests.some((request) => request.source === "arxiv")).toBe(false);
+  });
+
+  it.each(["error-feed", "error-feed-400"] as const)(
+    "reads the %s (one entry titled Error) as a failure, not a hit",
+    async (scenario) => {
+      research.fake.next("arxiv", scenario);
+      expect(await arxivReport()).toMatchObject({
+        status: "failed",
+        count: 0,
+        error: {
+          code: "upstream_error",
+          retryable: false,
+          message: expect.stringContaining("incorrect id format for 1234.12345"),
+        },
+      });
+    },
+  );
+
+  it("tells arXiv's 'Rate exceeded.' as a rate limit, waiting the three seconds its terms ask", async () => {
+    research.fake.next("arxiv", "rate-exceeded");
+    expect(await arxivReport()).toMatchObject({
+      status: "failed",
+      error: { code: "upstream_rate_limited", retryable: true, retryAfterMs: 3000 },
+    });
+  });
+
+  it("refuses a cut feed as malformed XML", async () => {
+    research.fake.next("arxiv", "bad-xml");
+    const report = await arxivReport();
+    expect(report?.error).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(report?.error?.message).toMatch(/XML that is not its Atom feed/);
+  });
+
+  it("refuses a feed that declares entities before parsing it", async () => {
+    research.fake.next("arxiv", "doctype");
+    expect((await arxivReport())?.error?.message).toMatch(/declares a DOCTYPE/);
+  });
+
+  it("answers no results for an empty feed", async () => {
+    research.fake.next("arxiv", "empty");
+    expect(await arxivReport()).toMatchObject({ status: "answered", count: 0, total: 0 });
+  });
+});

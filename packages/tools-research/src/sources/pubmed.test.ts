@@ -1,0 +1,86 @@
+/** @module PubMed over the fake: ESearch then ESummary, NCBI's tool and email, its 429, its errors, cut JSON, and the pacing NCBI asks. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ResearchHarness, startResearchHarness } from "../fake/research-harness.js";
+import type { ResearchOutput, SourceReport } from "../research-results.js";
+
+let research: ResearchHarness;
+beforeAll(async () => {
+  research = await startResearchHarness({
+    sources: ["pubmed", "hackernews"],
+    contactEmail: "ops@example.org",
+    pacingMs: { arxiv: 0, pubmed: 150 },
+  });
+});
+afterAll(() => research.close());
+beforeEach(() => {
+  research.fake.requests.length = 0;
+});
+
+async function pubmedReport(): Promise<SourceReport | undefined> {
+  const envelope = await research.search({ query: "CRISPR" });
+  if (!envelope.ok) throw new Error(envelope.error.message);
+  return (envelope.data as ResearchOutput).sources.find((report) => report.source === "pubmed");
+}
+
+describe("the PubMed source", () => {
+  it("finds PMIDs with ESearch, then summarises them with ESummary, naming the tool and contact each time", async () => {
+    await research.search({ query: "CRISPR[tiab] AND 2024[dp]", sources: ["pubmed"], maxResults: 2 });
+    const [search, summary] = research.fake.requests;
+    expect(search?.path).toBe("/entrez/eutils/esearch.fcgi");
+    expect(search?.query).toEqual({
+      tool: "toolreg",
+      email: "ops@example.org",
+      db: "pubmed",
+      term: "CRISPR[tiab] AND 2024[dp]",
+      retmax: "2",
+      retmode: "json",
+      sort: "relevance",
+    });
+    expect(summary?.path).toBe("/entrez/eutils/esummary.fcgi");
+    expect(summary?.query).toEqual({
+      tool: "toolreg",
+      email: "ops@example.org",
+      db: "pubmed",
+      id: "38123456,37000001",
+      retmode: "json",
+    });
+  });
+
+  it("spaces its two requests as configured, so three a second is never exceeded", async () => {
+    await research.search({ query: "CRISPR", sources: ["pubmed"] });
+    const [search, summary] = research.fake.requests;
+    expect((summary?.at ?? 0) - (search?.at ?? 0)).toBeGreaterThanOrEqual(140);
+  });
+
+  it("skips ESummary when ESearch found nothing", async () => {
+    const envelope = await research.search({ query: "nothing-matches", sources: ["pubmed"] });
+    expect(envelope.ok).toBe(true);
+    expect(research.fake.requests.map((request) => request.path)).toEqual(["/entrez/eutils/esearch.fcgi"]);
+  });
+
+  it("tells NCBI's 429 (no Retry-After) as a rate limit lifting within its one-second window", async () => {
+    research.fake.next("pubmed", "rate-limited");
+    const report = await pubmedReport();
+    expect(report).toMatchObject({
+      status: "failed",
+      error: { code: "upstream_rate_limited", retryable: true, retryAfterMs: 1000 },
+    });
+    expect(report?.error?.message).toMatch(/4 requests against a limit of 3 a second/);
+  });
+
+  it("reads ESearch's ERROR as a refused search", async () => {
+    research.fake.next("pubmed", "esearch-error");
+    expect((await pubmedReport())?.error).toMatchObject({
+      code: "upstream_error",
+      retryable: false,
+      message: expect.stringContaining("Invalid query syntax"),
+    });
+  });
+
+  it("says so when its JSON is cut off", async () => {
+    research.fake.next("pubmed", "bad-json");
+    expect((await pubmedReport())?.error?.message).toMatch(
+      /PubMed answered 200 with something other than JSON/,
+    );
+  });
+});

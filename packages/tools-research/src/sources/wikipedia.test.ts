@@ -1,0 +1,91 @@
+/** @module Wikipedia over the fake: the Action API request, MediaWiki's 200-with-error answers, its rate limit, a non-JSON page. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ResearchHarness, startResearchHarness } from "../fake/research-harness.js";
+import type { ResearchOutput, SourceReport } from "../research-results.js";
+
+let research: ResearchHarness;
+beforeAll(async () => {
+  research = await startResearchHarness({
+    sources: ["wikipedia", "hackernews"],
+    contactEmail: "ops@example.org",
+  });
+});
+afterAll(() => research.close());
+beforeEach(() => {
+  research.fake.requests.length = 0;
+});
+
+async function wikipediaReport(): Promise<SourceReport | undefined> {
+  const envelope = await research.search({ query: "CRISPR" });
+  if (!envelope.ok) throw new Error(envelope.error.message);
+  return (envelope.data as ResearchOutput).sources.find((report) => report.source === "wikipedia");
+}
+
+describe("the Wikipedia source", () => {
+  it("sends list=search in formatversion 2 with a User-Agent naming the deployment's contact", async () => {
+    await research.search({ query: "CRISPR", sources: ["wikipedia"], maxResults: 5 });
+    const [sent] = research.fake.requests;
+    expect(sent?.path).toBe("/wikipedia/en/w/api.php");
+    expect(sent?.query).toEqual({
+      action: "query",
+      list: "search",
+      srsearch: "CRISPR",
+      srlimit: "5",
+      srprop: "snippet|timestamp",
+      srinfo: "totalhits",
+      format: "json",
+      formatversion: "2",
+    });
+    expect(sent?.headers["user-agent"]).toBe("toolreg-tools-research/0.1.0 (mailto:ops@example.org)");
+  });
+
+  it("orders by last edit when asked for newest first", async () => {
+    await research.search({ query: "CRISPR", sources: ["wikipedia"], sort: "date" });
+    expect(research.fake.requests[0]?.query.srsort).toBe("last_edit_desc");
+  });
+
+  it("reads MediaWiki's error sent with HTTP 200 as a failure, not as no results", async () => {
+    research.fake.next("wikipedia", "mediawiki-error");
+    expect(await wikipediaReport()).toMatchObject({
+      status: "failed",
+      error: {
+        code: "upstream_error",
+        retryable: false,
+        message: expect.stringContaining("srsearch-text-disabled"),
+      },
+    });
+  });
+
+  it("tells a lagged database (maxlag) as retryable", async () => {
+    research.fake.next("wikipedia", "maxlag");
+    expect(await wikipediaReport()).toMatchObject({
+      status: "failed",
+      error: { code: "upstream_error", retryable: true },
+    });
+  });
+
+  it("waits out Wikimedia's 429 for as long as its Retry-After says", async () => {
+    research.fake.next("wikipedia", "rate-limited");
+    expect(await wikipediaReport()).toMatchObject({
+      status: "failed",
+      error: { code: "upstream_rate_limited", retryable: true, retryAfterMs: 30_000 },
+    });
+  });
+
+  it("says so when an HTML page comes back instead of JSON", async () => {
+    research.fake.next("wikipedia", "not-json");
+    const report = await wikipediaReport();
+    expect(report?.error?.message).toMatch(/other than JSON \(content type text\/html\)/);
+  });
+
+  it("answers no results, not an error, when nothing matches", async () => {
+    const envelope = await research.search({ query: "nothing-matches", sources: ["wikipedia"] });
+    if (!envelope.ok) throw new Error(envelope.error.message);
+    expect((envelope.data as ResearchOutput).sources[0]).toMatchObject({
+      status: "answered",
+      count: 0,
+      total: 0,
+    });
+    expect(envelope.content).toContain("Wikipedia: no results.");
+  });
+});
