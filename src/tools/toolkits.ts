@@ -54,6 +54,7 @@ export const VENDOR_TOOLKIT_PACKAGES: readonly string[] = [
   "@toolreg/tools-github",
   "@toolreg/tools-slack",
   "@toolreg/tools-media",
+  "@toolreg/tools-research",
 ];
 
 export function isToolkit(value: unknown): value is AnyToolkit {
