@@ -80,7 +80,7 @@ function parseAnswer<T>(vendor: Vendor, response: EgressResponse, schema: z.ZodT
   if (response.truncated) {
     throw new ToolFailure(
       "upstream_error",
-      `${vendor.label} sent more than ${response.bytesRead} bytes, more than any answer it documents`,
+      `${vendor.label} sent an answer larger than ${response.bytesRead} bytes, which this deployment does not read (the egress policy's maxResponseBytes; an inline image needs several MB)`,
       { retryable: false, details },
     );
   }

@@ -91,7 +91,9 @@ export function createReplicate(parts: ProviderParts, kind: MediaKind): MediaPro
     async generate({ prompt, aspectRatio }, context) {
       const input = kind === "image" ? { prompt, aspect_ratio: aspectRatio, num_outputs: 1 } : { prompt };
       const { url, json } = createRequest(parts.baseUrl, parts.model, input);
-      const secondsLeft = Math.floor((context.deadline - Date.now()) / 1000) - 5;
+      // Held open no longer than the call has left, nor than egress lets one request last.
+      const budgetMs = Math.min(context.deadline - Date.now(), parts.api.policy.totalTimeoutMs);
+      const secondsLeft = Math.floor(budgetMs / 1000) - 5;
       const wait = Math.max(1, Math.min(MAX_WAIT_S, secondsLeft));
       const created = await requestJson(
         parts.api,
