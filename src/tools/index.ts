@@ -19,6 +19,16 @@ import { type WebToolDeps, webTools } from "./web/index.js";
 
 export { type Artifact, type ArtifactStore, createFileArtifactStore } from "../artifacts/index.js";
 export { type AttachmentToolDeps, attachmentsToolkit, attachmentTools } from "./attachments/index.js";
+export {
+  type AudioConfig,
+  AudioConfigSchema,
+  audioToolkit,
+  createEspeakSpeechProvider,
+  createOpenAiSpeechProvider,
+  createOpenAiTranscriptionProvider,
+  type SpeechProvider,
+  type TranscriptionProvider,
+} from "./audio/index.js";
 export { dataTools } from "./data/index.js";
 export { dataToolkit } from "./data/toolkit.js";
 export { type DemoToolDeps, demoTools, openDemoDatabase } from "./demo/index.js";

@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { attachmentsToolkit } from "./attachments/toolkit.js";
+import { audioToolkit } from "./audio/toolkit.js";
 import { dataToolkit } from "./data/toolkit.js";
 import { demoToolkit } from "./demo/toolkit.js";
 import { documentsToolkit } from "./documents/toolkit.js";
@@ -47,6 +48,7 @@ export const BUILT_IN_TOOLKITS: readonly AnyToolkit[] = [
   attachmentsToolkit,
   documentsToolkit,
   skillsToolkit,
+  audioToolkit,
 ];
 
 /** The vendor toolkits toolreg publishes, each an npm package with the vendor's SDK as its own dependency. */
@@ -55,6 +57,7 @@ export const VENDOR_TOOLKIT_PACKAGES: readonly string[] = [
   "@toolreg/tools-slack",
   "@toolreg/tools-media",
   "@toolreg/tools-research",
+  "@toolreg/tools-scrape",
 ];
 
 export function isToolkit(value: unknown): value is AnyToolkit {

@@ -85,8 +85,8 @@ function runEspeak(
     );
     const onAbort = () =>
       stop(new ToolFailure("timeout", "the call was cancelled while espeak-ng was speaking"));
-    if (context.signal.aborted) onAbort();
-    context.signal.addEventListener("abort", onAbort, { once: true });
+    if (context.signal?.aborted) onAbort();
+    context.signal?.addEventListener("abort", onAbort, { once: true });
     child.stdout.on("data", (chunk: Buffer) => {
       size += chunk.length;
       if (size > limits.maxOutputBytes) {
@@ -119,7 +119,7 @@ function runEspeak(
     });
     child.on("close", (code) => {
       clearTimeout(timer);
-      context.signal.removeEventListener("abort", onAbort);
+      context.signal?.removeEventListener("abort", onAbort);
       if (stopped) return reject(stopped);
       if (code !== 0) {
         const said = stderr.replace(/\s+/g, " ").trim().slice(0, STDERR_CHARS);

@@ -4,7 +4,6 @@
  * speech with no key). OpenAI is reached through egress, its host only, with the key injected there.
  * A tool whose engine is not configured, or whose store the host lacks, does not exist.
  */
-import type { ArtifactStore } from "../../ports/artifact-store.js";
 import type { SpeechProvider } from "../../ports/speech-provider.js";
 import type { TranscriptionProvider } from "../../ports/transcription-provider.js";
 import type { CredentialPlacement } from "../toolkit/auth-model.js";
@@ -20,10 +19,6 @@ import { transcribeSpec } from "./transcribe.js";
 
 /** Where egress puts OpenAI's key on each request. */
 const OPENAI_PLACEMENT: CredentialPlacement = { header: "authorization", scheme: "Bearer" };
-
-/** The host's artifact store, when it lends one (the lead is adding it to ToolkitHost). */
-const artifactsOf = (host: ToolkitHost): ArtifactStore | undefined =>
-  (host as ToolkitHost & { artifacts?: ArtifactStore | undefined }).artifacts;
 
 function openAiEgress(host: ToolkitHost, baseUrl: string, credentialRef: string) {
   return host.egress({
@@ -72,6 +67,6 @@ export const audioToolkit = defineToolkit<AudioConfig, AudioEnv>({
     const transcription = transcriptionProvider(config, host);
     const speech = speechProvider(config, host);
     if (!transcription && !speech) return undefined;
-    return { transcription, speech, attachments: host.attachments, artifacts: artifactsOf(host) };
+    return { transcription, speech, attachments: host.attachments, artifacts: host.artifacts };
   },
 });

@@ -4,12 +4,17 @@
  * OpenAI's documented failures as the envelope code a model acts on.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AudioRig, startAudioRig } from "./fakes/audio-rig.js";
+import { createMemoryAttachmentStore } from "../../stores/memory/attachments.js";
+import { createTestHarness } from "../../test/test-harness.js";
+import { ALLOW_ALL, type AudioRig, startAudioRig } from "./fakes/audio-rig.js";
 import { DEFAULT_TRANSCRIPT, OPENAI_TEST_KEY, silentWav } from "./fakes/openai-audio-fake.js";
 
 let rig: AudioRig;
 beforeAll(async () => {
-  rig = await startAudioRig();
+  rig = await startAudioRig({
+    attachments: createMemoryAttachmentStore(),
+    harness: (tools) => createTestHarness(tools, { clock: Date.now, approvalPolicy: ALLOW_ALL }),
+  });
 });
 afterAll(async () => {
   expect(rig.fake.problems).toEqual([]);

@@ -8,13 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFileArtifactStore } from "../../../artifacts/file-artifact-store.js";
 import type { EgressPolicyInit } from "../../../egress/egress-policy.js";
+import type { ApprovalPolicy } from "../../../policy/ports.js";
 import type { ArtifactStore } from "../../../ports/artifact-store.js";
 import type { AttachmentOwner, AttachmentStore } from "../../../ports/attachment-store.js";
 import type { AnyTool } from "../../../registry/registry.js";
-import type { ExecutionContextInit } from "../../../seam/context.js";
+import type { ExecutionContext, ExecutionContextInit } from "../../../seam/context.js";
 import type { Envelope } from "../../../seam/envelope.js";
-import { createMemoryAttachmentStore } from "../../../stores/memory/attachments.js";
-import { createTestHarness, type TestHarness } from "../../../test/test-harness.js";
+import type { Seam } from "../../../seam/seam.js";
 import { createToolkitHost } from "../../toolkit/toolkit-host.js";
 import type { AudioConfig } from "../audio-config.js";
 import { audioToolkit } from "../toolkit.js";
@@ -25,12 +25,32 @@ import {
   startOpenAiAudioFake,
 } from "./openai-audio-fake.js";
 
+/** A seam in front of tools and a context factory: what `createTestHarness` (toolreg/test) gives. */
+export interface SeamHarness {
+  seam: Seam;
+  context(overrides?: Partial<ExecutionContextInit>): ExecutionContext;
+}
+
+/** speech_generate asks the deployment's policy; tests of the tools themselves run under one that allows. */
+export const ALLOW_ALL: ApprovalPolicy = {
+  decide: () => ({ decision: "allow", reason: "the audio tests allow every call" }),
+};
+
+export interface AudioRigOptions {
+  /** The host's attachment store (a memory one in tests). */
+  attachments: AttachmentStore;
+  /** Puts the built tools behind a seam: `(tools) => createTestHarness(tools, { approvalPolicy: ALLOW_ALL })`. */
+  harness(tools: readonly AnyTool[]): SeamHarness;
+  config?: Partial<AudioConfig>;
+  egressPolicy?: EgressPolicyInit;
+}
+
 export interface AudioRig {
   fake: OpenAiAudioFake;
   tools: readonly AnyTool[];
   attachments: AttachmentStore;
   artifacts: ArtifactStore;
-  harness: TestHarness;
+  harness: SeamHarness;
   /** Calls `tool` through the seam as `caller` (tenant t1, principal p1, run r1 by default) holding the key. */
   call(tool: string, input: unknown, caller?: Partial<ExecutionContextInit>): Promise<Envelope>;
   /** Attaches `bytes` for `owner` (p1 in t1 by default) and returns the attachment's id. */
@@ -51,14 +71,16 @@ export function credentialsResolving(secret: string) {
 /**
  * Starts the fake and builds the toolkit against it. By default both tools use OpenAI; `config` replaces
  * either engine (`{ speech: { provider: "espeak" } }`), `egressPolicy` adds to the loopback allowance.
+ * The stores and the seam come from the test (toolreg/test), which this folder does not import.
  */
-export async function startAudioRig(
-  config: Partial<AudioConfig> = {},
-  egressPolicy: EgressPolicyInit = {},
-): Promise<AudioRig> {
+export async function startAudioRig({
+  attachments,
+  harness: behindSeam,
+  config = {},
+  egressPolicy = {},
+}: AudioRigOptions): Promise<AudioRig> {
   const fake = await startOpenAiAudioFake();
   const scratch = mkdtempSync(join(tmpdir(), "toolreg-audio-"));
-  const attachments = createMemoryAttachmentStore();
   const artifacts = createFileArtifactStore(scratch);
   const host = {
     ...createToolkitHost({
@@ -69,7 +91,7 @@ export async function startAudioRig(
   };
   const openai = { provider: "openai" as const, credentialRef: OPENAI_CREDENTIAL_REF, baseUrl: fake.url };
   const tools = await audioToolkit.build({ transcription: openai, speech: openai, ...config }, host);
-  const harness = createTestHarness(tools, { clock: Date.now });
+  const harness = behindSeam(tools);
   return {
     fake,
     tools,
