@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { SOURCE_NAMES } from "./research-source.js";
 
-export const DEFAULT_MAX_RESULTS = 10;
+export const DEFAULT_MAX_RESULTS = 5;
 /** The most one source returns for one search: enough to choose from, little enough to read. */
 export const MAX_RESULTS = 20;
 /** A Wikipedia edition's code: `en`, `de`, `simple`, `zh-yue`, `be-tarask`. */

@@ -62,6 +62,8 @@ export const ResearchOutputSchema = z.object({
   sort: z.enum(SORT_ORDERS),
   from: z.string().optional(),
   to: z.string().optional(),
+  /** Set when more results were asked for than the deployment gives per source. */
+  cappedAt: z.int().optional(),
   results: z.array(ResearchResultSchema),
   sources: z.array(SourceReportSchema),
 });
@@ -105,7 +107,9 @@ export function renderResearch(output: ResearchOutput): string {
     ...(output.from ? [`from ${output.from}`] : []),
     ...(output.to ? [`to ${output.to}`] : []),
   ];
-  const heading = `Research results for "${output.query}"${narrowed.length > 0 ? ` (${narrowed.join(", ")})` : ""}.`;
+  const cap =
+    output.cappedAt === undefined ? "" : `; this deployment returns at most ${output.cappedAt} per source`;
+  const heading = `Research results for "${output.query}"${narrowed.length > 0 ? ` (${narrowed.join(", ")})` : ""}${cap}.`;
   const sections = output.sources.map((report) => {
     const label = SOURCE_LABELS[report.source];
     if (report.status === "skipped") return `${label}: left out — ${report.reason}.`;

@@ -213,9 +213,12 @@ describe("research_search under a deployment's bounds", () => {
   afterAll(() => bounded.close());
 
   it("caps each source at the deployment's maxResults, whatever is asked", async () => {
-    const data = dataOf(await bounded.search({ query: "CRISPR", maxResults: 20 }));
+    const envelope = await bounded.search({ query: "CRISPR", maxResults: 20 });
+    const data = dataOf(envelope);
     expect(bounded.fake.requests.find((request) => request.source === "arxiv")?.query.max_results).toBe("1");
     expect(data.results).toHaveLength(2);
+    expect(data.cappedAt).toBe(1);
+    expect(envelope.ok ? envelope.content : "").toContain("this deployment returns at most 1 per source");
   });
 
   it("refuses a source the deployment did not enable, naming the ones it did", async () => {

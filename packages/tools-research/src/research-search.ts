@@ -72,6 +72,9 @@ export const researchSearch = researchTool({
       sort: query.sort,
       ...(query.from ? { from: query.from } : {}),
       ...(query.to ? { to: query.to } : {}),
+      ...(input.maxResults !== undefined && input.maxResults > env.maxResults
+        ? { cappedAt: env.maxResults }
+        : {}),
       results: outcomes.flatMap((outcome) => outcome.results),
       sources: outcomes.map((outcome) => outcome.report),
     };

@@ -31,11 +31,11 @@ describe("the research toolkit as data", () => {
 });
 
 describe("the research toolkit's configuration", () => {
-  it("defaults to all four sources, 10 results each, English Wikipedia and the pacing arXiv and NCBI ask", () => {
+  it("defaults to all four sources, 5 results each, English Wikipedia and the pacing arXiv and NCBI ask", () => {
     expect(researchToolkit.parseConfig({})).toEqual({
       sources: ["wikipedia", "arxiv", "pubmed", "hackernews"],
       baseUrls: {},
-      maxResults: 10,
+      maxResults: 5,
       wikipediaLanguage: "en",
       pacingMs: { arxiv: ARXIV_INTERVAL_MS, pubmed: PUBMED_INTERVAL_MS },
     });

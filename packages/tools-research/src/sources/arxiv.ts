@@ -25,7 +25,7 @@ import {
 export const ARXIV_BASE_URL = "https://export.arxiv.org";
 const API_PATH = "/api/query";
 const TITLE_CHARS = 300;
-const SNIPPET_CHARS = 1000;
+const SNIPPET_CHARS = 600;
 const MAX_AUTHORS = 20;
 /** arXiv's query syntax joins terms with AND, OR and ANDNOT; a user's words are searched as words. */
 const OPERATORS = new Set(["and", "or", "andnot"]);
