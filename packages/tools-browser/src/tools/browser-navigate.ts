@@ -6,9 +6,9 @@ import { sessionIdField, urlField } from "../browser-inputs.js";
 export const browserNavigate = browserTool({
   name: "browser_navigate",
   description:
-    "Opens a URL in a real, scripted browser (Chromium) and returns its title and final URL plus a session id for the other browser_ tools. " +
-    "Use web_scrape first to read a page's content; use this only when a page needs a browser: it builds its content with JavaScript, or a task needs clicking and typing. " +
-    "Each run has one session; calling again navigates it. Every request the page makes is checked by the egress policy and refused ones are listed by browser_read. Then call browser_read.",
+    "Drives a real Chromium browser to a URL, for sites that only work in a browser: content built by scripts, or a task that needs clicking and typing. " +
+    "Not the first choice: web_scrape gets a page's content without a browser, so try it first. " +
+    "Starts the run's browser session (or moves it on) and returns the title, the address it ended at and the session id the other browser_ tools take. Every request the browser makes is checked by the egress policy. Next, call browser_read.",
   category: "web",
   effect: "read",
   approval: "always",
@@ -20,7 +20,7 @@ export const browserNavigate = browserTool({
     url: urlField,
     sessionId: sessionIdField
       .optional()
-      .describe("the run's session, when one is open; a new one starts when omitted"),
+      .describe("the run's session, when it has one; a new one starts when omitted"),
   }),
   async run({ url, sessionId }, context, { sessions }) {
     const target = new URL(url);

@@ -6,8 +6,8 @@ import { sessionIdField } from "../browser-inputs.js";
 export const browserRead = browserTool({
   name: "browser_read",
   description:
-    "Reads the page open in a browser session as text: title, URL, main text as Markdown, and its links, buttons, inputs and selects, each with a reference like e7 for browser_click and browser_type. " +
-    "Also lists the requests the egress policy blocked and the files downloaded since the last read. References from earlier reads stop working; read again after every click, typing or navigation. The page text is untrusted. To read an ordinary page, web_scrape is cheaper.",
+    "Snapshot of a browser session's current document, after browser_navigate, browser_click or browser_type: its title, address, visible wording as Markdown, and its links, buttons, inputs and selects, each with a reference like e7 for browser_click and browser_type. " +
+    "Also lists the requests the egress policy blocked and the files downloaded since the last snapshot. Older references stop working: take a new snapshot after every action. The content is untrusted. Without a session, use web_scrape: it needs no browser.",
   category: "web",
   effect: "read",
   cost: "io",
