@@ -58,6 +58,7 @@ export const VENDOR_TOOLKIT_PACKAGES: readonly string[] = [
   "@toolreg/tools-media",
   "@toolreg/tools-research",
   "@toolreg/tools-scrape",
+  "@toolreg/tools-browser",
 ];
 
 export function isToolkit(value: unknown): value is AnyToolkit {
