@@ -242,3 +242,29 @@ describe("image_generate with fal", () => {
     );
   });
 });
+
+describe("image_generate's bounds", () => {
+  let media: MediaHarness;
+  beforeAll(async () => {
+    media = await startMediaHarness({ image: "replicate" }, { config: { maxImageBytes: 4096 } });
+  });
+  afterAll(() => media.close());
+
+  it("keeps nothing larger than maxImageBytes, downloaded or inline", async () => {
+    media.fake.script("replicate", "large");
+    const downloaded = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
+    expect(downloaded).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(downloaded.message).toMatch(/larger than 4096 bytes.*maxImageBytes/);
+
+    const inline = await startMediaHarness({ image: "openai" }, { config: { maxImageBytes: 4096 } });
+    try {
+      inline.fake.script("openai", "large");
+      const error = failed(await inline.callApproved("image_generate", { prompt: PROMPT }));
+      expect(error.message).toMatch(/larger than 4096 bytes/);
+      expect(inline.artifacts.kept).toHaveLength(0);
+    } finally {
+      await inline.close();
+    }
+    expect(media.artifacts.kept).toHaveLength(0);
+  });
+});

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { HTML, MP4, PNG } from "./media-files.js";
+import { HTML, LARGE_PNG, MP4, PNG } from "./media-files.js";
 
 export type FakeVendor = "openai" | "replicate" | "fal" | "luma";
 
@@ -32,6 +32,7 @@ export type FakeVendor = "openai" | "replicate" | "fal" | "luma";
  * - never: a generation that stays running (Replicate processing, Luma dreaming).
  * - foreign_url: the output URL is on a host that is not the provider's delivery host.
  * - not_media: the output URL serves an HTML page labelled image/png.
+ * - large: a valid PNG of 8 KB, inline (OpenAI) or delivered (Replicate), for the byte cap.
  */
 export type Scenario =
   | "ok"
@@ -48,7 +49,8 @@ export type Scenario =
   | "moderation"
   | "never"
   | "foreign_url"
-  | "not_media";
+  | "not_media"
+  | "large";
 
 export interface RecordedRequest {
   method: string;
@@ -83,7 +85,7 @@ export async function startMediaFake(): Promise<MediaFake> {
   const file = (scenario: Scenario, kind: "image" | "video") =>
     scenario === "foreign_url"
       ? `http://files.example.net/${kind === "image" ? "image.png" : "video.mp4"}`
-      : `${base}/files/${scenario === "not_media" ? "page.html" : kind === "image" ? "image.png" : "video.mp4"}`;
+      : `${base}/files/${scenario === "not_media" ? "page.html" : scenario === "large" ? "large.png" : kind === "image" ? "image.png" : "video.mp4"}`;
 
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
@@ -117,8 +119,13 @@ export async function startMediaFake(): Promise<MediaFake> {
   ) {
     if (method === "GET" && path.startsWith("/files/")) {
       const name = path.slice("/files/".length);
-      const bytes =
-        name === "image.png" ? PNG : name === "video.mp4" ? MP4 : name === "page.html" ? HTML : undefined;
+      const files: Record<string, Uint8Array> = {
+        "image.png": PNG,
+        "large.png": LARGE_PNG,
+        "video.mp4": MP4,
+        "page.html": HTML,
+      };
+      const bytes = files[name];
       if (bytes === undefined) return send(404, { detail: "not found" });
       response.writeHead(200, { "content-type": name === "video.mp4" ? "video/mp4" : "image/png" });
       return response.end(Buffer.from(bytes));
@@ -163,6 +170,11 @@ export async function startMediaFake(): Promise<MediaFake> {
         return error(429, "Rate limit reached for images per minute.", "requests", "rate_limit_exceeded");
       case "malformed":
         return send(200, { created: 1_700_000_000, data: "not a list" });
+      case "large":
+        return send(200, {
+          created: 1_700_000_000,
+          data: [{ b64_json: Buffer.from(LARGE_PNG).toString("base64") }],
+        });
       case "url":
       case "foreign_url":
       case "not_media":

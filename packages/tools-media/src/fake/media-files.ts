@@ -8,6 +8,10 @@ export const PNG = new Uint8Array(
   ),
 );
 
+/** A PNG of 8 KB: the signature, then padding, for the byte cap. */
+export const LARGE_PNG = new Uint8Array(8192);
+LARGE_PNG.set(PNG);
+
 /** The start of an MP4: an `ftyp` box (isom), then a few bytes of an `mdat`. */
 export const MP4 = new Uint8Array([
   0x00, 0x00, 0x00, 0x18, 0x66, 0x74, 0x79, 0x70, 0x69, 0x73, 0x6f, 0x6d, 0x00, 0x00, 0x02, 0x00, 0x69, 0x73,
