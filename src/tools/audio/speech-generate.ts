@@ -46,6 +46,8 @@ export const speechGenerateSpec = audioTool({
   overrideReason:
     "the text is chosen by the model and may be sent to a third-party speech engine that bills per character, so the deployment's policy decides which texts are spoken",
   cost: "io",
+  // Above espeak-ng's own 30 s default, so its timeout (naming what to do) reports first.
+  limits: { timeoutMs: 60_000 },
   input,
   output,
   available: (env) => env.speech !== undefined && env.artifacts !== undefined,

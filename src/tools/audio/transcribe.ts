@@ -39,6 +39,8 @@ export const transcribeSpec = audioTool({
   effect: "read",
   approval: "never",
   cost: "io",
+  // A long recording takes OpenAI tens of seconds; the operator's egress timeout still bounds the request.
+  limits: { timeoutMs: 120_000 },
   input,
   output,
   available: (env) => env.transcription !== undefined && (env.attachments ?? env.artifacts) !== undefined,
