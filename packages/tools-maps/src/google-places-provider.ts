@@ -1,0 +1,130 @@
+/**
+ * @module The Google Places API (New) adapter: `POST places.googleapis.com/v1/places:searchText` with the
+ * key in `X-Goog-Api-Key` (egress injects it) and the fields wanted in `X-Goog-FieldMask`, which the API
+ * requires and bills by (developers.google.com/maps/documentation/places/web-service/text-search). The
+ * request takes `textQuery`, `maxResultCount` 1–20 and `locationBias.circle` {center, radius 0–50000 m};
+ * the answer is `{places: [...]}`, or `{}` when nothing matched. Errors are Google's
+ * `{error: {code, message, status, details}}`: 400 INVALID_ARGUMENT (a refused key among them, with
+ * reason API_KEY_INVALID), 403 PERMISSION_DENIED (the API not enabled for the key's project, or the key
+ * restricted), 429 RESOURCE_EXHAUSTED (a quota), 500 INTERNAL, 503 UNAVAILABLE.
+ */
+import type { EgressResponse } from "toolreg/toolkit";
+import { z } from "zod";
+import type { MapsProvider, PlaceHit, ProviderSetup } from "./maps-provider.js";
+import {
+  credentialFailure,
+  endpointUrl,
+  parseAnswer,
+  quotaFailure,
+  sendRequest,
+  shortDetail,
+  statusFailure,
+  type VendorIdentity,
+} from "./vendor-http.js";
+
+export const GOOGLE_PLACES_BASE_URL = "https://places.googleapis.com";
+
+/** What is asked for, and billed: the Text Search Pro fields this tool returns, no more. */
+export const FIELD_MASK = [
+  "places.id",
+  "places.displayName",
+  "places.formattedAddress",
+  "places.location",
+  "places.types",
+  "places.rating",
+  "places.userRatingCount",
+  "places.googleMapsUri",
+  "places.websiteUri",
+].join(",");
+
+const GooglePlace = z.object({
+  id: z.string(),
+  displayName: z.object({ text: z.string(), languageCode: z.string().optional() }).optional(),
+  formattedAddress: z.string().optional(),
+  location: z.object({ latitude: z.number(), longitude: z.number() }).optional(),
+  types: z.array(z.string()).optional(),
+  rating: z.number().optional(),
+  userRatingCount: z.number().int().optional(),
+  googleMapsUri: z.string().optional(),
+  websiteUri: z.string().optional(),
+});
+const SearchTextAnswer = z.object({ places: z.array(GooglePlace).optional() });
+/** google.rpc.Status as the JSON APIs send it. */
+const GoogleError = z.object({
+  error: z.object({
+    code: z.number().int(),
+    message: z.string(),
+    status: z.string(),
+    details: z.array(z.object({ reason: z.string().optional() }).loose()).optional(),
+  }),
+});
+
+export function createGooglePlacesProvider({ baseUrl, egress, credentialRef }: ProviderSetup): MapsProvider {
+  const identity: VendorIdentity = {
+    label: "Google Places",
+    whenRefused: `the deployment must set the credential "${credentialRef ?? "(none)"}" to a Google Maps Platform API key whose project has the Places API (New) enabled and whose restrictions allow it`,
+  };
+  const endpoint = endpointUrl(baseUrl, "/v1/places:searchText");
+  return {
+    name: "google",
+    label: identity.label,
+    endpoint,
+    async search(query, { count, bias }, context) {
+      const json = {
+        textQuery: query,
+        maxResultCount: count,
+        ...(bias
+          ? {
+              locationBias: {
+                circle: {
+                  center: { latitude: bias.latitude, longitude: bias.longitude },
+                  radius: bias.radiusMeters,
+                },
+              },
+            }
+          : {}),
+      };
+      const { response, body } = await sendRequest(egress, context, endpoint, {
+        method: "POST",
+        json,
+        headers: { "x-goog-fieldmask": FIELD_MASK },
+      });
+      if (response.status >= 400) throw googleFailure(identity, response, body);
+      const answer = parseAnswer(identity, response, body, SearchTextAnswer);
+      return (answer.places ?? []).map(hitOf);
+    },
+  };
+}
+
+function hitOf(place: z.output<typeof GooglePlace>): PlaceHit {
+  return {
+    id: place.id,
+    name: place.displayName?.text ?? place.formattedAddress ?? place.id,
+    address: place.formattedAddress ?? null,
+    latitude: place.location?.latitude ?? null,
+    longitude: place.location?.longitude ?? null,
+    types: place.types ?? [],
+    rating: place.rating ?? null,
+    ratingCount: place.userRatingCount ?? null,
+    mapUrl: place.googleMapsUri ?? null,
+    website: place.websiteUri ?? null,
+  };
+}
+
+function googleFailure(identity: VendorIdentity, response: EgressResponse, body: unknown) {
+  const parsed = GoogleError.safeParse(body);
+  if (!parsed.success) return statusFailure(identity, response, undefined);
+  const { message, status, details } = parsed.data.error;
+  const detail = shortDetail(`${status}: ${message}`);
+  const reasons = (details ?? []).map((entry) => entry.reason).filter(Boolean);
+  if (reasons.includes("API_KEY_INVALID") || response.status === 403) {
+    return credentialFailure(identity, response.status, detail);
+  }
+  if (status === "RESOURCE_EXHAUSTED") {
+    // A per-minute quota and a per-day one both answer RESOURCE_EXHAUSTED; the message names which.
+    return /per day/i.test(message)
+      ? quotaFailure(identity, response, detail)
+      : statusFailure(identity, response, detail);
+  }
+  return statusFailure(identity, response, detail);
+}

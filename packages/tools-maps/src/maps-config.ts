@@ -1,0 +1,86 @@
+/**
+ * @module The maps toolkit's configuration: which provider answers, the reference of Google's key (never
+ * the key), Nominatim's identifying User-Agent and pacing, where the provider answers (a proxy, a
+ * self-hosted Nominatim, or a fake in tests) and how many places one search returns.
+ */
+import { z } from "zod";
+import { PROVIDER_NAMES } from "./maps-provider.js";
+import { NOMINATIM_MIN_INTERVAL_MS } from "./nominatim-provider.js";
+
+export const DEFAULT_MAX_RESULTS = 10;
+/** Google's maxResultCount tops out at 20 (Nominatim's limit at 40): the stricter bound for both. */
+export const MAX_RESULTS = 20;
+
+export const MapsConfigSchema = z
+  .strictObject({
+    provider: z.enum(PROVIDER_NAMES).default("google").meta({
+      description:
+        "who answers: google (Places API (New), an API key) or nominatim (OpenStreetMap's geocoder, no key, one request a second)",
+    }),
+    credentialRef: z.string().min(1).max(200).optional().meta({
+      description:
+        "the credential Google's API key is resolved from, per call; required for google, refused for nominatim",
+    }),
+    userAgent: z
+      .string()
+      .min(8)
+      .max(200)
+      .regex(/^[\x20-\x7E]+$/, "printable ASCII on one line")
+      .refine((value) => value.trim().toLowerCase() !== "toolreg", "name your application, not toolreg")
+      .optional()
+      .meta({
+        description:
+          "for nominatim, required: the User-Agent naming your application and a contact, as its usage policy asks (e.g. 'acme-assistant/1.0 ops@acme.example')",
+      }),
+    baseUrl: z
+      .url({ protocol: /^https?$/ })
+      .refine((value) => {
+        const url = new URL(value);
+        return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
+      }, "a root URL without a query, a fragment or credentials (a key goes in credentialRef)")
+      .optional()
+      .meta({
+        description:
+          "replaces the provider's API root (a proxy, a self-hosted Nominatim, or a fake in tests)",
+      }),
+    minIntervalMs: z
+      .int()
+      .min(0)
+      .max(60_000)
+      .optional()
+      .meta({
+        description: `for nominatim: the least time between two requests (default ${NOMINATIM_MIN_INTERVAL_MS}; below that only for a self-hosted instance named in baseUrl)`,
+      }),
+    maxResults: z
+      .int()
+      .min(1)
+      .max(MAX_RESULTS)
+      .default(DEFAULT_MAX_RESULTS)
+      .meta({
+        description: `the most places one search returns (at most ${MAX_RESULTS}); a model may ask for fewer`,
+      }),
+  })
+  .superRefine((config, issues) => {
+    const problem = (path: string, message: string) =>
+      issues.addIssue({ code: "custom", path: [path], message });
+    if (config.provider === "google") {
+      if (config.credentialRef === undefined)
+        problem("credentialRef", "google needs the reference of its API key");
+      if (config.userAgent !== undefined) problem("userAgent", "only nominatim takes a userAgent");
+      if (config.minIntervalMs !== undefined) problem("minIntervalMs", "only nominatim is paced");
+      return;
+    }
+    if (config.credentialRef !== undefined) problem("credentialRef", "nominatim takes no API key");
+    if (config.userAgent === undefined) {
+      problem("userAgent", "nominatim's usage policy requires a User-Agent identifying your application");
+    }
+    if (
+      config.baseUrl === undefined &&
+      config.minIntervalMs !== undefined &&
+      config.minIntervalMs < NOMINATIM_MIN_INTERVAL_MS
+    ) {
+      problem("minIntervalMs", "the public Nominatim allows at most one request per second");
+    }
+  });
+
+export type MapsConfig = z.output<typeof MapsConfigSchema>;
