@@ -33,7 +33,8 @@
  * Hacker News, `GET /api/v1/search` and `/api/v1/search_by_date`: https://hn.algolia.com/api —
  * - `hits[]` with objectID, title, url (null for Ask HN), author, points, num_comments, created_at, story_text;
  * - `rate-limited`: 429 `{"message":…,"status":429}` (10,000 requests an hour from one address), no Retry-After;
- * - `algolia-error`: 400 `{"message":…,"status":400}` for a bad numericFilters.
+ * - `algolia-error`: 400 `{"message":…,"status":400}` for a bad numericFilters;
+ * - `oversized`: 3 MB of hits (`hitsPerPage` goes to 1,000), more than any search answer the tool reads.
  */
 import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders } from "node:http";
@@ -54,7 +55,7 @@ export interface Scenarios {
   wikipedia: "mediawiki-error" | "maxlag" | "rate-limited" | "not-json";
   arxiv: "error-feed" | "error-feed-400" | "rate-exceeded" | "bad-xml" | "doctype" | "empty";
   pubmed: "rate-limited" | "esearch-error" | "bad-json";
-  hackernews: "rate-limited" | "algolia-error" | "bad-json";
+  hackernews: "rate-limited" | "algolia-error" | "bad-json" | "oversized";
 }
 
 export interface SeenRequest {
@@ -393,6 +394,11 @@ function hackerNews(request: SeenRequest, scenario: Scenarios["hackernews"] | un
       return { status: 400, body: { message: "invalid numericFilters: unexpected token", status: 400 } };
     case "bad-json":
       return { status: 200, headers: { "content-type": "application/json" }, body: '{"hits":[{"objectID":' };
+    case "oversized":
+      return {
+        status: 200,
+        body: { hits: [{ objectID: "1", title: "x".repeat(3 * 1024 * 1024) }], nbHits: 1 },
+      };
   }
   const { query } = request;
   const perPage = Number(query.hitsPerPage ?? "20");

@@ -61,4 +61,13 @@ describe("the Hacker News source", () => {
     research.fake.next("hackernews", "bad-json");
     expect((await hackerNewsReport())?.error?.message).toMatch(/other than JSON/);
   });
+
+  it("refuses an answer past the size any search answer has, without reading the rest", async () => {
+    research.fake.next("hackernews", "oversized");
+    expect((await hackerNewsReport())?.error).toMatchObject({
+      code: "upstream_error",
+      retryable: false,
+      message: expect.stringMatching(/Hacker News sent more than \d+ bytes/),
+    });
+  });
 });
