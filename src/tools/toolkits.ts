@@ -59,6 +59,9 @@ export const VENDOR_TOOLKIT_PACKAGES: readonly string[] = [
   "@toolreg/tools-research",
   "@toolreg/tools-scrape",
   "@toolreg/tools-browser",
+  "@toolreg/tools-finance",
+  "@toolreg/tools-weather",
+  "@toolreg/tools-maps",
 ];
 
 export function isToolkit(value: unknown): value is AnyToolkit {
