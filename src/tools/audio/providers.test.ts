@@ -1,0 +1,87 @@
+/**
+ * @module The three adapters through their ports' conformance suites: OpenAI's transcription and speech
+ * against the fake, through a real egress client that injects the key, and espeak-ng as a process (skipped
+ * where it is not installed, never in CI).
+ */
+import { execFileSync } from "node:child_process";
+import { runSpeechProviderConformance } from "../../ports/speech-provider.conformance.js";
+import { runTranscriptionProviderConformance } from "../../ports/transcription-provider.conformance.js";
+import { createExecutionContext, type ToolContext } from "../../seam/context.js";
+import { createToolkitHost } from "../toolkit/toolkit-host.js";
+import { createEspeakSpeechProvider } from "./espeak-speech.js";
+import { credentialsResolving } from "./fakes/audio-rig.js";
+import {
+  OPENAI_CREDENTIAL_REF,
+  OPENAI_TEST_KEY,
+  silentWav,
+  startOpenAiAudioFake,
+} from "./fakes/openai-audio-fake.js";
+import { createOpenAiSpeechProvider } from "./openai-speech.js";
+import { createOpenAiTranscriptionProvider } from "./openai-transcription.js";
+
+function hasEspeak(): boolean {
+  try {
+    execFileSync("espeak-ng", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const context = (signal = new AbortController().signal): ToolContext => ({
+  ...createExecutionContext({
+    tenantId: "t1",
+    principalId: "p1",
+    runId: "r1",
+    toolCallId: "c1",
+    credentials: credentialsResolving(OPENAI_TEST_KEY),
+  }),
+  signal,
+  deadline: Date.now() + 30_000,
+  idempotencyKey: undefined,
+  approvalId: undefined,
+});
+
+/** OpenAI's adapter over the fake, with egress injecting the key as a deployment's does. */
+async function openAi() {
+  const fake = await startOpenAiAudioFake();
+  const host = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });
+  const egress = host.egress({
+    hosts: ["127.0.0.1"],
+    credential: { header: "authorization", scheme: "Bearer", credentialRef: OPENAI_CREDENTIAL_REF },
+  });
+  const setup = { baseUrl: fake.url, egress, credentialRef: OPENAI_CREDENTIAL_REF };
+  return {
+    fake,
+    setup,
+    async cleanup() {
+      await host.close();
+      await fake.close();
+      if (fake.problems.length > 0) throw new Error(fake.problems.join("; "));
+    },
+  };
+}
+
+runTranscriptionProviderConformance("openai", async () => {
+  const { setup, cleanup } = await openAi();
+  return {
+    provider: createOpenAiTranscriptionProvider({ ...setup, model: "whisper-1" }),
+    recording: silentWav(0.2),
+    context,
+    cleanup,
+  };
+});
+
+runSpeechProviderConformance("openai", async () => {
+  const { setup, cleanup } = await openAi();
+  return { provider: createOpenAiSpeechProvider({ ...setup, model: "tts-1" }), context, cleanup };
+});
+
+const espeak = hasEspeak();
+if (!espeak && process.env.CI === "true")
+  throw new Error("espeak-ng must be installed in CI (.ci/run installs it)");
+runSpeechProviderConformance(
+  "espeak-ng",
+  async () => ({ provider: createEspeakSpeechProvider(), context, cleanup: async () => {} }),
+  { skip: !espeak },
+);
