@@ -33,6 +33,9 @@ export interface ScrapeProvider {
   label: string;
   /** Reads one page; `maxBytes` caps the body read (a crawl's remaining budget), never above the provider's own cap. */
   scrape(url: string, context: ToolContext, options?: { maxBytes?: number }): Promise<ScrapedPage>;
-  /** The robots.txt at `url`, or status 0 when it could not be reached at all. */
+  /**
+   * The robots.txt at `url`, or status 0 when it could not be reached (timed out, reset, the provider
+   * failing). Throws `egress_refused` when the site itself may not be reached: its pages could not be either.
+   */
   robots(url: string, context: ToolContext): Promise<RobotsAnswer>;
 }

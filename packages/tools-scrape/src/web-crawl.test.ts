@@ -153,6 +153,32 @@ describe("web_crawl and robots.txt", () => {
   });
 });
 
+describe("web_crawl refusals", () => {
+  it("treats a 429 robots.txt as a server error, disallowing all", async () => {
+    const busy = await serve({
+      "/robots.txt": robotsTxt("slow down", 429),
+      "/": articlePage("Home", "Busy.", []),
+    });
+    const { read, data } = await crawl({ url: `${busy.url}/` });
+    expect(read).toEqual([]);
+    expect(data.robots).toEqual({ [busy.url]: "unreachable" });
+  });
+
+  it("fails as egress_refused when the start URL is refused, a private literal or a name resolving privately", async () => {
+    const publicOnly = await startScrapeHarness({}, {});
+    const site = await serve(chain);
+    try {
+      for (const url of ["http://10.0.0.7/", `http://localhost:${site.port}/`]) {
+        const envelope = await publicOnly.call("web_crawl", { url });
+        expect(envelope).toMatchObject({ ok: false, error: { code: "egress_refused" } });
+      }
+      expect(site.requests).toHaveLength(0);
+    } finally {
+      await publicOnly.close();
+    }
+  });
+});
+
 describe("web_crawl links", () => {
   it("follows http(s) links on the same host once, without fragments, under the path prefix", async () => {
     const site = await serve({

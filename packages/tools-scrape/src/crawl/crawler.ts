@@ -94,23 +94,24 @@ export async function crawl(request: CrawlRequest): Promise<CrawlReport> {
       break;
     }
     request.context.signal.throwIfAborted();
-    if ((await robots.verdict(next.url, pageContext())) === "disallowed") {
-      report.disallowed.push(next.url);
-      continue;
-    }
     let page: ScrapedPage;
     try {
+      if ((await robots.verdict(next.url, pageContext())) === "disallowed") {
+        report.disallowed.push(next.url);
+        continue;
+      }
       page = await provider.scrape(next.url, pageContext(), { maxBytes: bounds.maxBytes - report.bytes });
     } catch (error) {
       if (!ToolFailure.isInstance(error)) throw error;
-      // The call's own deadline or a spent provider quota ends the crawl; one bad page does not.
       if (request.context.signal.aborted) throw error;
       // The egress client times out a little before the deadline it was given, so that it is what reports.
       if (error.envelopeCode === "timeout" && now() >= bounds.deadline - LAST_START_MS) {
         report.stoppedBy = "time";
         break;
       }
-      if (error.envelopeCode === "upstream_rate_limited" && report.pages.length === 0) throw error;
+      // The start page failing (refused by egress, a spent quota, a 404) is the crawl failing: its envelope
+      // says why. A later page failing is one line of the report.
+      if (next.depth === 0) throw error;
       report.failures.push({ url: next.url, code: error.envelopeCode, message: error.message });
       continue;
     }

@@ -20,10 +20,12 @@ const robotsParser: RobotsParser =
   (robotsParserModule as unknown as RobotsParser);
 
 export type RobotsVerdict = "allowed" | "disallowed";
+/** How an origin's robots.txt was read: parsed, none to read (4xx), unreachable (5xx), or the site refused by egress. */
+export type RobotsState = "parsed" | "none" | "unreachable" | "refused";
 
 interface OriginRules {
   /** How the origin's robots.txt was read, for the report. */
-  state: "parsed" | "none" | "unreachable";
+  state: Exclude<RobotsState, "refused">;
   allows(url: string): boolean;
 }
 
@@ -35,7 +37,10 @@ export class RobotsRules {
     private readonly userAgent: string,
   ) {}
 
-  /** Whether the crawler may fetch `url`; the first question about an origin fetches its robots.txt. */
+  /**
+   * Whether the crawler may fetch `url`; the first question about an origin fetches its robots.txt. Throws
+   * what the provider threw when the origin itself is refused (egress), for every URL of that origin.
+   */
   async verdict(url: string, context: ToolContext): Promise<RobotsVerdict> {
     const { origin } = new URL(url);
     let rules = this.#origins.get(origin);
@@ -47,9 +52,18 @@ export class RobotsRules {
   }
 
   /** Each origin asked about and how its robots.txt was read. */
-  async states(): Promise<Record<string, OriginRules["state"]>> {
+  async states(): Promise<Record<string, RobotsState>> {
     const entries = await Promise.all(
-      [...this.#origins].map(async ([origin, rules]) => [origin, (await rules).state] as const),
+      [...this.#origins].map(
+        async ([origin, rules]) =>
+          [
+            origin,
+            await rules.then(
+              (rules): RobotsState => rules.state,
+              (): RobotsState => "refused",
+            ),
+          ] as const,
+      ),
     );
     return Object.fromEntries(entries);
   }
@@ -62,7 +76,9 @@ export class RobotsRules {
       // robots-parser answers undefined for a URL of another origin; this origin's URLs only come here.
       return { state: "parsed", allows: (url) => parsed.isAllowed(url, this.userAgent) !== false };
     }
-    if (answer.status >= 300 && answer.status < 500) return { state: "none", allows: () => true };
+    // 429 is the server overloaded, not a missing file: Google treats it as a 5xx.
+    if (answer.status >= 300 && answer.status < 500 && answer.status !== 429)
+      return { state: "none", allows: () => true };
     return { state: "unreachable", allows: () => false };
   }
 }

@@ -62,7 +62,9 @@ export function createDirectProvider(egress: EgressClient, userAgent: string): S
         const response = await get(url, context, "text/plain", ROBOTS_BYTES);
         return { status: response.status, text: decodeBody(response.body, response.headers["content-type"]) };
       } catch (error) {
-        // Unreachable (refused, timed out, reset): the crawler treats it as a server error, disallowing all.
+        // A refused address is the site's pages refused too: the crawler reports that, not robots.txt.
+        if (ToolFailure.isInstance(error) && error.envelopeCode === "egress_refused") throw error;
+        // Unreachable (timed out, reset): the crawler treats it as a server error, disallowing all.
         if (ToolFailure.isInstance(error)) return { status: 0, text: "" };
         throw error;
       }
