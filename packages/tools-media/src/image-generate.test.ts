@@ -204,10 +204,17 @@ describe("image_generate with Replicate", () => {
     expect(error.message).toMatch(/billed for, a new generation/);
   });
 
-  it("refuses an output delivered from another host", async () => {
-    media.fake.script("replicate", "foreign_url");
+  it("refuses an output delivered from another host, or redirected to one", async () => {
+    media.fake.script("replicate", "foreign_url", "moved");
     const error = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
     expect(error.code).toBe("egress_refused");
+    const moved = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
+    expect(moved.code).toBe("egress_refused");
+    // Egress refuses the hop itself (it follows no redirect unless the operator's policy does, and then only to allowed hosts).
+    expect(moved.message).toMatch(
+      /redirected \(302\) to https:\/\/cdn\.example\.org\/image\.png\?…, which was not followed/,
+    );
+    expect(moved.message).not.toContain("signature");
   });
 });
 

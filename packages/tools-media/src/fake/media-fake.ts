@@ -32,6 +32,7 @@ export type FakeVendor = "openai" | "replicate" | "fal" | "luma";
  * - never: a generation that stays running (Replicate processing, Luma dreaming).
  * - foreign_url: the output URL is on a host that is not the provider's delivery host.
  * - not_media: the output URL serves an HTML page labelled image/png.
+ * - moved: the output URL answers 302 to another host (a CDN the provider moved to).
  * - large: a valid PNG of 8 KB, inline (OpenAI) or delivered (Replicate), for the byte cap.
  */
 export type Scenario =
@@ -50,7 +51,8 @@ export type Scenario =
   | "never"
   | "foreign_url"
   | "not_media"
-  | "large";
+  | "large"
+  | "moved";
 
 export interface RecordedRequest {
   method: string;
@@ -85,7 +87,7 @@ export async function startMediaFake(): Promise<MediaFake> {
   const file = (scenario: Scenario, kind: "image" | "video") =>
     scenario === "foreign_url"
       ? `http://files.example.net/${kind === "image" ? "image.png" : "video.mp4"}`
-      : `${base}/files/${scenario === "not_media" ? "page.html" : scenario === "large" ? "large.png" : kind === "image" ? "image.png" : "video.mp4"}`;
+      : `${base}/files/${scenario === "not_media" ? "page.html" : scenario === "large" ? "large.png" : scenario === "moved" ? "moved.png" : kind === "image" ? "image.png" : "video.mp4"}`;
 
   const server = createServer(async (request, response) => {
     const chunks: Buffer[] = [];
@@ -119,6 +121,10 @@ export async function startMediaFake(): Promise<MediaFake> {
   ) {
     if (method === "GET" && path.startsWith("/files/")) {
       const name = path.slice("/files/".length);
+      if (name === "moved.png") {
+        response.writeHead(302, { location: "https://cdn.example.org/image.png?signature=secret" });
+        return response.end();
+      }
       const files: Record<string, Uint8Array> = {
         "image.png": PNG,
         "large.png": LARGE_PNG,
