@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ResearchHarness, startResearchHarness } from "../fake/research-harness.js";
 import type { ResearchOutput, SourceReport } from "../research-results.js";
+import { articlePath } from "./wikipedia.js";
 
 let research: ResearchHarness;
 beforeAll(async () => {
@@ -87,5 +88,15 @@ describe("the Wikipedia source", () => {
       total: 0,
     });
     expect(envelope.content).toContain("Wikipedia: no results.");
+  });
+
+  it.each([
+    ["AC/DC", "AC/DC"],
+    ["C++", "C%2B%2B"],
+    ["Talk:Main Page", "Talk:Main_Page"],
+    ["What? Why#not", "What%3F_Why%23not"],
+    ["Zürich", "Z%C3%BCrich"],
+  ])("links the article %s as /wiki/%s", (title, path) => {
+    expect(articlePath(title)).toBe(path);
   });
 });

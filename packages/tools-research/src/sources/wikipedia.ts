@@ -84,7 +84,7 @@ export function createWikipediaSource(client: SourceClient, baseUrl: string): Re
         total: answer.query.searchinfo?.totalhits,
         hits: answer.query.search.map((page) => ({
           title: plainText(page.title, TITLE_CHARS),
-          url: `${root(query.language)}/wiki/${encodeURIComponent(page.title.replace(/ /g, "_"))}`,
+          url: `${root(query.language)}/wiki/${articlePath(page.title)}`,
           authors: [],
           date: page.timestamp,
           snippet: plainText(page.snippet ?? "", SNIPPET_CHARS),
@@ -121,5 +121,15 @@ function mediaWikiFailure(
     "upstream_error",
     `${client.label} refused the search (${said}); change the query or the language`,
     { retryable: false, details },
+  );
+}
+
+/**
+ * A title as MediaWiki writes it in a link: spaces as underscores, percent-encoded except the characters
+ * its own encoder (wfUrlencode) leaves as they are, so `AC/DC` is `/wiki/AC/DC` and `C++` `/wiki/C%2B%2B`.
+ */
+export function articlePath(title: string): string {
+  return encodeURIComponent(title.replace(/ /g, "_")).replace(/%(2F|3A|40|24|2C|3B)/gi, (escaped) =>
+    decodeURIComponent(escaped),
   );
 }
