@@ -19,7 +19,8 @@
  *   `arxiv:doi`, alternate and pdf links);
  * - `error-feed` / `error-feed-400`: §3.4's feed with one entry titled "Error" (sent with 200, as users report
  *   in github.com/K-Dense-AI/scientific-agent-skills paper-lookup/scripts/arxiv_atom.py, or with 400);
- * - `rate-exceeded`: the plain-text `Rate exceeded.` body arXiv throttles with (the same script's notes);
+ * - `rate-exceeded` / `rate-exceeded-200`: the plain-text `Rate exceeded.` body arXiv throttles with (the same
+ *   script's notes, which give no status: sent here with 503 and with 200);
  * - `bad-xml`: a cut feed; `doctype`: a feed declaring entities (arXiv sends none).
  *
  * PubMed, `GET /entrez/eutils/esearch.fcgi` and `esummary.fcgi`: https://www.ncbi.nlm.nih.gov/books/NBK25499/ —
@@ -53,7 +54,14 @@ import {
 
 export interface Scenarios {
   wikipedia: "mediawiki-error" | "maxlag" | "rate-limited" | "not-json";
-  arxiv: "error-feed" | "error-feed-400" | "rate-exceeded" | "bad-xml" | "doctype" | "empty";
+  arxiv:
+    | "error-feed"
+    | "error-feed-400"
+    | "rate-exceeded"
+    | "rate-exceeded-200"
+    | "bad-xml"
+    | "doctype"
+    | "empty";
   pubmed: "rate-limited" | "esearch-error" | "bad-json";
   hackernews: "rate-limited" | "algolia-error" | "bad-json" | "oversized";
 }
@@ -261,6 +269,8 @@ function arxiv(request: SeenRequest, scenario: Scenarios["arxiv"] | undefined): 
       return { status: 400, headers: atom, body: atomFeed(1, [ERROR_ENTRY]) };
     case "rate-exceeded":
       return { status: 503, headers: { "content-type": "text/plain" }, body: "Rate exceeded." };
+    case "rate-exceeded-200":
+      return { status: 200, headers: { "content-type": "text/plain" }, body: "Rate exceeded." };
     case "bad-xml":
       return { status: 200, headers: atom, body: `${ATOM_HEAD}<entry><id>http://arxiv.org/abs/1` };
     case "doctype":

@@ -61,13 +61,16 @@ describe("the arXiv source", () => {
     },
   );
 
-  it("tells arXiv's 'Rate exceeded.' as a rate limit, waiting the three seconds its terms ask", async () => {
-    research.fake.next("arxiv", "rate-exceeded");
-    expect(await arxivReport()).toMatchObject({
-      status: "failed",
-      error: { code: "upstream_rate_limited", retryable: true, retryAfterMs: 3000 },
-    });
-  });
+  it.each(["rate-exceeded", "rate-exceeded-200"] as const)(
+    "tells arXiv's 'Rate exceeded.' (%s) as a rate limit, waiting the three seconds its terms ask",
+    async (scenario) => {
+      research.fake.next("arxiv", scenario);
+      expect(await arxivReport()).toMatchObject({
+        status: "failed",
+        error: { code: "upstream_rate_limited", retryable: true, retryAfterMs: 3000 },
+      });
+    },
+  );
 
   it("refuses a cut feed as malformed XML", async () => {
     research.fake.next("arxiv", "bad-xml");

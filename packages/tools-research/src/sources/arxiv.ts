@@ -76,6 +76,13 @@ export function createArxivSource(
           : response.truncated
             ? ""
             : response.body.toString("utf8");
+      // Its throttle answers plain text, whatever the status.
+      if (/^\s*Rate exceeded/i.test(text)) {
+        throw upstreamRateLimited(`${client.label} says its request rate is exceeded`, {
+          retryAfterMs: retryAfterMs(response.headers["retry-after"]) ?? ARXIV_WAIT_MS,
+          details: { status: response.status },
+        });
+      }
       // arXiv answers a bad query with its error feed, under 200 or 400 alike.
       const feed = response.status < 500 ? readFeed(client, response, text) : undefined;
       const entries = feed ? nodes(feed.entry) : [];
@@ -84,12 +91,6 @@ export function createArxivSource(
         throw new ToolFailure("upstream_error", `${client.label} refused the query: ${error}; rephrase it`, {
           retryable: false,
           details: { status: response.status, arxivError: true },
-        });
-      }
-      if (/^\s*Rate exceeded/i.test(text)) {
-        throw upstreamRateLimited(`${client.label} says its request rate is exceeded`, {
-          retryAfterMs: retryAfterMs(response.headers["retry-after"]) ?? ARXIV_WAIT_MS,
-          details: { status: response.status },
         });
       }
       if (response.status >= 400) throw statusFailure(client, response, shortDetail(text));
