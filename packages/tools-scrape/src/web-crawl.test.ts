@@ -190,6 +190,8 @@ describe("web_crawl links", () => {
         "mailto:someone@example.com",
         "javascript:void(0)",
         "http://other.example/docs/x",
+        "/docs/manual.pdf",
+        "/docs/logo.PNG",
       ]),
       "/docs/a": articlePage("A", "Page A.", ["/docs/"]),
       "/docs/a?x=1": articlePage("A1", "Page A with a query.", []),
@@ -202,6 +204,7 @@ describe("web_crawl links", () => {
     ]);
     expect(read).not.toContain("/blog/post");
     expect(site.paths()).not.toContain("/blog/post");
+    expect(site.paths().filter((path) => /\.(pdf|png)$/i.test(path))).toEqual([]);
     expect(data.stoppedBy).toBe("done");
   });
 

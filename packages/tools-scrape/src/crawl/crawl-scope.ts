@@ -1,6 +1,7 @@
 /**
  * @module Which links a crawl follows: http(s) only, fragments dropped, on the start URL's host (and under
- * a path prefix when one is given), each URL once.
+ * a path prefix when one is given), each URL once, and not to a file that is plainly no page (an image, an
+ * archive, a PDF): fetching it would spend the crawl's bytes to be refused.
  */
 
 /** The URL without fragment, or undefined when it is not http(s) or not a URL. */
@@ -22,8 +23,12 @@ export interface CrawlScope {
   pathPrefix: string | undefined;
 }
 
+const NOT_A_PAGE =
+  /\.(?:pdf|png|jpe?g|gif|webp|avif|svg|ico|bmp|tiff?|mp[34]|m4[av]|mov|avi|webm|ogg|wav|flac|zip|gz|tgz|bz2|xz|7z|rar|tar|exe|dmg|iso|msi|apk|deb|rpm|woff2?|ttf|otf|eot|css|js|mjs|wasm)$/i;
+
 export function inScope(url: string, scope: CrawlScope): boolean {
   const parsed = new URL(url);
   if (parsed.host !== scope.host) return false;
+  if (NOT_A_PAGE.test(parsed.pathname)) return false;
   return scope.pathPrefix === undefined || parsed.pathname.startsWith(scope.pathPrefix);
 }
