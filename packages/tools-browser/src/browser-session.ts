@@ -14,6 +14,9 @@ import { describeElement, type PickedPage, pickPage } from "./page-snapshot.js";
 
 const MAX_KEPT_REFUSALS = 200;
 
+/** Removes `navigator.serviceWorker`: a worker would outlive the page and answer its requests itself. */
+const NO_SERVICE_WORKERS = "delete Navigator.prototype.serviceWorker;";
+
 export interface SessionOwner {
   tenantId: string;
   principalId: string;
@@ -94,6 +97,9 @@ export class BrowserSession {
           javaScriptEnabled: true,
           viewport: { width: 1280, height: 800 },
         });
+        // Playwright's "block" still lets a page register a worker in this Chromium; a page without the
+        // API cannot. Init scripts run in every frame before the page's own scripts.
+        await context.addInitScript(NO_SERVICE_WORKERS);
         const page = await context.newPage();
         page.setDefaultTimeout(config.navigationTimeoutMs);
         this.#parts = { proxy, browser, group, context, page };
@@ -158,7 +164,7 @@ export class BrowserSession {
     return this.#run(async ({ page }) => {
       this.#invalidate();
       await this.#settleDownloads();
-      const picked = await pickPage(page);
+      const picked = await pickSettled(page);
       const lines: string[] = [];
       for (const { element, described } of picked.elements) {
         const reference = `e${this.#nextReference++}`;
@@ -239,7 +245,27 @@ export class BrowserSession {
     const next = this.#queue.then(async () => {
       const parts = this.#parts;
       if (!parts || this.#closed !== undefined) throw closedFailure(this.id, this.#closed ?? "it was closed");
-      return operation(parts);
+      // A page can stall the browser (a script that never yields blocks every evaluation): past the
+      // deadline the session is ended, not left holding the queue and a Chromium.
+      const limit = this.#dependencies.config.navigationTimeoutMs * 2;
+      let timer: NodeJS.Timeout | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          const reason = `the page did not answer within ${limit} ms`;
+          void this.close(reason);
+          reject(
+            new ToolFailure(
+              "timeout",
+              `browser session ${this.id} was closed: ${reason}. Start a new one with browser_navigate`,
+            ),
+          );
+        }, limit);
+      });
+      try {
+        return await Promise.race([operation(parts), stalled]);
+      } finally {
+        clearTimeout(timer);
+      }
     });
     this.#queue = next.catch(() => {});
     return next;
@@ -465,6 +491,27 @@ function typingRefusal(element: any): string {
       )) ||
     element.isContentEditable === true;
   return editable ? "" : "not a field that takes text: use browser_click for it";
+}
+
+/** Reads the page; once more after it loads when the page navigated away mid-read (its script, a refresh). */
+async function pickSettled(page: Page): Promise<PickedPage> {
+  try {
+    return await pickPage(page);
+  } catch (error) {
+    if (!/Execution context was destroyed|navigat/i.test(firstLine(error))) throw error;
+    await page.waitForLoadState("load", { timeout: 5_000 }).catch(() => {});
+    try {
+      return await pickPage(page);
+    } catch (again) {
+      throw new ToolFailure(
+        "upstream_error",
+        `the page kept navigating while it was read: ${firstLine(again)}`,
+        {
+          retryable: true,
+        },
+      );
+    }
+  }
 }
 
 /**

@@ -59,8 +59,19 @@ describe.skipIf(SKIP)("browser session caps", () => {
         .toMatch(/is closed: its lifetime of 2500 ms ran out.*browser_navigate/);
       await expect.poll(() => groupMembers(group), { timeout: 3_000 }).toEqual([]);
 
-      // Its room is free again; browser_close ends a session at once.
-      const second = sessionOf(await browser.call("browser_navigate", { url: `${site.origin}/form` }, "r2"));
+      // browser_close ends a session at once.
+      // Its room is given back once its teardown has finished.
+      let second = "";
+      await expect
+        .poll(
+          async () => {
+            const started = await browser.call("browser_navigate", { url: `${site.origin}/form` }, "r2");
+            if (started.ok) second = sessionOf(started);
+            return started.ok ? "started" : started.error.code;
+          },
+          { timeout: 5_000, interval: 200 },
+        )
+        .toBe("started");
       const secondGroup = groupOf(second) as number;
       ok(await browser.call("browser_close", { sessionId: second }, "r2"));
       expect(groupMembers(secondGroup)).toEqual([]);
@@ -93,6 +104,21 @@ describe.skipIf(SKIP)("browser session caps", () => {
           { timeout: 5_000, interval: 250 },
         )
         .toMatch(/its Chromium used \d+ bytes of memory, over the 67108864-byte cap/);
+      await expect.poll(() => groupMembers(group), { timeout: 3_000 }).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 20_000);
+
+  it("ends a session whose page stops answering, rather than waiting on it", async () => {
+    const browser = await startBrowserHarness(site.port, { navigationTimeoutMs: 1_000 });
+    try {
+      const sessionId = sessionOf(await browser.call("browser_navigate", { url: `${site.origin}/stall` }));
+      const group = groupOf(sessionId) as number;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const stalled = failed(await browser.call("browser_read", { sessionId }));
+      expect(stalled.code).toBe("timeout");
+      expect(stalled.message).toMatch(/did not answer within 2000 ms/);
       await expect.poll(() => groupMembers(group), { timeout: 3_000 }).toEqual([]);
     } finally {
       await browser.close();

@@ -171,7 +171,13 @@ describe.skipIf(SKIP)("the governed browser", () => {
     expect(snapshot.content).toContain("http://10.11.12.13/x.js (private)");
     expect(snapshot.content).toContain(`${site.otherPort}/data (port)`);
     const blocked = (snapshot.data as { blocked: { url: string; rule: string }[] }).blocked;
-    expect(new Set(blocked.map((refusal) => refusal.rule))).toEqual(new Set(["loopback", "port", "private"]));
+    expect(blocked).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ url: `${site.otherAddress}/pixel.png`, rule: "loopback" }),
+        expect.objectContaining({ url: "http://10.11.12.13/x.js", rule: "private" }),
+        expect.objectContaining({ url: `${site.otherPort}/data`, rule: "port" }),
+      ]),
+    );
     expect(site.forbiddenHits()).toBe(0);
     // Reported once: the next read lists only what was refused since.
     expect((await read()).content).not.toContain("Blocked by");
@@ -208,6 +214,11 @@ describe.skipIf(SKIP)("the governed browser", () => {
         .subarray(1, 4)
         .toString(),
     ).toBe("PNG");
+  });
+
+  it("blocks service workers, which would otherwise answer the page's requests themselves", async () => {
+    await navigate("/service-worker");
+    await expect.poll(async () => (await read()).content, { timeout: 5_000 }).toContain("no service workers");
   });
 
   it("knows a session only to its own run", async () => {

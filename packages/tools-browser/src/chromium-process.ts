@@ -87,12 +87,20 @@ export function groupMembers(group: number): number[] {
 }
 
 /**
- * The resident memory of a group's processes, summed (pages shared between them are counted in each, so
- * this errs high, which for a cap is the safe side).
+ * The memory a group's processes hold, summed as proportional set size (`Pss` in smaps_rollup): a page
+ * shared by n processes counts 1/n in each, so the sum is what the group costs. Chromium's processes share
+ * most of their pages; summing their RSS instead counted a few tabs as over 1 GiB. RSS is the fallback
+ * where smaps_rollup cannot be read (it errs high, the safe side for a cap).
  */
 export function groupResidentBytes(group: number): number {
   let total = 0;
   for (const pid of groupMembers(group)) {
+    const rollup = readProc(pid, "smaps_rollup");
+    const pss = rollup ? /^Pss:\s+(\d+) kB/m.exec(rollup) : null;
+    if (pss) {
+      total += Number(pss[1]) * 1024;
+      continue;
+    }
     const statm = readProc(pid, "statm");
     const pages = statm ? Number(statm.split(" ")[1]) : 0;
     if (Number.isFinite(pages)) total += pages * 4096;

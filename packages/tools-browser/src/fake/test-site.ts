@@ -104,6 +104,31 @@ export async function startTestSite(): Promise<TestSite> {
           })
           .end("name,count\nwidget,3\n");
         return;
+      case "/stall":
+        // A script that never yields, once the page has loaded.
+        return send(
+          page(
+            "Stall",
+            `<main><p>Loaded.</p><script>setTimeout(() => { for (;;) {} }, 200);</script></main>`,
+          ),
+        );
+      case "/service-worker":
+        return send(
+          page(
+            "Service worker",
+            `<main><p id="state">registering</p><script>
+             if (!navigator.serviceWorker) document.getElementById("state").textContent = "no service workers";
+             else navigator.serviceWorker.register("/sw.js").then(
+               () => { document.getElementById("state").textContent = "registered"; },
+               (error) => { document.getElementById("state").textContent = "refused: " + error.name; });
+             </script></main>`,
+          ),
+        );
+      case "/sw.js":
+        response
+          .writeHead(200, { "content-type": "text/javascript" })
+          .end("self.addEventListener('fetch', () => {});");
+        return;
       case "/popup":
         return send(page("Popup", `<main><button onclick="window.open('/other')">Open</button></main>`));
       default:
