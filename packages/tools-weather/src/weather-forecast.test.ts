@@ -166,6 +166,23 @@ describe("weather_forecast through Open-Meteo", () => {
   });
 });
 
+describe("weather_forecast under a deployment allowing fewer days than the default", () => {
+  it("forecasts the days it allows when none are asked for, and refuses more", async () => {
+    const short = await startWeatherHarness({ maxDays: 1 });
+    try {
+      const result = await short.call({ latitude: 52.52, longitude: 13.41 });
+      if (!result.ok) throw new Error(result.error.message);
+      expect(short.fake.requests.at(-1)?.query.forecast_days).toBe("1");
+      const more = await short.call({ latitude: 52.52, longitude: 13.41, days: 2 });
+      if (more.ok) throw new Error("expected a failure");
+      expect(more.error.code).toBe("invalid_input");
+      expect(more.error.message).toContain("at most 1 days");
+    } finally {
+      await short.close();
+    }
+  });
+});
+
 describe("the weather toolkit", () => {
   it("declares weather_forecast as read, never approved, general, keyless, on Open-Meteo's two hosts", async () => {
     expect(

@@ -13,6 +13,8 @@ import { type Forecast, type Place, UNITS } from "./weather-provider.js";
 const HIDDEN = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
 
 const nullableNumber = z.number().nullable();
+/** Days forecast when the model names none: today and the next two. */
+const DEFAULT_DAYS = 3;
 
 export const weatherForecast = weatherTool({
   name: "weather_forecast",
@@ -41,9 +43,9 @@ export const weatherForecast = weatherTool({
         .int()
         .min(1)
         .max(MAX_DAYS)
-        .default(3)
+        .optional()
         .describe(
-          "how many days, from today (default 3; the deployment allows at most maxDays, 7 unless configured)",
+          `how many days, from today (default ${DEFAULT_DAYS}, or fewer where the deployment allows fewer; at most its maxDays, 7 unless configured)`,
         ),
       units: z.enum(UNITS).default("metric").describe("metric (°C, km/h, mm) or imperial (°F, mph, inch)"),
     })
@@ -93,7 +95,8 @@ export const weatherForecast = weatherTool({
       }),
     ),
   }),
-  async run({ latitude, longitude, place, days, units }, context, { provider, maxDays }) {
+  async run({ latitude, longitude, place, days: asked, units }, context, { provider, maxDays }) {
+    const days = asked ?? Math.min(DEFAULT_DAYS, maxDays);
     if (days > maxDays) {
       throw new ToolFailure(
         "invalid_input",
