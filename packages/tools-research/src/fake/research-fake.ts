@@ -92,7 +92,15 @@ export interface ResearchFake {
   close(): Promise<void>;
 }
 
-export async function startResearchFake(): Promise<ResearchFake> {
+export interface ResearchFakeOptions {
+  /**
+   * Enforce NCBI's keyless limit as NCBI does: more than this many E-utilities requests from the address in
+   * one second are answered with the 429 above. Off unless given, so tests that pace faster still run.
+   */
+  ncbiPerSecond?: number;
+}
+
+export async function startResearchFake(options: ResearchFakeOptions = {}): Promise<ResearchFake> {
   const requests: SeenRequest[] = [];
   const queued: { [S in SourceName]: Scenarios[S][] } = {
     wikipedia: [],
@@ -114,6 +122,12 @@ export async function startResearchFake(): Promise<ResearchFake> {
         at: Date.now(),
       };
       requests.push(request);
+      const overNcbiLimit =
+        source === "pubmed" &&
+        options.ncbiPerSecond !== undefined &&
+        requests.filter((seen) => seen.source === "pubmed" && seen.at > request.at - 1000).length >
+          options.ncbiPerSecond;
+      if (overNcbiLimit) queued.pubmed.unshift("rate-limited");
       const reply = answer(request, source, queued);
       const json = typeof reply.body !== "string";
       outgoing.writeHead(reply.status, {

@@ -8,7 +8,7 @@ import { createTestHarness, type TestHarness } from "toolreg/test";
 import { createToolkitHost } from "toolreg/toolkit";
 import type { ResearchConfig } from "../research-config.js";
 import { researchToolkit } from "../toolkit.js";
-import { type ResearchFake, startResearchFake } from "./research-fake.js";
+import { type ResearchFake, type ResearchFakeOptions, startResearchFake } from "./research-fake.js";
 
 export interface ResearchHarness extends TestHarness {
   fake: ResearchFake;
@@ -17,8 +17,11 @@ export interface ResearchHarness extends TestHarness {
   close(): Promise<void>;
 }
 
-export async function startResearchHarness(config: Partial<ResearchConfig> = {}): Promise<ResearchHarness> {
-  const fake = await startResearchFake();
+export async function startResearchHarness(
+  config: Partial<ResearchConfig> = {},
+  fakeOptions: ResearchFakeOptions = {},
+): Promise<ResearchHarness> {
+  const fake = await startResearchFake(fakeOptions);
   const host = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });
   const tools = await researchToolkit.build(
     {

@@ -1,6 +1,7 @@
 /** @module PubMed over the fake: ESearch then ESummary, NCBI's tool and email, its 429, its errors, cut JSON, and the pacing NCBI asks. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ResearchHarness, startResearchHarness } from "../fake/research-harness.js";
+import { PUBMED_INTERVAL_MS } from "../research-config.js";
 import type { ResearchOutput, SourceReport } from "../research-results.js";
 
 let research: ResearchHarness;
@@ -85,5 +86,37 @@ describe("the PubMed source", () => {
     expect((await pubmedReport())?.error?.message).toMatch(
       /PubMed answered 200 with something other than JSON/,
     );
+  });
+});
+
+describe("PubMed under NCBI's keyless limit of three requests a second", () => {
+  const calls = (harness: ResearchHarness) =>
+    Promise.all([1, 2, 3].map(() => harness.search({ query: "CRISPR", sources: ["pubmed"] })));
+  const rateLimited = (envelopes: Awaited<ReturnType<typeof calls>>) =>
+    envelopes.filter((envelope) => !envelope.ok && envelope.error.code === "upstream_rate_limited").length;
+
+  it("is refused when three searches (six requests) go at once unpaced", async () => {
+    const unpaced = await startResearchHarness(
+      { sources: ["pubmed"], pacingMs: { arxiv: 0, pubmed: 0 } },
+      { ncbiPerSecond: 3 },
+    );
+    try {
+      expect(rateLimited(await calls(unpaced))).toBeGreaterThan(0);
+    } finally {
+      await unpaced.close();
+    }
+  });
+
+  it("is never refused with the default pacing, which three concurrent searches share", async () => {
+    const paced = await startResearchHarness(
+      { sources: ["pubmed"], pacingMs: { arxiv: 0, pubmed: PUBMED_INTERVAL_MS } },
+      { ncbiPerSecond: 3 },
+    );
+    try {
+      expect(rateLimited(await calls(paced))).toBe(0);
+      expect(paced.fake.requests).toHaveLength(6);
+    } finally {
+      await paced.close();
+    }
   });
 });
