@@ -79,6 +79,31 @@ describe("web_scrape through Jina Reader", () => {
 });
 
 describe("web_crawl through Jina Reader", () => {
+  it("reads a site without robots.txt (Reader's 4xx for it) as allowing all, and Reader failing as disallowing all", async () => {
+    const bare = await startJinaFake(undefined, {
+      "https://bare.example/": { title: "Bare", markdown: "See [more](https://bare.example/more)." },
+      "https://bare.example/more": { title: "More", markdown: "More." },
+    });
+    const harness = await startScrapeHarness({ provider: "jina", baseUrl: bare.url });
+    try {
+      const allowed = await harness.call("web_crawl", { url: "https://bare.example/" });
+      expect(allowed).toMatchObject({ ok: true, data: { robots: { "https://bare.example": "none" } } });
+      expect(allowed.ok ? (allowed.data as { pages: unknown[] }).pages : []).toHaveLength(2);
+      bare.next("server-error");
+      const refused = await harness.call("web_crawl", { url: "https://bare.example/more" });
+      expect(refused).toMatchObject({
+        ok: true,
+        data: {
+          robots: { "https://bare.example": "unreachable" },
+          disallowed: ["https://bare.example/more"],
+        },
+      });
+    } finally {
+      await harness.close();
+      await bare.close();
+    }
+  });
+
   it("follows the markdown's links on the same host only", async () => {
     const envelope = await keyed.call("web_crawl", { url: `${SITE}/` });
     expect(envelope.ok).toBe(true);

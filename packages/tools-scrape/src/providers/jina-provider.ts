@@ -75,9 +75,14 @@ export function createJinaProvider(
         const { answer } = await read(url, "text", context);
         return { status: 200, text: answer.data.content };
       } catch (error) {
-        // Jina failing is not the site answering: unreachable, so the crawler disallows all.
-        if (ToolFailure.isInstance(error)) return { status: 0, text: "" };
-        throw error;
+        if (!ToolFailure.isInstance(error)) throw error;
+        // Reader answers a page it could not read (a site's 404 among them) with a 4xx of its own; only
+        // its key, credit and rate answers are about Jina. The first reads as no robots.txt, allowing
+        // all; Jina itself failing is not the site answering, so unreachable, disallowing all.
+        const status = error.details?.status;
+        const aboutThePage = typeof status === "number" && status >= 400 && status < 500;
+        if (aboutThePage && ![401, 402, 403, 429].includes(status)) return { status: 404, text: "" };
+        return { status: 0, text: "" };
       }
     },
   };
