@@ -35,7 +35,7 @@ export const BrowserConfigSchema = z.strictObject({
     .default(1024 * 1024 * 1024)
     .meta({
       description:
-        "resident memory of a session's Chromium processes, summed; over it, the session is closed",
+        "memory of a session's Chromium processes (proportional set size, summed); over it, the session is closed",
     }),
   rendererHeapMiB: z
     .number()

@@ -4,7 +4,7 @@
  * downloaded. Every operation runs one at a time; caps close the session and say why.
  */
 import { randomBytes } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { readFile, rm, stat } from "node:fs/promises";
 import type { Browser, BrowserContext, Download, ElementHandle, Page, Request } from "playwright-core";
 import { type Artifact, type ArtifactStore, type EgressClient, ToolFailure } from "toolreg/toolkit";
 import type { BrowserConfig } from "./browser-config.js";
@@ -46,6 +46,7 @@ interface SessionParts {
   proxy: EgressProxy;
   browser: Browser;
   group: number;
+  profileDir: string | undefined;
   context: BrowserContext;
   page: Page;
 }
@@ -82,7 +83,7 @@ export class BrowserSession {
       onRefused: (refusal) => this.#recordRefusal(refusal),
     });
     try {
-      const { browser, group } = await launchChromium({
+      const { browser, group, profileDir } = await launchChromium({
         executablePath: config.executablePath,
         proxyUrl: proxy.url,
         marker: `--toolreg-browser-session=${this.id}`,
@@ -102,7 +103,7 @@ export class BrowserSession {
         await context.addInitScript(NO_SERVICE_WORKERS);
         const page = await context.newPage();
         page.setDefaultTimeout(config.navigationTimeoutMs);
-        this.#parts = { proxy, browser, group, context, page };
+        this.#parts = { proxy, browser, group, profileDir, context, page };
         this.#watch(context, page);
       } catch (error) {
         killGroup(group);
@@ -234,8 +235,9 @@ export class BrowserSession {
       killGroup(parts.group);
       await Promise.race([
         parts.browser.close().catch(() => {}),
-        new Promise((resolve) => setTimeout(resolve, 2_000)),
+        new Promise((resolve) => setTimeout(resolve, 500)),
       ]);
+      if (parts.profileDir) await rm(parts.profileDir, { recursive: true, force: true }).catch(() => {});
       await parts.proxy.close();
     }
     this.#dependencies.onClosed(this, reason);

@@ -4,6 +4,8 @@
  * memory measured over the whole group and the whole group killed at the end.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 
 export interface ChromiumLaunch {
@@ -50,7 +52,9 @@ export function chromiumArguments(launch: ChromiumLaunch): string[] {
 }
 
 /** Launches Chromium headless; the caller owns the returned group. */
-export async function launchChromium(launch: ChromiumLaunch): Promise<{ browser: Browser; group: number }> {
+export async function launchChromium(
+  launch: ChromiumLaunch,
+): Promise<{ browser: Browser; group: number; profileDir: string | undefined }> {
   const browser = await chromium.launch({
     executablePath: launch.executablePath,
     headless: true,
@@ -61,24 +65,35 @@ export async function launchChromium(launch: ChromiumLaunch): Promise<{ browser:
     handleSIGTERM: false,
     args: chromiumArguments(launch),
   });
-  const group = findGroup(launch.marker);
-  if (group === undefined) {
+  const found = findChromium(launch.marker);
+  if (found === undefined) {
     await browser.close().catch(() => {});
     throw new Error("Chromium started but its process could not be found in /proc");
   }
-  return { browser, group };
+  return { browser, group: found.group, profileDir: found.profileDir };
+}
+
+/** The temporary profile Playwright made, which a killed browser may leave behind; only under the temp folder. */
+function profileDirOf(commandLine: readonly string[]): string | undefined {
+  const flag = commandLine.find((part) => part.startsWith("--user-data-dir="));
+  const dir = flag?.slice("--user-data-dir=".length);
+  return dir?.startsWith(join(tmpdir(), "playwright_")) && !dir.includes("..") ? dir : undefined;
+}
+
+function findChromium(marker: string): { group: number; profileDir: string | undefined } | undefined {
+  for (const pid of processIds()) {
+    const commandLine = readProc(pid, "cmdline")?.split("\0");
+    if (commandLine?.includes(marker)) {
+      const group = statField(pid, 5);
+      if (group !== undefined && group > 1) return { group, profileDir: profileDirOf(commandLine) };
+    }
+  }
+  return undefined;
 }
 
 /** The process group of the process whose command line holds `marker`. */
 export function findGroup(marker: string): number | undefined {
-  for (const pid of processIds()) {
-    const commandLine = readProc(pid, "cmdline");
-    if (commandLine?.split("\0").includes(marker)) {
-      const group = statField(pid, 5);
-      if (group !== undefined && group > 1) return group;
-    }
-  }
-  return undefined;
+  return findChromium(marker)?.group;
 }
 
 /** The live processes of a group. */

@@ -109,7 +109,7 @@ export async function startTestSite(): Promise<TestSite> {
         return send(
           page(
             "Stall",
-            `<main><p>Loaded.</p><script>setTimeout(() => { for (;;) {} }, 200);</script></main>`,
+            `<main><p>Loaded.</p><script>setTimeout(() => { for (;;) {} }, 1000);</script></main>`,
           ),
         );
       case "/service-worker":
