@@ -475,3 +475,37 @@ describe("egress: credentials", () => {
     expect(shadowed.details).toMatchObject({ rule: "credential_header" });
   });
 });
+
+describe("checkTarget, for a caller that connects itself", () => {
+  const scripted =
+    (answers: Record<string, string[]>): Resolver =>
+    async (host) =>
+      (answers[host] ?? []).map(
+        (address): ResolvedAddress => ({ address, family: address.includes(":") ? 6 : 4 }),
+      );
+
+  it("answers the one address to connect to, checked as a request would be", async () => {
+    const egress = new EgressClient({
+      resolver: scripted({
+        "pages.example": ["93.184.216.34"],
+        "rebind.example": ["93.184.216.34", "10.0.0.7"],
+      }),
+    });
+    await expect(egress.checkTarget("https://pages.example/a")).resolves.toMatchObject({
+      host: "pages.example",
+      address: "93.184.216.34",
+      family: 4,
+    });
+    // Every answer is judged, not only the one pinned; a literal and a scheme are judged as request does.
+    await expect(egress.checkTarget("https://rebind.example/")).rejects.toMatchObject({
+      details: { rule: "private" },
+    });
+    await expect(egress.checkTarget("http://127.0.0.1:8080/")).rejects.toMatchObject({
+      details: { rule: "loopback" },
+    });
+    await expect(egress.checkTarget("ftp://pages.example/")).rejects.toMatchObject({
+      details: { rule: "scheme" },
+    });
+    await egress.close();
+  });
+});
