@@ -79,6 +79,7 @@ describe("stock_quote through yfinance", () => {
     expect(plain.error.code).toBe("upstream_rate_limited");
     expect(plain.error.retryable).toBe(true);
     expect(plain.error.retryAfterMs).toBeUndefined();
+    expect(plain.error.message).toContain("refuses automated clients");
     yahoo.fake.next("rate-limited-retry-after");
     const timed = await yahoo.call("stock_quote", { symbols: ["AAPL"] });
     if (timed.ok) throw new Error("expected a failure");

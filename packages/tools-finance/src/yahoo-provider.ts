@@ -6,7 +6,7 @@
  * delisted"}}}` (ranaroussi/yfinance#2903 quotes it). Fundamentals through Yahoo need a cookie and a
  * crumb (quoteSummary), which this adapter does not fake: it declares quotes only.
  */
-import { ToolFailure } from "toolreg/toolkit";
+import { retryAfterMs, ToolFailure, upstreamRateLimited } from "toolreg/toolkit";
 import { z } from "zod";
 import type { FinanceProvider, ProviderSetup, Quote } from "./finance-provider.js";
 import {
@@ -59,6 +59,17 @@ export function createYahooProvider({ baseUrl, egress }: ProviderSetup): Finance
       if (response.status === 404) {
         const failure = ChartFailureBody.safeParse(body);
         if (failure.success && failure.data.chart.error.code === "Not Found") return undefined;
+      }
+      if (response.status === 429) {
+        // Yahoo answers a plain "Too Many Requests" both to bursts and to clients it takes for automated
+        // ones (tradingview/yahoo_datafeed#9, atreadw1492/yahoo_fin#130): say both, so nobody retries forever.
+        throw upstreamRateLimited(
+          "Yahoo Finance answered 429 Too Many Requests, which it sends both when requests come too fast and when it refuses automated clients outright; if this persists, the deployment should configure financial-datasets",
+          {
+            retryAfterMs: retryAfterMs(response.headers["retry-after"]),
+            details: { status: 429, limit: "rate" },
+          },
+        );
       }
       if (response.status >= 400) {
         const failure = ChartFailureBody.safeParse(body);

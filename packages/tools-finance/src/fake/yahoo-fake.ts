@@ -6,8 +6,8 @@
  *   close; the price is read at chart.result[0].meta.regularMarketPrice);
  * - an unknown symbol: 404 `{chart: {result: null, error: {code: "Not Found", description: "No data
  *   found, symbol may be delisted"}}}` (github.com/ranaroussi/yfinance/pull/2903);
- * - throttling: 429 "Too Many Requests" as plain text, with and without Retry-After (Yahoo documents
- *   nothing here: the fake only holds the adapter to a 429 in either form);
+ * - throttling: 429 "Too Many Requests" as plain text, which Yahoo also sends to clients it takes for
+ *   bots (tradingview/yahoo_datafeed#9, atreadw1492/yahoo_fin#130), with and without Retry-After;
  * - a consent or bot page in place of JSON, and a 200 whose `result` is not the documented shape.
  */
 import { type FakeReply, HTML_PAGE, startVendorFake, type VendorFake } from "./vendor-fake.js";
