@@ -2,8 +2,10 @@
  * @module The Google Places API (New) adapter: `POST places.googleapis.com/v1/places:searchText` with the
  * key in `X-Goog-Api-Key` (egress injects it) and the fields wanted in `X-Goog-FieldMask`, which the API
  * requires and bills by (developers.google.com/maps/documentation/places/web-service/text-search). The
- * request takes `textQuery`, `maxResultCount` 1–20 and `locationBias.circle` {center, radius 0–50000 m};
- * the answer is `{places: [...]}`, or `{}` when nothing matched. Errors are Google's
+ * request takes `textQuery`, `pageSize` (at most 20; the places:v1 discovery document marks the older
+ * `maxResultCount` deprecated in its favour) and `locationBias.circle` {center, radius 0–50000 m}; the
+ * answer is `{places: [...]}` (with `nextPageToken` when more exist; one page is read), or `{}` when
+ * nothing matched. Errors are Google's
  * `{error: {code, message, status, details}}`: 400 INVALID_ARGUMENT (a refused key among them, with
  * reason API_KEY_INVALID), 403 PERMISSION_DENIED (the API not enabled for the key's project, or the key
  * restricted), 429 RESOURCE_EXHAUSTED (a quota), 500 INTERNAL, 503 UNAVAILABLE.
@@ -72,7 +74,7 @@ export function createGooglePlacesProvider({ baseUrl, egress, credentialRef }: P
     async search(query, { count, bias }, context) {
       const json = {
         textQuery: query,
-        maxResultCount: count,
+        pageSize: count,
         ...(bias
           ? {
               locationBias: {

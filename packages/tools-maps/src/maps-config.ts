@@ -8,7 +8,7 @@ import { PROVIDER_NAMES } from "./maps-provider.js";
 import { NOMINATIM_MIN_INTERVAL_MS } from "./nominatim-provider.js";
 
 export const DEFAULT_MAX_RESULTS = 10;
-/** Google's maxResultCount tops out at 20 (Nominatim's limit at 40): the stricter bound for both. */
+/** Google's pageSize tops out at 20 (Nominatim's limit at 40): the stricter bound for both. */
 export const MAX_RESULTS = 20;
 
 export const MapsConfigSchema = z

@@ -45,7 +45,7 @@ describe("place_search through Google Places (New)", () => {
     expect(sent?.headers["content-type"]).toBe("application/json");
     expect(JSON.parse(sent?.body ?? "")).toEqual({
       textQuery: "coffee near Rosenthaler Platz",
-      maxResultCount: 2,
+      pageSize: 2,
       locationBias: { circle: { center: { latitude: 52.53, longitude: 13.4 }, radius: 1500 } },
     });
     const data = result.data as Found;
@@ -78,7 +78,7 @@ describe("place_search through Google Places (New)", () => {
     if (!result.ok) throw new Error(result.error.message);
     expect(JSON.parse(google.fake.requests.at(-1)?.body ?? "")).toEqual({
       textQuery: "coffee",
-      maxResultCount: 5,
+      pageSize: 5,
     });
     expect(result.content).toContain("this deployment returns at most 5");
   });

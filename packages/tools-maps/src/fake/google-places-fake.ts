@@ -4,8 +4,9 @@
  *   (developers.google.com/maps/documentation/places/web-service/text-search; migrate-text: "Field
  *   masking is required … If you omit this list, the methods return an error"): a missing mask answers
  *   400 INVALID_ARGUMENT "FieldMask is a required parameter" (googleapis/google-cloud-java#11017);
- * - the request body `textQuery`, `maxResultCount` 1–20, `locationBias.circle` {center {latitude,
- *   longitude}, radius 0–50000} (the places:v1 discovery document, GoogleMapsPlacesV1SearchTextRequest);
+ * - the request body `textQuery`, `pageSize` (above 20 coerced to 20, negative refused; `maxResultCount`
+ *   deprecated and ignored beside it), `locationBias.circle` {center {latitude, longitude}, radius
+ *   0–50000} (the places:v1 discovery document, GoogleMapsPlacesV1SearchTextRequest);
  * - the answer `{places: [...]}` holding only the masked fields, and `{}` when nothing matched;
  * - errors in google.rpc.Status form `{error: {code, message, status, details}}`: a bad key as 400
  *   INVALID_ARGUMENT with reason API_KEY_INVALID, 403 PERMISSION_DENIED (SERVICE_DISABLED), 429
@@ -145,6 +146,7 @@ function answer(request: SeenRequest, scenario: GoogleScenario | undefined): Fak
   }
   let body: {
     textQuery?: unknown;
+    pageSize?: unknown;
     maxResultCount?: unknown;
     locationBias?: { circle?: { radius?: unknown } };
   };
@@ -156,10 +158,11 @@ function answer(request: SeenRequest, scenario: GoogleScenario | undefined): Fak
   if (typeof body.textQuery !== "string" || body.textQuery.length === 0) {
     return googleError(400, "INVALID_ARGUMENT", "textQuery is required.");
   }
-  const count = body.maxResultCount ?? 20;
-  if (typeof count !== "number" || count < 1 || count > 20) {
-    return googleError(400, "INVALID_ARGUMENT", "maxResultCount must be between 1 and 20.");
+  const asked = body.pageSize ?? body.maxResultCount ?? 0;
+  if (typeof asked !== "number" || !Number.isInteger(asked) || asked < 0) {
+    return googleError(400, "INVALID_ARGUMENT", "page_size must be a non-negative integer.");
   }
+  const count = asked === 0 ? 20 : Math.min(asked, 20);
   const radius = body.locationBias?.circle?.radius;
   if (radius !== undefined && (typeof radius !== "number" || radius < 0 || radius > 50_000)) {
     return googleError(400, "INVALID_ARGUMENT", "Invalid radius. Must be between 0.0 and 50000.0.");
