@@ -6,11 +6,13 @@
 import { randomBytes } from "node:crypto";
 import { readFile, rm, stat } from "node:fs/promises";
 import type { Browser, BrowserContext, Download, ElementHandle, Page, Request } from "playwright-core";
-import { type Artifact, type ArtifactStore, type EgressClient, ToolFailure } from "toolreg/toolkit";
+import { type ArtifactStore, type EgressClient, ToolFailure } from "toolreg/toolkit";
 import type { BrowserConfig } from "./browser-config.js";
 import { groupResidentBytes, killGroup, launchChromium } from "./chromium-process.js";
 import { type EgressProxy, REFUSED_HEADER, type RefusedRequest, startEgressProxy } from "./egress-proxy.js";
-import { describeElement, type PickedPage, pickPage } from "./page-snapshot.js";
+import { firstLine, gotoSettled, navigationFailure, pickSettled, typingRefusal } from "./page-actions.js";
+import { describeElement } from "./page-snapshot.js";
+import { type DownloadOutcome, renderSnapshot } from "./snapshot-text.js";
 
 const MAX_KEPT_REFUSALS = 200;
 
@@ -38,9 +40,6 @@ export interface Snapshot {
   references: number;
   refused: RefusedRequest[];
 }
-
-/** A file the page downloaded, kept as an artifact, or why it was not. */
-export type DownloadOutcome = { artifact: Artifact } | { name: string; refused: string };
 
 interface SessionParts {
   proxy: EgressProxy;
@@ -436,110 +435,6 @@ export function closedFailure(id: string, reason: string): ToolFailure {
     `browser session ${id} is closed: ${reason}. Start a new one with browser_navigate`,
     { details: { sessionId: id, closed: reason } },
   );
-}
-
-function renderSnapshot(
-  id: string,
-  picked: PickedPage,
-  elements: string[],
-  refused: RefusedRequest[],
-  downloads: DownloadOutcome[],
-): string {
-  const parts = [`# ${picked.title || "(untitled)"}`, `url: ${picked.url}`, `session: ${id}`];
-  if (refused.length > 0) {
-    parts.push(
-      `## Blocked by the egress policy (${refused.length})`,
-      refused.map((refusal) => `- ${refusal.url} (${refusal.rule}): ${refusal.message}`).join("\n"),
-    );
-  }
-  if (downloads.length > 0) parts.push("## Downloads", downloads.map(describeDownload).join("\n"));
-  parts.push("## Text", picked.text || "(no text)");
-  if (picked.textTruncated) parts.push("(the text was cut here)");
-  parts.push(
-    "## Elements (pass a reference to browser_click or browser_type; they last until the next read, click, typing or navigation)",
-    elements.join("\n") || "(none)",
-  );
-  if (picked.elementsTruncated) parts.push("(more elements were left out)");
-  return parts.join("\n\n");
-}
-
-export function describeDownload(outcome: DownloadOutcome): string {
-  return "artifact" in outcome
-    ? `- ${outcome.artifact.name} (${outcome.artifact.size} bytes): ${outcome.artifact.uri}`
-    : `- ${outcome.name} was not kept: ${outcome.refused}`;
-}
-
-// Runs in the page: why an element may not be typed into, or "" when it may.
-// biome-ignore lint/suspicious/noExplicitAny: a page-side element; the project's lib has no DOM types.
-function typingRefusal(element: any): string {
-  const tag = String(element.tagName).toLowerCase();
-  const type = String(element.type ?? "").toLowerCase();
-  // biome-ignore lint/suspicious/noExplicitAny: as above.
-  const secret = (node: any) =>
-    (String(node.tagName).toLowerCase() === "input" && String(node.type).toLowerCase() === "password") ||
-    /\b(current|new)-password\b/i.test(node.getAttribute("autocomplete") ?? "");
-  if (secret(element))
-    return "a password field: no credential is typed by this tool; ask the user to sign in themselves";
-  if (tag === "input" && type === "file") return "a file input: files are not uploaded by this tool";
-  const form = element.form ?? element.closest("form");
-  if (form && Array.from(form.querySelectorAll("input, textarea")).some(secret))
-    return "in a form with a password field: sign-in forms are not filled by this tool; ask the user to sign in themselves";
-  const editable =
-    tag === "textarea" ||
-    tag === "select" ||
-    (tag === "input" &&
-      !["checkbox", "radio", "submit", "button", "reset", "image", "hidden", "range", "color"].includes(
-        type,
-      )) ||
-    element.isContentEditable === true;
-  return editable ? "" : "not a field that takes text: use browser_click for it";
-}
-
-/** Reads the page; once more after it loads when the page navigated away mid-read (its script, a refresh). */
-async function pickSettled(page: Page): Promise<PickedPage> {
-  try {
-    return await pickPage(page);
-  } catch (error) {
-    if (!/Execution context was destroyed|navigat/i.test(firstLine(error))) throw error;
-    await page.waitForLoadState("load", { timeout: 5_000 }).catch(() => {});
-    try {
-      return await pickPage(page);
-    } catch (again) {
-      throw new ToolFailure(
-        "upstream_error",
-        `the page kept navigating while it was read: ${firstLine(again)}`,
-        {
-          retryable: true,
-        },
-      );
-    }
-  }
-}
-
-/**
- * `page.goto`, once more when the page's own navigation (a previous load's error page committing late, a
- * script moving on) interrupted it: the model asked for this URL, not for whatever was in flight.
- */
-async function gotoSettled(page: Page, url: string) {
-  try {
-    return await page.goto(url, { waitUntil: "load" });
-  } catch (error) {
-    if (!/interrupted by another navigation/.test(firstLine(error))) throw error;
-    await page.waitForLoadState("load", { timeout: 2_000 }).catch(() => {});
-    return await page.goto(url, { waitUntil: "load" });
-  }
-}
-
-function navigationFailure(error: unknown, url: string): ToolFailure {
-  const message = firstLine(error);
-  if (/Timeout/i.test(message)) {
-    return new ToolFailure("timeout", `${url} did not finish loading in time`, { retryable: true });
-  }
-  return new ToolFailure("upstream_error", `could not load ${url}: ${message}`);
-}
-
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n")[0]?.slice(0, 300) ?? "";
 }
 
 function safeFileName(name: string): string {

@@ -1,5 +1,5 @@
 /** @module What a click or typing answers: where the page is now, and what it downloaded. */
-import { type DownloadOutcome, describeDownload } from "../browser-session.js";
+import { type DownloadOutcome, describeDownload } from "../snapshot-text.js";
 
 export function interactionOutput(
   done: string,
