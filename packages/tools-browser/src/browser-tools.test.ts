@@ -216,6 +216,13 @@ describe.skipIf(SKIP)("the governed browser", () => {
     ).toBe("PNG");
   });
 
+  it("sends no WebRTC datagram past the proxy: ICE gathers no candidate and the STUN server hears nothing", async () => {
+    await navigate(`/webrtc?port=${site.udpPort}`);
+    await expect.poll(async () => (await read()).content, { timeout: 5_000 }).toContain("gathered:");
+    expect((await read()).content).toContain("gathered: none");
+    expect(site.forbiddenHits()).toBe(0);
+  });
+
   it("blocks service workers, which would otherwise answer the page's requests themselves", async () => {
     await navigate("/service-worker");
     await expect.poll(async () => (await read()).content, { timeout: 5_000 }).toContain("no service workers");

@@ -4,6 +4,7 @@
  * one on 127.0.0.1 at another port — each counting every connection made to it.
  */
 import { createHash } from "node:crypto";
+import { createSocket } from "node:dgram";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import type { Duplex } from "node:stream";
@@ -16,7 +17,9 @@ export interface TestSite {
   otherAddress: string;
   /** 127.0.0.1 on a port the tests' policy does not list. */
   otherPort: string;
-  /** Connections that reached the two forbidden servers. */
+  /** A UDP port on 127.0.0.2 a STUN request would go to. */
+  udpPort: number;
+  /** Connections that reached the two forbidden servers, and datagrams that reached the UDP one. */
   forbiddenHits(): number;
   close(): Promise<void>;
 }
@@ -104,6 +107,25 @@ export async function startTestSite(): Promise<TestSite> {
           })
           .end("name,count\nwidget,3\n");
         return;
+      case "/webrtc":
+        // ICE gathering sends STUN binding requests over UDP straight to the server named, unless the
+        // browser keeps UDP to proxied paths (an HTTP proxy carries none).
+        return send(
+          page(
+            "WebRTC",
+            `<main><p id="state">gathering</p><script>
+             const connection = new RTCPeerConnection({ iceServers: [{ urls: ${JSON.stringify(`stun:127.0.0.2:${url.searchParams.get("port")}`)} }] });
+             const found = [];
+             connection.onicecandidate = (event) => { if (event.candidate) found.push(event.candidate.type); };
+             connection.onicegatheringstatechange = () => {
+               if (connection.iceGatheringState === "complete")
+                 document.getElementById("state").textContent = "gathered: " + (found.join(",") || "none");
+             };
+             connection.createDataChannel("probe");
+             connection.createOffer().then((offer) => connection.setLocalDescription(offer));
+             </script></main>`,
+          ),
+        );
       case "/stall":
         // A script that never yields, once the page has loaded.
         return send(
@@ -149,15 +171,25 @@ export async function startTestSite(): Promise<TestSite> {
   await listen(otherAddress, "127.0.0.2", port);
   const otherPort = track(forbidden(), true);
   await listen(otherPort, "127.0.0.1", 0);
+  const udp = createSocket("udp4");
+  udp.on("message", () => {
+    hits += 1;
+  });
+  await new Promise<void>((resolve, reject) => {
+    udp.once("error", reject);
+    udp.bind(0, "127.0.0.2", () => resolve());
+  });
 
   return {
     origin: `http://127.0.0.1:${port}`,
     port,
     otherAddress: `http://127.0.0.2:${port}`,
     otherPort: `http://127.0.0.1:${(otherPort.address() as AddressInfo).port}`,
+    udpPort: udp.address().port,
     forbiddenHits: () => hits,
     async close() {
       for (const socket of sockets) socket.destroy();
+      udp.close();
       await Promise.all(
         [site, otherAddress, otherPort].map((server) => new Promise((resolve) => server.close(resolve))),
       );
