@@ -13,12 +13,20 @@ export const FinanceConfigSchema = z
   .strictObject({
     provider: z.enum(PROVIDER_NAMES).default("yfinance").meta({
       description:
-        "who answers: yfinance (Yahoo Finance's public chart endpoint, no key; quotes only) or financial-datasets (api.financialdatasets.ai, an API key; quotes and fundamentals)",
+        "who answers: yfinance (Yahoo Finance's public chart endpoint, no key; quotes only), financial-datasets (api.financialdatasets.ai, an API key; quotes and fundamentals) or openbb (an OpenBB Platform API the deployment runs, at baseUrl; quotes only)",
     }),
     credentialRef: z.string().min(1).max(200).optional().meta({
       description:
-        "the credential the provider's API key is resolved from, per call; required for financial-datasets, refused for yfinance",
+        "the credential resolved per call: financial-datasets' API key (required), or for openbb the base64 of its API's user:password when basic auth is on; refused for yfinance",
     }),
+    openbbProvider: z
+      .string()
+      .regex(/^[a-z][a-z0-9_]{0,39}$/, "an OpenBB data provider's name, e.g. yfinance, fmp, intrinio")
+      .optional()
+      .meta({
+        description:
+          "for openbb: the data provider it asks (its `provider` parameter); its default when unset",
+      }),
     baseUrl: z
       .url({ protocol: /^https?$/ })
       .refine((value) => {
@@ -35,6 +43,20 @@ export const FinanceConfigSchema = z
       .meta({ description: `the most symbols one stock_quote call may ask for (at most ${MAX_SYMBOLS})` }),
   })
   .superRefine((config, issues) => {
+    if (config.provider === "openbb" && config.baseUrl === undefined) {
+      issues.addIssue({
+        code: "custom",
+        path: ["baseUrl"],
+        message: "openbb needs the URL of the deployment's OpenBB API",
+      });
+    }
+    if (config.provider !== "openbb" && config.openbbProvider !== undefined) {
+      issues.addIssue({
+        code: "custom",
+        path: ["openbbProvider"],
+        message: "only openbb takes an openbbProvider",
+      });
+    }
     if (config.provider === "yfinance" && config.credentialRef !== undefined) {
       issues.addIssue({ code: "custom", path: ["credentialRef"], message: "yfinance takes no API key" });
     }

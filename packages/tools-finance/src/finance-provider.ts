@@ -1,11 +1,11 @@
 /**
  * @module The finance provider port: `stock_quote` and `stock_fundamentals` talk to this interface only.
- * Each adapter (Yahoo Finance's chart endpoint, Financial Datasets) says which of the two tools it can
- * answer, maps its vendor's answer into the shapes here and turns its failures into ToolFailures.
+ * Each adapter (Yahoo Finance's chart endpoint, Financial Datasets, a deployment's OpenBB Platform API)
+ * says which of the two tools it can answer, maps its vendor's answer into the shapes here and turns its failures into ToolFailures.
  */
 import type { EgressClient, ToolContext } from "toolreg/toolkit";
 
-export const PROVIDER_NAMES = ["yfinance", "financial-datasets"] as const;
+export const PROVIDER_NAMES = ["yfinance", "financial-datasets", "openbb"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 export const FINANCE_TOOLS = ["stock_quote", "stock_fundamentals"] as const;

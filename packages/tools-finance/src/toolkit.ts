@@ -11,13 +11,15 @@ import {
   createFinancialDatasetsProvider,
   FINANCIAL_DATASETS_BASE_URL,
 } from "./financial-datasets-provider.js";
+import { createOpenBBProvider } from "./openbb-provider.js";
 import { stockFundamentals } from "./stock-fundamentals.js";
 import { stockQuote } from "./stock-quote.js";
 import { createYahooProvider, YAHOO_BASE_URL } from "./yahoo-provider.js";
 
 interface ProviderSpec {
-  create(setup: ProviderSetup): FinanceProvider;
-  baseUrl: string;
+  create(setup: ProviderSetup, config: FinanceConfig): FinanceProvider;
+  /** The vendor's API root; none for OpenBB, which the deployment runs and names. */
+  baseUrl?: string;
   /** Where egress puts the key; none for Yahoo's keyless chart endpoint. */
   placement?: CredentialPlacement;
 }
@@ -29,22 +31,31 @@ export const FINANCE_PROVIDERS: Readonly<Record<ProviderName, ProviderSpec>> = {
     baseUrl: FINANCIAL_DATASETS_BASE_URL,
     placement: { header: "x-api-key" },
   },
+  openbb: {
+    create: (setup, config) => createOpenBBProvider(setup, config.openbbProvider),
+    placement: { header: "authorization", scheme: "Basic" },
+  },
 };
 
 export const financeToolkit = defineToolkit<FinanceConfig, FinanceEnv>({
   id: "finance",
   version: "0.1.0",
   package: "@toolreg/tools-finance",
-  description: "Stock quotes and company fundamentals from Yahoo Finance or Financial Datasets.",
+  description:
+    "Stock quotes and company fundamentals from Yahoo Finance, Financial Datasets or an OpenBB Platform API.",
   config: FinanceConfigSchema,
   // One placement per toolkit fits one vendor; this names Financial Datasets', and bind injects the
   // configured provider's (none for yfinance), as the search toolkit does for its keyless SearXNG.
   auth: { kind: "api-key", header: "x-api-key" },
-  hosts: Object.values(FINANCE_PROVIDERS).map((spec) => new URL(spec.baseUrl).hostname),
+  hosts: Object.values(FINANCE_PROVIDERS).flatMap((spec) =>
+    spec.baseUrl ? [new URL(spec.baseUrl).hostname] : [],
+  ),
   tools: [stockQuote, stockFundamentals],
   bind(config, host): FinanceEnv {
     const spec = FINANCE_PROVIDERS[config.provider];
     const baseUrl = config.baseUrl ?? spec.baseUrl;
+    // The schema requires one for openbb, the one provider without a default: this is a broken invariant.
+    if (baseUrl === undefined) throw new TypeError(`toolkit finance: ${config.provider} needs a baseUrl`);
     const hosts = [new URL(baseUrl).hostname];
     const { credentialRef } = config;
     const egress = host.egress(
@@ -52,6 +63,9 @@ export const financeToolkit = defineToolkit<FinanceConfig, FinanceEnv>({
         ? { hosts, credential: { ...spec.placement, credentialRef } }
         : { hosts },
     );
-    return { provider: spec.create({ baseUrl, egress, credentialRef }), maxSymbols: config.maxSymbols };
+    return {
+      provider: spec.create({ baseUrl, egress, credentialRef }, config),
+      maxSymbols: config.maxSymbols,
+    };
   },
 });

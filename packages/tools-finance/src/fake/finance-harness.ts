@@ -9,6 +9,7 @@ import { createToolkitHost } from "toolreg/toolkit";
 import type { ProviderName } from "../finance-provider.js";
 import { financeToolkit } from "../toolkit.js";
 import { FD_KEY, startFinancialDatasetsFake } from "./financial-datasets-fake.js";
+import { startOpenBBFake } from "./openbb-fake.js";
 import type { VendorFake } from "./vendor-fake.js";
 import { startYahooFake } from "./yahoo-fake.js";
 
@@ -26,7 +27,9 @@ export async function startFinanceHarness<S extends string>(
 ): Promise<FinanceHarness<S>> {
   const fake = (await (provider === "yfinance"
     ? startYahooFake()
-    : startFinancialDatasetsFake())) as unknown as VendorFake<S>;
+    : provider === "openbb"
+      ? startOpenBBFake()
+      : startFinancialDatasetsFake())) as unknown as VendorFake<S>;
   const host = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });
   const keyed = provider === "yfinance" ? {} : { credentialRef: CREDENTIAL_REF };
   const tools = await financeToolkit.build({ provider, baseUrl: fake.url, ...keyed, ...config }, host);
