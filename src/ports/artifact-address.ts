@@ -34,6 +34,10 @@ const MEDIA_TYPES: Readonly<Record<string, string>> = {
   gif: "image/gif",
   webp: "image/webp",
   svg: "image/svg+xml",
+  avif: "image/avif",
+  mp4: "video/mp4",
+  mov: "video/quicktime",
+  webm: "video/webm",
   wav: "audio/wav",
   mp3: "audio/mpeg",
 };

@@ -12,6 +12,8 @@ export interface TranscriptionProviderFixture {
   provider: TranscriptionProvider;
   /** A WAV recording the engine can transcribe. */
   recording: Uint8Array;
+  /** What the engine hears in `recording`: the transcript must say it. */
+  expectedText: string;
   context(signal?: AbortSignal): ToolContext;
   cleanup(): Promise<void>;
 }
@@ -38,7 +40,7 @@ export function runTranscriptionProviderConformance(
         { bytes: fixture.recording, mediaType: "audio/wav", fileName: "audio.wav", language: "en" },
         fixture.context(),
       );
-      expect(typeof transcript.text).toBe("string");
+      expect(transcript.text.trim()).toBe(fixture.expectedText);
       for (const segment of transcript.segments ?? [])
         expect(segment.end).toBeGreaterThanOrEqual(segment.start);
     });

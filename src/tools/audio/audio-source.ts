@@ -7,6 +7,7 @@ import { ToolFailure } from "../../errors/tool-failure.js";
 import { isArtifactAddress } from "../../ports/artifact-address.js";
 import { ATTACHMENT_ID } from "../../ports/attachment-rules.js";
 import type { ToolContext } from "../../seam/context.js";
+import { KEPT_OUTPUT_FILE } from "../../seam/output-store.js";
 import { type AudioEnv, sizeOf } from "./audio-env.js";
 import { type AudioFormat, sniffAudio } from "./audio-format.js";
 
@@ -45,7 +46,9 @@ async function readBytes(
   const match = ARTIFACT_URI.exec(audio);
   if (match) {
     const [, id = "", name = ""] = match;
-    if (!isArtifactAddress(id, name)) throw notFound(audio);
+    // A kept output is read as toolreg://outputs/{ref}, through its principal's check, never by its artifact
+    // address (the rule artifact-resources.ts keeps); compared without case, as a disk may ignore it.
+    if (!isArtifactAddress(id, name) || name.toLowerCase() === KEPT_OUTPUT_FILE) throw notFound(audio);
     if (!artifacts)
       throw new ToolFailure(
         "precondition_failed",

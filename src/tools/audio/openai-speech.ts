@@ -7,7 +7,7 @@ import type { EgressClient } from "../../egress/egress-client.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import type { SpeechFormat, SpeechProvider } from "../../ports/speech-provider.js";
 import { callOptions } from "../toolkit/egress-call.js";
-import { sniffAudio, wavDurationSeconds } from "./audio-format.js";
+import { sealWav, sniffAudio, wavDurationSeconds } from "./audio-format.js";
 import { openAiFailure } from "./openai-failure.js";
 
 /** The built-in voices CreateSpeechRequest documents; the first is the default here. */
@@ -66,7 +66,8 @@ export function createOpenAiSpeechProvider(setup: OpenAiSpeechSetup): SpeechProv
           { retryable: false, details },
         );
       }
-      const bytes = new Uint8Array(response.body);
+      // A WAV arrives streamed, its RIFF and data sizes left as placeholders: sealed as espeak's is.
+      const bytes = format === "wav" ? sealWav(new Uint8Array(response.body)) : new Uint8Array(response.body);
       // What came back must be the format asked for: a proxy's page or a JSON error with a 200 is not audio.
       if (sniffAudio(bytes)?.extension !== format) {
         throw new ToolFailure(

@@ -63,10 +63,14 @@ async function openAi() {
 }
 
 runTranscriptionProviderConformance("openai", async () => {
-  const { setup, cleanup } = await openAi();
+  const { fake, setup, cleanup } = await openAi();
+  const recording = silentWav(0.2);
+  const expectedText = "The quick brown fox jumps over the lazy dog.";
+  fake.hears(recording, expectedText);
   return {
     provider: createOpenAiTranscriptionProvider({ ...setup, model: "whisper-1" }),
-    recording: silentWav(0.2),
+    recording,
+    expectedText,
     context,
     cleanup,
   };

@@ -89,6 +89,22 @@ describe("transcribe", () => {
     });
   });
 
+  it("refuses the kept-output file, as the artifact resources do, whatever its bytes and case", async () => {
+    // toolreg://outputs/{ref} is read through its principal's check; the artifact address must not bypass it.
+    const kept = await rig.artifacts.put({
+      tenantId: "t1",
+      name: "Tool-Output.json",
+      mediaType: "application/json",
+      bytes: silentWav(0.1),
+    });
+    const before = rig.fake.requests.length;
+    expect(await rig.call("transcribe", { audio: kept.uri })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_input", details: { reason: "not_found" } },
+    });
+    expect(rig.fake.requests.length).toBe(before);
+  });
+
   it.each([
     ["a path", { audio: "../../etc/passwd" }, /attachment id .* or an artifact address/],
     ["a file URL", { audio: "file:///etc/passwd" }, /attachment id/],

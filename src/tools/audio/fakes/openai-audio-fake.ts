@@ -80,6 +80,19 @@ const error = (message: string, type: string, code: string | null, param: string
 
 const sha = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
+/**
+ * The WAV as OpenAI's speech endpoint streams it: it cannot know the length when it writes the header, so the
+ * RIFF and `data` sizes are the placeholder 0xFFFFFFFF (hexdumps of /v1/audio/speech answers in
+ * github.com/speaches-ai/speaches/issues/493 and github.com/remsky/Kokoro-FastAPI/pull/94); a reader that trusts
+ * them sees a file of 4 GB.
+ */
+export function streamedWav(wav: Buffer): Buffer {
+  const streamed = Buffer.from(wav);
+  streamed.writeUInt32LE(0xffffffff, 4);
+  streamed.writeUInt32LE(0xffffffff, 40);
+  return streamed;
+}
+
 /** Half a second of 24 kHz 16-bit mono silence: the WAV OpenAI's speech endpoint would send, in shape. */
 export function silentWav(seconds = 0.5): Buffer {
   const rate = 24_000;
@@ -260,7 +273,8 @@ export async function startOpenAiAudioFake(): Promise<OpenAiAudioFake> {
       };
     }
     const format = request.json?.response_format ?? "mp3";
-    if (format === "wav") return { status: 200, headers: { "content-type": "audio/wav" }, body: silentWav() };
+    if (format === "wav")
+      return { status: 200, headers: { "content-type": "audio/wav" }, body: streamedWav(silentWav()) };
     return { status: 200, headers: { "content-type": "audio/mpeg" }, body: SILENT_MP3 };
   };
 
