@@ -2,24 +2,63 @@
  * @module A web page's main content as markdown: Readability keeps the article and drops what surrounds it
  * (navigation, ads, footers) on a linkedom DOM, which parses without running a script or fetching anything;
  * the project's HTML-to-markdown then writes it. A page Readability finds no article in is converted whole.
+ * The page's links are read from the same DOM before Readability prunes it, so a page is parsed once.
  */
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import { htmlToMarkdown, type Markdown } from "./html-to-markdown.js";
 
-/** `mainContent` is false when no article was found and the whole page was converted instead. */
+/** A page as markdown, with the absolute http(s) links it holds in page order. */
 export interface PageMarkdown extends Markdown {
-  mainContent: boolean;
+  links: string[];
+}
+
+export interface PageMarkdownOptions {
+  /** The most links listed: a link farm is not listed whole. 0 (the default) lists none. */
+  maxLinks?: number;
 }
 
 /**
  * Converts a page's main content; relative links are made absolute against `baseUrl` (a saved file has
  * none, and keeps a relative link as its text alone). The title is Readability's (the page's own, or its headline).
  */
-export function pageToMarkdown(html: string, baseUrl?: string): PageMarkdown {
-  const article = new Readability(parseHTML(html).document).parse();
-  if (!article?.content) return { ...htmlToMarkdown(html, baseUrl), mainContent: false };
+export function pageToMarkdown(
+  html: string,
+  baseUrl?: string,
+  options: PageMarkdownOptions = {},
+): PageMarkdown {
+  const { document } = parseHTML(html);
+  const links = pageLinks(document, baseUrl, options.maxLinks ?? 0);
+  const article = new Readability(document).parse();
+  if (!article?.content) return { ...htmlToMarkdown(html, baseUrl), links };
   const title = article.title?.replace(/\s+/g, " ").trim().slice(0, 300);
   const { markdown } = htmlToMarkdown(article.content, baseUrl);
-  return { title: title || undefined, markdown, mainContent: true };
+  return { title: title || undefined, markdown, links };
+}
+
+interface LinkDocument {
+  querySelector(selector: string): { getAttribute(name: string): string | null } | null;
+  querySelectorAll(selector: string): Iterable<{ getAttribute(name: string): string | null }>;
+}
+
+/** `<a href>` links resolved against the page's first `<base href>` (itself against `baseUrl`); http(s) only. */
+function pageLinks(document: LinkDocument, baseUrl: string | undefined, maxLinks: number): string[] {
+  if (maxLinks <= 0) return [];
+  const resolve = (raw: string, base: string | undefined): URL | undefined => {
+    try {
+      return new URL(raw.trim(), base);
+    } catch {
+      return undefined;
+    }
+  };
+  const declared = document.querySelector("base[href]")?.getAttribute("href");
+  const base = (declared == null ? undefined : resolve(declared, baseUrl)?.href) ?? baseUrl;
+  const links: string[] = [];
+  for (const anchor of document.querySelectorAll("a[href]")) {
+    const url = resolve(anchor.getAttribute("href") ?? "", base);
+    if (url === undefined || (url.protocol !== "http:" && url.protocol !== "https:")) continue;
+    links.push(url.href);
+    if (links.length >= maxLinks) break;
+  }
+  return links;
 }

@@ -29,6 +29,42 @@ export interface VendorRequest {
   method: "GET" | "POST";
   headers?: Record<string, string>;
   json?: unknown;
+  /** What the answer may hold: the crawl's remaining budget when below MAX_ANSWER_BYTES. */
+  maxBytes?: number;
+  /** The answer's bytes are added here, a failed one's too. */
+  meter?: { bytes: number } | undefined;
+}
+
+/**
+ * Refuses a page URL the operator's egress policy would refuse before it is handed to a vendor, which
+ * fetches it from its own network: a self-hosted Firecrawl beside the deployment would otherwise read
+ * `http://169.254.169.254/` for the model. `targets` is an egress client with no host restriction.
+ */
+export async function checkPageUrl(
+  targets: EgressClient,
+  identity: VendorIdentity,
+  url: string,
+  context: ToolContext,
+): Promise<void> {
+  try {
+    await targets.checkTarget(url, context.signal);
+  } catch (error) {
+    if (!ToolFailure.isInstance(error) || context.signal.aborted) throw error;
+    if (error.envelopeCode === "egress_refused") {
+      throw new ToolFailure(
+        "egress_refused",
+        `${error.message}; the page was not handed to ${identity.label} either`,
+        { retryable: false, ...(error.details ? { details: error.details } : {}) },
+      );
+    }
+    // Not resolvable here (a name that does not exist, DNS down): whether it is private cannot be known,
+    // so it is not sent on, and the failure says so as a direct read's would.
+    throw new ToolFailure(
+      error.envelopeCode,
+      `${error.message}; a page whose address cannot be checked against the egress policy is not handed to ${identity.label}`,
+      { retryable: error.retryable ?? false, details: { ...error.details, url } },
+    );
+  }
 }
 
 /** Sends the request and returns its JSON checked against `schema`, or throws the ToolFailure it means. */
@@ -41,6 +77,7 @@ export async function vendorJson<T>(
   errorDetail: (body: unknown) => string | undefined,
 ): Promise<{ answer: T; bytes: number }> {
   const body = request.json === undefined ? undefined : JSON.stringify(request.json);
+  const cap = Math.max(0, Math.min(request.maxBytes ?? MAX_ANSWER_BYTES, MAX_ANSWER_BYTES));
   const response = await egress.request(request.url, {
     method: request.method,
     headers: {
@@ -49,12 +86,20 @@ export async function vendorJson<T>(
       ...(body === undefined ? {} : { "content-type": "application/json" }),
     },
     ...(body === undefined ? {} : { body }),
-    maxResponseBytes: MAX_ANSWER_BYTES,
+    maxResponseBytes: cap,
     ...callOptions(context),
   });
+  if (request.meter) request.meter.bytes += response.bytesRead;
   const json = jsonBody(response);
   if (response.status >= 400) throw statusFailure(identity, response, errorDetail(json));
   const details = { status: response.status, contentType: response.headers["content-type"] ?? "" };
+  if (response.truncated && cap < MAX_ANSWER_BYTES) {
+    throw new ToolFailure(
+      "upstream_error",
+      `${identity.label}'s answer for this page was longer than the ${cap} bytes left of the crawl's byte budget; not read`,
+      { retryable: false, details: { ...details, reason: "budget", maxBytes: cap } },
+    );
+  }
   if (response.truncated) {
     throw new ToolFailure(
       "upstream_error",

@@ -27,12 +27,17 @@ export interface RobotsAnswer {
   text: string;
 }
 
+export interface ScrapeOptions {
+  /** Caps what is read for the page (a crawl's remaining budget), never above the provider's own cap. */
+  maxBytes?: number;
+  /** Every answer's bytes are added here as it is read, a failed page's and a redirect's too. */
+  meter?: { bytes: number };
+}
+
 export interface ScrapeProvider {
   name: ProviderName;
-  /** For messages: "a direct fetch", "Firecrawl", "Jina Reader". */
-  label: string;
-  /** Reads one page; `maxBytes` caps the body read (a crawl's remaining budget), never above the provider's own cap. */
-  scrape(url: string, context: ToolContext, options?: { maxBytes?: number }): Promise<ScrapedPage>;
+  /** Reads one page. */
+  scrape(url: string, context: ToolContext, options?: ScrapeOptions): Promise<ScrapedPage>;
   /**
    * The robots.txt at `url`, or status 0 when it could not be reached (timed out, reset, the provider
    * failing). Throws `egress_refused` when the site itself may not be reached: its pages could not be either.

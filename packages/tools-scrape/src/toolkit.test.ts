@@ -52,9 +52,11 @@ describe("the scrape toolkit's configuration", () => {
           hosts: ["api.firecrawl.dev"],
           credential: { header: "authorization", scheme: "Bearer", credentialRef: "fc" },
         },
+        // No host restriction: it only checks page URLs against the operator's policy.
+        {},
       ],
     ],
-    [{ provider: "jina" }, [{ hosts: ["r.jina.ai"] }]],
+    [{ provider: "jina" }, [{ hosts: ["r.jina.ai"] }, {}]],
   ])("asks its host for the egress %j needs", async (config, expected) => {
     const host = createToolkitHost();
     const asked: ToolkitEgressRequest[] = [];

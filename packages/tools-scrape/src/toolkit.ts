@@ -47,7 +47,10 @@ function bindProvider(config: ScrapeConfig, host: Parameters<typeof scrapeToolki
     hosts: [new URL(baseUrl).hostname],
     ...(config.credentialRef ? { credential: { ...BEARER, credentialRef: config.credentialRef } } : {}),
   });
+  // The vendor fetches the page from its own network; the operator's policy still decides which pages it is
+  // handed, checked with a client that may reach any host the policy allows (it sends nothing itself).
+  const targets = host.egress();
   if (config.provider === "firecrawl")
-    return createFirecrawlProvider(egress, baseUrl, config.credentialRef ?? "firecrawl");
-  return createJinaProvider(egress, baseUrl, config.credentialRef);
+    return createFirecrawlProvider(egress, targets, baseUrl, config.credentialRef ?? "firecrawl");
+  return createJinaProvider(egress, targets, baseUrl, config.credentialRef);
 }

@@ -8,6 +8,7 @@ export { ToolFailure } from "../../errors/tool-failure.js";
 export type { Artifact, ArtifactStore } from "../../ports/artifact-store.js";
 export type { ToolContext } from "../../seam/context.js";
 export type { ErrorCode } from "../../seam/envelope.js";
+export { charsetOf, decodeText } from "../../text/decode-text.js";
 export { type PageMarkdown, pageToMarkdown } from "../../text/page-to-markdown.js";
 export {
   type AuthKind,

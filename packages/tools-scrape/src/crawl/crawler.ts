@@ -15,10 +15,11 @@ const LAST_START_MS = 100;
 export type StoppedBy = "pages" | "depth" | "bytes" | "time" | "done";
 
 export interface CrawlBounds {
+  /** Pages requested, a page that failed among them. */
   maxPages: number;
   /** Links followed from the start page: 0 reads the start page alone. */
   maxDepth: number;
-  /** Bytes read over the whole crawl (page bodies, or the provider's answers). */
+  /** Bytes read over the whole crawl (page bodies, or the provider's answers), failed pages' too. */
   maxBytes: number;
   /** Epoch milliseconds after which no further page is started. */
   deadline: number;
@@ -41,6 +42,10 @@ export interface CrawlReport {
   disallowed: string[];
   stoppedBy: StoppedBy;
   bytes: number;
+  /** Pages requested, failed ones included. */
+  requests: number;
+  /** The host crawled: the start page's, or the one it redirected to (example.com to www.example.com). */
+  host: string;
   robots: Record<string, string>;
 }
 
@@ -55,17 +60,23 @@ export interface CrawlRequest {
 }
 
 export async function crawl(request: CrawlRequest): Promise<CrawlReport> {
-  const { bounds, provider, scope } = request;
+  const { bounds, provider } = request;
+  let scope = request.scope;
   const now = request.now ?? Date.now;
   const robots = new RobotsRules(provider, request.userAgent);
   const queue: { url: string; depth: number }[] = [{ url: request.start, depth: 0 }];
   const seen = new Set([request.start]);
+  /** The final URLs of the pages kept: a page reached again through a redirect is not kept twice. */
+  const kept = new Set<string>();
+  const meter = { bytes: 0 };
   const report: CrawlReport = {
     pages: [],
     failures: [],
     disallowed: [],
     stoppedBy: "done",
     bytes: 0,
+    requests: 0,
+    host: scope.host,
     robots: {},
   };
   let cutByDepth = false;
@@ -85,22 +96,46 @@ export async function crawl(request: CrawlRequest): Promise<CrawlReport> {
       report.stoppedBy = "time";
       break;
     }
-    if (report.pages.length >= bounds.maxPages) {
+    // Requests, not pages kept: a site of broken links must not be walked whole.
+    if (report.requests >= bounds.maxPages) {
       report.stoppedBy = "pages";
       break;
     }
-    if (report.bytes >= bounds.maxBytes) {
+    if (meter.bytes >= bounds.maxBytes) {
       report.stoppedBy = "bytes";
       break;
     }
     request.context.signal.throwIfAborted();
     let page: ScrapedPage;
+    let finalUrl: string;
     try {
       if ((await robots.verdict(next.url, pageContext())) === "disallowed") {
         report.disallowed.push(next.url);
         continue;
       }
-      page = await provider.scrape(next.url, pageContext(), { maxBytes: bounds.maxBytes - report.bytes });
+      report.requests++;
+      page = await provider.scrape(next.url, pageContext(), {
+        maxBytes: bounds.maxBytes - meter.bytes,
+        meter,
+      });
+      finalUrl = normaliseLink(page.finalUrl) ?? next.url;
+      if (next.depth === 0) {
+        // The start page moved to another host (example.com to www.example.com): its site is that host.
+        scope = { ...scope, host: new URL(finalUrl).host };
+        report.host = scope.host;
+      } else if (!inScope(finalUrl, scope)) {
+        report.failures.push({
+          url: next.url,
+          code: "out_of_scope",
+          message: `redirected to ${page.finalUrl}, off the crawled site; not kept`,
+        });
+        continue;
+      }
+      // A redirect within the site may land where robots.txt says no: that page is not kept either.
+      if (finalUrl !== next.url && (await robots.verdict(finalUrl, pageContext())) === "disallowed") {
+        report.disallowed.push(finalUrl);
+        continue;
+      }
     } catch (error) {
       if (!ToolFailure.isInstance(error)) throw error;
       if (request.context.signal.aborted) throw error;
@@ -115,15 +150,9 @@ export async function crawl(request: CrawlRequest): Promise<CrawlReport> {
       report.failures.push({ url: next.url, code: error.envelopeCode, message: error.message });
       continue;
     }
-    report.bytes += page.bytes;
-    if (next.depth > 0 && !inScope(page.finalUrl, scope)) {
-      report.failures.push({
-        url: next.url,
-        code: "out_of_scope",
-        message: `redirected to ${page.finalUrl}, off the crawled site; not kept`,
-      });
-      continue;
-    }
+    seen.add(finalUrl);
+    if (kept.has(finalUrl)) continue;
+    kept.add(finalUrl);
     report.pages.push({ ...page, depth: next.depth });
     for (const link of page.links) {
       const url = normaliseLink(link, page.finalUrl);
@@ -135,11 +164,12 @@ export async function crawl(request: CrawlRequest): Promise<CrawlReport> {
       seen.add(url);
       queue.push({ url, depth: next.depth + 1 });
     }
-    if (page.truncated && report.bytes >= bounds.maxBytes) {
+    if (page.truncated && meter.bytes >= bounds.maxBytes) {
       report.stoppedBy = "bytes";
       break;
     }
   }
+  report.bytes = meter.bytes;
   report.robots = await robots.states();
   return report;
 }

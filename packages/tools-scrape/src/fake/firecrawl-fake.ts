@@ -76,7 +76,7 @@ function answer(
       success: true,
       data: {
         ...(formats.includes("markdown") ? { markdown: page.markdown } : {}),
-        ...(formats.includes("rawHtml") ? { rawHtml: page.markdown } : {}),
+        ...(formats.includes("rawHtml") ? { rawHtml: rawHtmlOf(body.url, page.markdown) } : {}),
         ...(formats.includes("links") ? { links: page.links ?? [] } : {}),
         metadata: {
           title: page.title,
@@ -88,4 +88,16 @@ function answer(
       },
     },
   };
+}
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+
+/**
+ * Firecrawl renders a page in a browser engine, and a plain-text file (robots.txt) comes back as the
+ * document Chromium makes of text/plain: the text, escaped, in one `<pre>`.
+ */
+function rawHtmlOf(url: string, text: string): string {
+  if (!new URL(url).pathname.endsWith(".txt")) return text;
+  const escaped = text.replace(/[&<>"]/g, (char) => ESCAPES[char] ?? char);
+  return `<html><head><meta name="color-scheme" content="light dark"></head><body><pre style="word-wrap: break-word; white-space: pre-wrap;">${escaped}</pre></body></html>`;
 }

@@ -66,8 +66,15 @@ function answer(
     return { status: 200, headers: { "content-type": "text/plain" }, body: "Title: plain" };
   const target = request.target.slice(1);
   const page = pages[target];
+  // Reader's browser failing to navigate (a name that does not resolve, a refused connection) is its 422
+  // AssertionFailureError "Failed to goto <url>: <error>" (jina-ai/reader, src/services/puppeteer.ts). A site
+  // answering 404 does not fail navigation: Reader renders what the browser shows (statusCode on a page here).
   if (page === undefined)
-    return failure(422, "AssertionFailureError", `Failed to goto ${target}: the target answered 404`);
+    return failure(
+      422,
+      "AssertionFailureError",
+      `Failed to goto ${target}: Error: net::ERR_NAME_NOT_RESOLVED`,
+    );
   return {
     status: 200,
     body: {

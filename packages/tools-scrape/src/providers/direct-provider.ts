@@ -13,10 +13,13 @@ import {
   throwIfHttpError,
 } from "toolreg/toolkit";
 import type { RobotsAnswer, ScrapedPage, ScrapeProvider } from "../scrape-provider.js";
-import { decodeBody, htmlLinks, isHtmlType, isTextType } from "./page-body.js";
+import { decodeBody, isHtmlType, isTextType, MAX_LINKS } from "./page-body.js";
 
-/** HTML shrinks several-fold on the way to markdown; past this a page is cut, and says so. */
-export const MAX_PAGE_BYTES = 2 * 1024 * 1024;
+/**
+ * Past this a page is cut, and says so. Readability and turndown run on the host's thread at about a megabyte
+ * a second (the read_document HTML reader reasons the same way): a larger page would hold every other call.
+ */
+export const MAX_PAGE_BYTES = 1024 * 1024;
 /** RFC 9309 2.3.1.2: crawlers follow at least five redirects; the egress client's ceiling is also five. */
 const MAX_HOPS = 5;
 /** RFC 9309 2.5: a parser must read at least 500 KiB of robots.txt; more is not read. */
@@ -24,14 +27,18 @@ const ROBOTS_BYTES = 512 * 1024;
 const ACCEPT = "text/html,application/xhtml+xml,text/plain;q=0.9,text/*;q=0.8,*/*;q=0.1";
 
 export function createDirectProvider(egress: EgressClient, userAgent: string): ScrapeProvider {
-  const get = (url: string, context: ToolContext, accept: string, maxResponseBytes: number) =>
-    followed(egress, url, { accept, "user-agent": userAgent }, maxResponseBytes, context);
+  const get = (
+    url: string,
+    context: ToolContext,
+    accept: string,
+    maxResponseBytes: number,
+    meter?: { bytes: number },
+  ) => followed(egress, url, { accept, "user-agent": userAgent }, maxResponseBytes, context, meter);
   return {
     name: "direct",
-    label: "a direct fetch",
     async scrape(url, context, options = {}): Promise<ScrapedPage> {
       const cap = Math.max(0, Math.min(options.maxBytes ?? MAX_PAGE_BYTES, MAX_PAGE_BYTES));
-      const response = await get(url, context, ACCEPT, cap);
+      const response = await get(url, context, ACCEPT, cap, options.meter);
       throwIfHttpError(response);
       const type = (response.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
       const html =
@@ -45,14 +52,14 @@ export function createDirectProvider(egress: EgressClient, userAgent: string): S
       }
       const text = decodeBody(response.body, response.headers["content-type"]);
       const page = html
-        ? pageToMarkdown(text, response.url)
-        : { title: undefined, markdown: text, mainContent: false };
+        ? pageToMarkdown(text, response.url, { maxLinks: MAX_LINKS })
+        : { title: undefined, markdown: text, links: [] };
       return {
         url,
         finalUrl: response.url,
         title: page.title,
         markdown: page.markdown,
-        links: html ? htmlLinks(text, response.url) : [],
+        links: page.links,
         bytes: response.bytesRead,
         truncated: response.truncated,
       };
@@ -83,6 +90,7 @@ async function followed(
   headers: Record<string, string>,
   maxResponseBytes: number,
   context: ToolContext,
+  meter: { bytes: number } | undefined,
 ): Promise<EgressResponse> {
   let url = start;
   const seen: string[] = [];
@@ -93,6 +101,7 @@ async function followed(
       redirect: "manual",
       ...callOptions(context),
     });
+    if (meter) meter.bytes += response.bytesRead;
     const location = response.headers.location;
     if (![301, 302, 303, 307, 308].includes(response.status) || location === undefined) {
       return { ...response, redirects: seen };

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FirecrawlFake, startFirecrawlFake } from "../fake/firecrawl-fake.js";
 import { type ScrapeHarness, startScrapeHarness, TEST_KEY } from "../fake/scrape-harness.js";
 import type { VendorScenario } from "../fake/vendor-pages.js";
+import { plainTextOf } from "./firecrawl-provider.js";
 
-const SITE = "https://docs.example.com";
+const SITE = "https://127.0.0.2"; // a loopback literal: egress checks a page URL before Firecrawl gets it, with no DNS here
 let fake: FirecrawlFake;
 let scrape: ScrapeHarness;
 
@@ -11,11 +12,13 @@ beforeAll(async () => {
   fake = await startFirecrawlFake(TEST_KEY, {
     [`${SITE}/`]: {
       title: "Docs",
-      markdown: "# Docs\n\nSee [guide](https://docs.example.com/guide).",
+      markdown: "# Docs\n\nSee [guide](https://127.0.0.2/guide).",
       links: [`${SITE}/guide`, `${SITE}/private/x`],
     },
     [`${SITE}/guide`]: { title: "Guide", markdown: "The guide.", finalUrl: `${SITE}/guide/` },
     [`${SITE}/private/x`]: { title: "Private", markdown: "Secret." },
+    // Firecrawl followed the site's redirect to the metadata address itself.
+    [`${SITE}/moved`]: { title: "Metadata", markdown: "iam/", finalUrl: "http://169.254.169.254/latest/" },
     [`${SITE}/robots.txt`]: { title: "", markdown: "User-agent: *\nDisallow: /private\n" },
   });
   scrape = await startScrapeHarness({
@@ -73,11 +76,20 @@ describe("web_scrape through Firecrawl", () => {
     if (scenario === "credits") expect(!envelope.ok && envelope.error.message).toContain("credits are spent");
   });
 
-  it("reaches Firecrawl's host only: a page URL is its argument, never a destination", async () => {
-    const envelope = await scrape.call("web_scrape", { url: "http://10.0.0.1/admin" });
-    // Firecrawl is asked (and answers the unknown page 404); nothing is sent to 10.0.0.1 from here.
-    expect(envelope).toMatchObject({ ok: false, error: { code: "upstream_error" } });
-    expect(JSON.parse(fake.requests.at(-1)?.body ?? "").url).toBe("http://10.0.0.1/admin");
+  it("hands Firecrawl no page the egress policy refuses, nor returns one that redirected there", async () => {
+    const before = fake.requests.length;
+    for (const url of ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/admin"]) {
+      const envelope = await scrape.call("web_scrape", { url });
+      expect(envelope).toMatchObject({ ok: false, error: { code: "egress_refused", retryable: false } });
+      expect(!envelope.ok && envelope.error.message).toContain("not handed to Firecrawl");
+      const crawled = await scrape.call("web_crawl", { url });
+      expect(crawled).toMatchObject({ ok: false, error: { code: "egress_refused" } });
+    }
+    // Nothing was sent to Firecrawl for them, neither the page nor its robots.txt.
+    expect(fake.requests.length).toBe(before);
+    const moved = await scrape.call("web_scrape", { url: `${SITE}/moved` });
+    expect(moved).toMatchObject({ ok: false, error: { code: "egress_refused" } });
+    expect(!moved.ok && JSON.stringify(moved.error)).not.toContain("Metadata");
   });
 });
 
@@ -90,5 +102,15 @@ describe("web_crawl through Firecrawl", () => {
     expect(data.pages.map((page) => page.finalUrl)).toEqual([`${SITE}/`, `${SITE}/guide/`]);
     expect(data.disallowed).toEqual([`${SITE}/private/x`]);
     expect(data.stoppedBy).toBe("done");
+  });
+});
+
+describe("plainTextOf", () => {
+  it("unwraps the lone <pre> a browser engine renders a text file in, decoding its entities", () => {
+    const rendered = `<!DOCTYPE html><html><head></head><body><pre style="white-space: pre-wrap;">User-agent: *\nDisallow: /a?b=1&amp;c=&lt;x&gt; &#35;&#x41;</pre></body></html>`;
+    expect(plainTextOf(rendered)).toBe("User-agent: *\nDisallow: /a?b=1&c=<x> #A");
+    const twoBlocks = "<html><body><pre>a</pre><pre>b</pre></body></html>";
+    expect(plainTextOf(twoBlocks)).toBe(twoBlocks);
+    expect(plainTextOf("User-agent: *\nDisallow: /<pre>")).toBe("User-agent: *\nDisallow: /<pre>");
   });
 });

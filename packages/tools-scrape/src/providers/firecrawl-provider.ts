@@ -10,13 +10,14 @@
 import { type EgressClient, ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
 import {
+  checkPageUrl,
   endpointUrl,
   markdownLinks,
   shortDetail,
   type VendorIdentity,
   vendorJson,
 } from "../provider-http.js";
-import type { ScrapeProvider } from "../scrape-provider.js";
+import type { ScrapeOptions, ScrapeProvider } from "../scrape-provider.js";
 
 export const FIRECRAWL_BASE_URL = "https://api.firecrawl.dev";
 
@@ -38,8 +39,13 @@ const ScrapeAnswer = z.object({
 });
 const FirecrawlError = z.object({ error: z.string().optional() });
 
+/**
+ * `egress` reaches Firecrawl only; `targets` (no host restriction) checks each page URL against the
+ * operator's policy before Firecrawl is asked to fetch it.
+ */
 export function createFirecrawlProvider(
   egress: EgressClient,
+  targets: EgressClient,
   baseUrl: string,
   credentialRef: string,
 ): ScrapeProvider {
@@ -52,7 +58,12 @@ export function createFirecrawlProvider(
     const parsed = FirecrawlError.safeParse(body);
     return parsed.success ? shortDetail(parsed.data.error) : undefined;
   };
-  const scrape = (url: string, formats: string[], context: Parameters<ScrapeProvider["scrape"]>[1]) =>
+  const scrape = (
+    url: string,
+    formats: string[],
+    context: Parameters<ScrapeProvider["scrape"]>[1],
+    options: ScrapeOptions = {},
+  ) =>
     vendorJson(
       egress,
       context,
@@ -61,17 +72,20 @@ export function createFirecrawlProvider(
         url: endpoint,
         method: "POST",
         json: { url, formats, onlyMainContent: formats.includes("markdown") },
+        ...options,
       },
       ScrapeAnswer,
       errorDetail,
     );
   return {
     name: "firecrawl",
-    label: identity.label,
-    async scrape(url, context) {
-      const { answer, bytes } = await scrape(url, ["markdown", "links"], context);
+    async scrape(url, context, options) {
+      await checkPageUrl(targets, identity, url, context);
+      const { answer, bytes } = await scrape(url, ["markdown", "links"], context, options);
       const metadata = answer.data.metadata ?? {};
       const finalUrl = metadata.url ?? metadata.sourceURL ?? url;
+      // Firecrawl follows redirects itself: a page that ended where egress would not go is not returned.
+      if (finalUrl !== url) await checkPageUrl(targets, identity, finalUrl, context);
       const status = metadata.statusCode;
       if (status !== undefined && status >= 400) {
         throw new ToolFailure(
@@ -94,8 +108,17 @@ export function createFirecrawlProvider(
     },
     async robots(url, context) {
       try {
+        await checkPageUrl(targets, identity, url, context);
+      } catch (error) {
+        // The site refused by egress: its pages would be too, which the crawler reports.
+        if (ToolFailure.isInstance(error) && error.envelopeCode !== "egress_refused")
+          return { status: 0, text: "" };
+        throw error;
+      }
+      try {
         const { answer } = await scrape(url, ["rawHtml"], context);
-        return { status: answer.data.metadata?.statusCode ?? 200, text: answer.data.rawHtml ?? "" };
+        const text = plainTextOf(answer.data.rawHtml ?? "");
+        return { status: answer.data.metadata?.statusCode ?? 200, text };
       } catch (error) {
         // Firecrawl failing is not the site answering: unreachable, so the crawler disallows all.
         if (ToolFailure.isInstance(error)) return { status: 0, text: "" };
@@ -103,4 +126,31 @@ export function createFirecrawlProvider(
       }
     },
   };
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+
+/**
+ * A text file as a browser engine renders it: Chromium shows text/plain as a document whose body is one
+ * `<pre>` holding the text, entity-escaped, and Firecrawl's rawHtml of such a page is that document. A lone
+ * `<pre>` inside `<html>` is unwrapped and its entities decoded; anything else is returned as it came.
+ */
+export function plainTextOf(rawHtml: string): string {
+  if (!/^\s*(?:<!doctype[^>]{0,100}>\s*)?<html[\s>]/i.test(rawHtml)) return rawHtml;
+  const lower = rawHtml.toLowerCase();
+  const open = lower.indexOf("<pre");
+  if (open < 0 || lower.indexOf("<pre", open + 4) >= 0) return rawHtml;
+  const start = lower.indexOf(">", open);
+  const end = lower.indexOf("</pre>", start);
+  if (start < 0 || end < 0) return rawHtml;
+  return rawHtml
+    .slice(start + 1, end)
+    .replace(
+      /&(?:#(\d{1,7})|#x([\da-f]{1,6})|([a-z]{2,6}));/gi,
+      (entity, dec: string, hex: string, name: string) => {
+        if (name !== undefined) return ENTITIES[name.toLowerCase()] ?? entity;
+        const code = Number.parseInt(dec ?? hex, dec === undefined ? 16 : 10);
+        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+      },
+    );
 }

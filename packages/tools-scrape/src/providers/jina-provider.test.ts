@@ -3,14 +3,16 @@ import { type JinaFake, startJinaFake } from "../fake/jina-fake.js";
 import { type ScrapeHarness, startScrapeHarness, TEST_KEY } from "../fake/scrape-harness.js";
 import type { VendorScenario } from "../fake/vendor-pages.js";
 
-const SITE = "https://blog.example.org";
+const SITE = "https://127.0.0.3"; // a loopback literal: egress checks a page URL before Reader gets it, with no DNS here
 const PAGES = {
   [`${SITE}/`]: {
     title: "Blog",
-    markdown: "Posts: [first](https://blog.example.org/first) and [away](https://elsewhere.example/x).",
+    markdown: "Posts: [first](https://127.0.0.3/first) and [away](https://elsewhere.example/x).",
   },
   [`${SITE}/first`]: { title: "First post", markdown: "Hello from the first post." },
   [`${SITE}/robots.txt`]: { title: "", markdown: "User-agent: *\nAllow: /\n" },
+  // Reader followed the site's redirect to the metadata address itself.
+  [`${SITE}/moved`]: { title: "Metadata", markdown: "iam/", finalUrl: "http://169.254.169.254/latest/" },
 };
 let fake: JinaFake;
 let keyed: ScrapeHarness;
@@ -39,6 +41,20 @@ describe("web_scrape through Jina Reader", () => {
     expect(sent?.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
   });
 
+  it("hands Reader no page the egress policy refuses, nor returns one that redirected there", async () => {
+    const before = fake.requests.length;
+    for (const url of ["http://169.254.169.254/latest/meta-data/", "http://192.168.1.1/"]) {
+      const envelope = await keyed.call("web_scrape", { url });
+      expect(envelope).toMatchObject({ ok: false, error: { code: "egress_refused", retryable: false } });
+      expect(!envelope.ok && envelope.error.message).toContain("not handed to Jina Reader");
+      const crawled = await keyed.call("web_crawl", { url });
+      expect(crawled).toMatchObject({ ok: false, error: { code: "egress_refused" } });
+    }
+    expect(fake.requests.length).toBe(before);
+    const moved = await keyed.call("web_scrape", { url: `${SITE}/moved` });
+    expect(moved).toMatchObject({ ok: false, error: { code: "egress_refused" } });
+  });
+
   it("works keyless, sending no authorization", async () => {
     const keyless = await startJinaFake(undefined, PAGES);
     const harness = await startScrapeHarness({ provider: "jina", baseUrl: keyless.url });
@@ -58,6 +74,7 @@ describe("web_scrape through Jina Reader", () => {
       ok: false,
       error: { code: "upstream_error", retryable: false, details: { status: 422 } },
     });
+    expect(!envelope.ok && envelope.error.message).toContain("Failed to goto");
   });
 
   it.each<[VendorScenario, Record<string, unknown>]>([
@@ -79,23 +96,32 @@ describe("web_scrape through Jina Reader", () => {
 });
 
 describe("web_crawl through Jina Reader", () => {
-  it("reads a site without robots.txt (Reader's 4xx for it) as allowing all, and Reader failing as disallowing all", async () => {
+  it("reads robots.txt Reader could not reach (its 422 'Failed to goto') or Reader failing as disallowing all, a site's 404 page as allowing all", async () => {
     const bare = await startJinaFake(undefined, {
-      "https://bare.example/": { title: "Bare", markdown: "See [more](https://bare.example/more)." },
-      "https://bare.example/more": { title: "More", markdown: "More." },
+      "https://127.0.0.4/": { title: "Bare", markdown: "See [more](https://127.0.0.4/more)." },
+      "https://127.0.0.4/more": { title: "More", markdown: "More." },
+      // The site answered 404: Reader's browser navigated and rendered the error page.
+      "https://127.0.0.5/robots.txt": { title: "Not Found", markdown: "Not Found", statusCode: 404 },
+      "https://127.0.0.5/": { title: "Has a 404", markdown: "See [more](https://127.0.0.5/more)." },
+      "https://127.0.0.5/more": { title: "More", markdown: "More." },
     });
     const harness = await startScrapeHarness({ provider: "jina", baseUrl: bare.url });
     try {
-      const allowed = await harness.call("web_crawl", { url: "https://bare.example/" });
-      expect(allowed).toMatchObject({ ok: true, data: { robots: { "https://bare.example": "none" } } });
+      const unreachable = await harness.call("web_crawl", { url: "https://127.0.0.4/more" });
+      expect(unreachable).toMatchObject({
+        ok: true,
+        data: { robots: { "https://127.0.0.4": "unreachable" }, disallowed: ["https://127.0.0.4/more"] },
+      });
+      const allowed = await harness.call("web_crawl", { url: "https://127.0.0.5/" });
+      expect(allowed).toMatchObject({ ok: true, data: { robots: { "https://127.0.0.5": "parsed" } } });
       expect(allowed.ok ? (allowed.data as { pages: unknown[] }).pages : []).toHaveLength(2);
       bare.next("server-error");
-      const refused = await harness.call("web_crawl", { url: "https://bare.example/more" });
+      const refused = await harness.call("web_crawl", { url: "https://127.0.0.5/more" });
       expect(refused).toMatchObject({
         ok: true,
         data: {
-          robots: { "https://bare.example": "unreachable" },
-          disallowed: ["https://bare.example/more"],
+          robots: { "https://127.0.0.5": "unreachable" },
+          disallowed: ["https://127.0.0.5/more"],
         },
       });
     } finally {

@@ -8,13 +8,14 @@
 import { type EgressClient, ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
 import {
+  checkPageUrl,
   endpointUrl,
   markdownLinks,
   shortDetail,
   type VendorIdentity,
   vendorJson,
 } from "../provider-http.js";
-import type { ScrapeProvider } from "../scrape-provider.js";
+import type { ScrapeOptions, ScrapeProvider } from "../scrape-provider.js";
 
 export const JINA_BASE_URL = "https://r.jina.ai";
 
@@ -30,8 +31,13 @@ const ReaderAnswer = z.object({
 });
 const ReaderError = z.object({ message: z.string().optional(), readableMessage: z.string().optional() });
 
+/**
+ * `egress` reaches Reader only; `targets` (no host restriction) checks each page URL against the operator's
+ * policy before Reader is asked to fetch it.
+ */
 export function createJinaProvider(
   egress: EgressClient,
+  targets: EgressClient,
   baseUrl: string,
   credentialRef: string | undefined,
 ): ScrapeProvider {
@@ -45,24 +51,37 @@ export function createJinaProvider(
     const parsed = ReaderError.safeParse(body);
     return parsed.success ? shortDetail(parsed.data.readableMessage ?? parsed.data.message) : undefined;
   };
-  const read = (url: string, format: "markdown" | "text", context: Parameters<ScrapeProvider["scrape"]>[1]) =>
+  const read = (
+    url: string,
+    format: "markdown" | "text",
+    context: Parameters<ScrapeProvider["scrape"]>[1],
+    options: ScrapeOptions = {},
+  ) =>
     vendorJson(
       egress,
       context,
       identity,
-      { url: endpointUrl(baseUrl, `/${url}`), method: "GET", headers: { "x-return-format": format } },
+      {
+        url: endpointUrl(baseUrl, `/${url}`),
+        method: "GET",
+        headers: { "x-return-format": format },
+        ...options,
+      },
       ReaderAnswer,
       errorDetail,
     );
   return {
     name: "jina",
-    label: identity.label,
-    async scrape(url, context) {
-      const { answer, bytes } = await read(url, "markdown", context);
+    async scrape(url, context, options) {
+      await checkPageUrl(targets, identity, url, context);
+      const { answer, bytes } = await read(url, "markdown", context, options);
       const { data } = answer;
+      const finalUrl = data.url || url;
+      // Reader follows redirects itself: a page that ended where egress would not go is not returned.
+      if (finalUrl !== url) await checkPageUrl(targets, identity, finalUrl, context);
       return {
         url,
-        finalUrl: data.url || url,
+        finalUrl,
         title: data.title?.replace(/\s+/g, " ").trim().slice(0, 300) || undefined,
         markdown: data.content,
         links: markdownLinks(data.content),
@@ -72,16 +91,26 @@ export function createJinaProvider(
     },
     async robots(url, context) {
       try {
+        await checkPageUrl(targets, identity, url, context);
+      } catch (error) {
+        // The site refused by egress: its pages would be too, which the crawler reports.
+        if (ToolFailure.isInstance(error) && error.envelopeCode !== "egress_refused")
+          return { status: 0, text: "" };
+        throw error;
+      }
+      try {
         const { answer } = await read(url, "text", context);
         return { status: 200, text: answer.data.content };
       } catch (error) {
         if (!ToolFailure.isInstance(error)) throw error;
-        // Reader answers a page it could not read (a site's 404 among them) with a 4xx of its own; only
-        // its key, credit and rate answers are about Jina. The first reads as no robots.txt, allowing
-        // all; Jina itself failing is not the site answering, so unreachable, disallowing all.
+        // Reader's browser not reaching the site (its 422 "Failed to goto <url>: <the navigation error>",
+        // jina-ai/reader's puppeteer service) is the site unreachable; Jina failing (5xx, key, credits,
+        // rate) is not the site answering either: both disallow all. A site's own 404 reaches here as the
+        // page Reader rendered, which holds no rules and so allows all. Another 4xx of Reader's is about
+        // the request for that page: no robots.txt to read, allowing all.
         const status = error.details?.status;
         const aboutThePage = typeof status === "number" && status >= 400 && status < 500;
-        if (aboutThePage && ![401, 402, 403, 429].includes(status)) return { status: 404, text: "" };
+        if (aboutThePage && ![401, 402, 403, 422, 429].includes(status)) return { status: 404, text: "" };
         return { status: 0, text: "" };
       }
     },
