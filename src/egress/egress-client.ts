@@ -8,10 +8,22 @@ import { type CheckedTarget, checkTarget } from "./check-target.js";
 import { type Resolver, systemResolver } from "./dns-resolver.js";
 import { type EgressPolicy, type EgressPolicyInit, resolveEgressPolicy } from "./egress-policy.js";
 import { EgressRefusedError } from "./egress-refused-error.js";
+import { normaliseHost } from "./host-pattern.js";
 import { PinnedPools } from "./pinned-pools.js";
+import {
+  containsSecret,
+  pathWithQueryParameter,
+  scrubSecrets,
+  withoutQueryParameter,
+} from "./query-credential.js";
 import { readCappedBody } from "./read-capped-body.js";
 import { redactUrl } from "./redact-url.js";
-import { checkCallerHeaders, type EgressCaller, headersForHop } from "./request-headers.js";
+import {
+  checkCallerHeaders,
+  credentialFor,
+  credentialsForHop,
+  type EgressCaller,
+} from "./request-headers.js";
 import { streamCappedBody } from "./stream-capped-body.js";
 import { translateFailure } from "./translate-failure.js";
 
@@ -119,24 +131,38 @@ export class EgressClient {
     const timer = AbortSignal.timeout(timeoutMs);
     const signal = init.signal ? AbortSignal.any([timer, init.signal]) : timer;
     const redirects: string[] = [];
+    // The secrets this request has put in a query: no text the client reports may hold one.
+    const sent: string[] = [];
     const failureOf = (error: unknown) =>
       translateFailure(error, {
         url: redactUrl(url),
         timedOut: timer.aborted,
         aborted: init.signal?.aborted === true,
         timeoutMs,
+        secrets: sent,
       });
 
     try {
       for (;;) {
         const target = await checkTarget(url, policy, this.#resolver, signal);
-        const headers = await headersForHop(callerHeaders, target.host, policy, init.caller, redactUrl(url));
+        const { headers, query } = await credentialsForHop(
+          callerHeaders,
+          url,
+          target.host,
+          policy,
+          init.caller,
+          redactUrl(url),
+        );
+        if (query) sent.push(query.value);
         const pool = this.#pools.get(url.origin, target.host, target.address, target.family);
+        // The span names `url`, the caller's: the query credential is only in the path sent.
         const span = startHttpClientSpan(method, url, redactUrl(url), headers);
         let response: Dispatcher.ResponseData;
         try {
           response = await pool.request({
-            path: `${url.pathname}${url.search}`,
+            path: query
+              ? pathWithQueryParameter(url, query.name, query.value)
+              : `${url.pathname}${url.search}`,
             method,
             headers,
             body,
@@ -162,7 +188,7 @@ export class EgressClient {
             : await readCappedBody(response.body, cap);
           return {
             status: response.statusCode,
-            headers: flattenHeaders(response.headers),
+            headers: flattenHeaders(response.headers, sent),
             url: url.href,
             redirects,
             address: target.address,
@@ -171,9 +197,9 @@ export class EgressClient {
         }
         // Read a short redirect body so the connection can be reused; dump() drops a long one.
         await response.body.dump({ limit: 16 * 1024, signal });
-        refuseRedirect(policy, method, url, next, response.statusCode, redirects.length);
+        refuseRedirect(policy, method, url, next, response.statusCode, redirects.length, sent);
         redirects.push(url.href);
-        url = next;
+        url = nextHop(policy, url, next, sent);
       }
     } catch (error) {
       throw failureOf(error);
@@ -236,9 +262,10 @@ function refuseRedirect(
   to: URL,
   status: number,
   followed: number,
+  sent: readonly string[],
 ): void {
   // Both ends are named without their query: a redirect's location is often a signed URL.
-  const [fromUrl, toUrl] = [redactUrl(from), redactUrl(to)];
+  const [fromUrl, toUrl] = [redactUrl(from), shownLocation(to, sent)];
   const details = { url: fromUrl, location: toUrl, status };
   if (!policy.followRedirects) {
     throw new EgressRefusedError(
@@ -264,11 +291,38 @@ function refuseRedirect(
   }
 }
 
-function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+/**
+ * The URL a followed redirect goes to. A server may echo the query credential in its location: sent back
+ * to a host with the same query credential, that parameter is dropped (the next hop sets it afresh); a
+ * location holding the secret anywhere else, or bound for another host, is refused, so the secret neither
+ * goes where it was not configured to nor stays in a URL the client reports.
+ */
+function nextHop(policy: EgressPolicy, from: URL, to: URL, sent: readonly string[]): URL {
+  const credential = credentialFor(policy, normaliseHost(to.hostname));
+  const next = credential?.query !== undefined ? withoutQueryParameter(to, credential.query) : to;
+  if (containsSecret(next.href, sent)) {
+    throw new EgressRefusedError(
+      "redirect_credential",
+      `${redactUrl(from)} redirected to ${shownLocation(next, sent)} with the deployment's credential in the URL, which was not followed`,
+      { url: redactUrl(from), location: shownLocation(next, sent) },
+    );
+  }
+  return next;
+}
+
+/** A location as a message names it: without its query, and without its path when that holds a secret. */
+function shownLocation(url: URL, sent: readonly string[]): string {
+  const shown = redactUrl(url);
+  return containsSecret(shown, sent) ? `${url.origin}/…` : shown;
+}
+
+/** Lower-cased names, repeated values joined; a secret a server echoed (a redirect's location) is redacted. */
+function flattenHeaders(headers: IncomingHttpHeaders, sent: readonly string[]): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    flat[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+    const joined = Array.isArray(value) ? value.join(", ") : value;
+    flat[name.toLowerCase()] = sent.length > 0 ? scrubSecrets(joined, sent) : joined;
   }
   return flat;
 }

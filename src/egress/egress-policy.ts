@@ -5,16 +5,57 @@ import type { AddressRules } from "./address-policy.js";
 import { ADDRESS_CLASSES, type AddressClass } from "./classify-address.js";
 import { assertHostPattern } from "./host-pattern.js";
 
+/**
+ * Where the secret goes on each request: a header (with an optional scheme before it), or, for a vendor
+ * that takes its key only in the URL (OpenWeather's `appid`, NCBI's `api_key`), a query parameter. One or
+ * the other, never both.
+ */
+export type CredentialPlacement =
+  | {
+      /** The header to set, e.g. `authorization` or `x-api-key`. */
+      header: string;
+      /** Put before the secret with a space, e.g. `Bearer`. */
+      scheme?: string;
+      query?: never;
+    }
+  | {
+      /** The query parameter to set, e.g. `appid`: replaced on every request to the host, never shown. */
+      query: string;
+      header?: never;
+      scheme?: never;
+    };
+
 /** A credential the client adds for a host; the caller never sees or supplies the secret. */
-export interface HostCredential {
-  /** The header to set, e.g. `authorization` or `x-api-key`. */
-  header: string;
+export type HostCredential = CredentialPlacement & {
   /** Resolved through the call's credential resolver at request time. */
   credentialRef: string;
-  /** Put before the secret with a space, e.g. `Bearer`. */
-  scheme?: string;
   /** When the resolved secret is not what is sent but what it is traded for (a GitHub App's key). */
-  exchange?: CredentialExchange;
+  exchange?: CredentialExchange | undefined;
+};
+
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+/** Unreserved characters only: a name no encoding can spell two ways, so a caller cannot slip a second one past. */
+const QUERY_NAME = /^[A-Za-z0-9._~-]{1,64}$/;
+
+/** Throws a TypeError (prefixed by `where`) unless `placement` names a header or a query parameter, not both. */
+export function assertCredentialPlacement(
+  placement: { header?: unknown; scheme?: unknown; query?: unknown },
+  where: string,
+): void {
+  const { header, scheme, query } = placement;
+  if ((header === undefined) === (query === undefined)) {
+    throw new TypeError(`${where}: needs a header or a query parameter for the credential, never both`);
+  }
+  if (query !== undefined) {
+    if (typeof query !== "string" || !QUERY_NAME.test(query))
+      throw new TypeError(`${where}: the query parameter must be a name of letters, digits and . _ ~ -`);
+    if (scheme !== undefined) throw new TypeError(`${where}: a query parameter takes no scheme`);
+    return;
+  }
+  if (typeof header !== "string" || !HEADER_NAME.test(header))
+    throw new TypeError(`${where}: the header must be a header name`);
+  if (scheme !== undefined && (typeof scheme !== "string" || !HEADER_NAME.test(scheme)))
+    throw new TypeError(`${where}: the scheme must be a single word`);
 }
 
 /**
@@ -99,8 +140,9 @@ export function resolveEgressPolicy(init: EgressPolicyInit = {}): EgressPolicy {
   }
   for (const [pattern, credential] of Object.entries(policy.credentials)) {
     assertHostPattern(pattern, "egress policy credentials");
-    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(credential.header) || !credential.credentialRef) {
-      throw new TypeError(`egress policy credentials["${pattern}"]: needs a header name and a credentialRef`);
+    assertCredentialPlacement(credential, `egress policy credentials["${pattern}"]`);
+    if (!credential.credentialRef) {
+      throw new TypeError(`egress policy credentials["${pattern}"]: needs a credentialRef`);
     }
   }
   return Object.freeze({

@@ -13,12 +13,14 @@ export type EgressRule =
   | "host_denied"
   | "host_not_allowed"
   | "credential_header"
+  | "credential_query"
   | "forbidden_header"
   | "credential_unavailable"
   | "request_body_size"
   | "redirect"
   | "redirect_method"
-  | "redirect_limit";
+  | "redirect_limit"
+  | "redirect_credential";
 
 export interface EgressRefusalDetails {
   url: string;

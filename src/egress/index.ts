@@ -18,6 +18,8 @@ export {
   type EgressResponse,
 } from "./egress-client.js";
 export {
+  assertCredentialPlacement,
+  type CredentialPlacement,
   DEFAULT_EGRESS_POLICY,
   type EgressPolicy,
   type EgressPolicyInit,

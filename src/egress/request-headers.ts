@@ -1,10 +1,14 @@
-/** @module The headers a request goes out with: the caller's, checked, plus the deployment's credential for the host. */
+/**
+ * @module The headers a request goes out with: the caller's, checked, plus the deployment's credential for
+ * the host, in a header or, for a vendor that takes it only in the URL, as a query parameter.
+ */
 import { ToolFailure } from "../errors/tool-failure.js";
 import type { CredentialScope } from "../seam/consent/credential-inspector.js";
 import type { CredentialResolver } from "../seam/context.js";
 import type { CredentialExchange, EgressPolicy, HostCredential } from "./egress-policy.js";
 import { EgressRefusedError } from "./egress-refused-error.js";
 import { matchingPattern } from "./host-pattern.js";
+import { hasQueryParameter } from "./query-credential.js";
 
 /** Who the request is made for: what resolves credential references. An ExecutionContext satisfies it. */
 export interface EgressCaller {
@@ -77,29 +81,60 @@ export function credentialFor(policy: EgressPolicy, host: string): HostCredentia
   return pattern === undefined ? undefined : policy.credentials[pattern];
 }
 
-/** The headers for one hop: the caller's plus the host's credential, which the caller may not shadow. */
-export async function headersForHop(
+/** What one hop sends: its headers, and the query parameter that carries the credential when the host takes it there. */
+export interface HopCredentials {
+  headers: Record<string, string>;
+  query?: { name: string; value: string };
+}
+
+/**
+ * The headers (and query credential) for one hop to `url`: the caller's plus the host's credential, which
+ * the caller may not shadow, in a header or a query parameter of the same name.
+ */
+export async function credentialsForHop(
   callerHeaders: Readonly<Record<string, string>>,
+  url: URL,
   host: string,
   policy: EgressPolicy,
   caller: EgressCaller | undefined,
-  url: string,
-): Promise<Record<string, string>> {
+  named: string,
+): Promise<HopCredentials> {
   const headers: Record<string, string> = {
     "user-agent": "toolreg",
     ...callerHeaders,
     "accept-encoding": "identity",
   };
   const credential = credentialFor(policy, host);
-  if (!credential) return headers;
-  const name = credential.header.toLowerCase();
-  if (name in callerHeaders) {
+  if (!credential) return { headers };
+  if (credential.query !== undefined) {
+    if (hasQueryParameter(url, credential.query)) {
+      throw new EgressRefusedError(
+        "credential_query",
+        `the ${credential.query} query parameter carries the deployment's credential for ${host} and may not be set by the caller`,
+        { url: named, parameter: credential.query },
+      );
+    }
+  } else if (credential.header.toLowerCase() in callerHeaders) {
+    const name = credential.header.toLowerCase();
     throw new EgressRefusedError(
       "credential_header",
       `the ${name} header carries the deployment's credential for ${host} and may not be set by the caller`,
-      { url, header: name },
+      { url: named, header: name },
     );
   }
+  const secret = await resolvedSecret(credential, host, caller, named);
+  if (credential.query !== undefined) return { headers, query: { name: credential.query, value: secret } };
+  headers[credential.header.toLowerCase()] = credential.scheme ? `${credential.scheme} ${secret}` : secret;
+  return { headers };
+}
+
+/** The secret to send for `credential`, resolved for the caller (and exchanged when it says so). */
+async function resolvedSecret(
+  credential: HostCredential,
+  host: string,
+  caller: EgressCaller | undefined,
+  url: string,
+): Promise<string> {
   if (!caller) {
     throw new EgressRefusedError(
       "credential_unavailable",
@@ -129,8 +164,7 @@ export async function headersForHop(
       { url },
     );
   }
-  headers[name] = credential.scheme ? `${credential.scheme} ${secret}` : secret;
-  return headers;
+  return secret;
 }
 
 /** What `exchange` trades the secret for; its own ToolFailure (a timeout, the vendor's refusal) is kept as worded. */

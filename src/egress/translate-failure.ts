@@ -1,5 +1,6 @@
 /** @module Turns what went wrong on the wire into a ToolFailure with the envelope code a caller can act on. */
 import { ToolFailure } from "../errors/tool-failure.js";
+import { scrubSecrets } from "./query-credential.js";
 
 export interface FailureContext {
   /** The URL as a message may name it: without its query (redact-url.ts). */
@@ -9,6 +10,8 @@ export interface FailureContext {
   /** The caller's signal fired. */
   aborted: boolean;
   timeoutMs: number;
+  /** Secrets the request put in a query; a wire error's message that quotes one has it redacted. */
+  secrets?: readonly string[];
 }
 
 const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
@@ -44,7 +47,7 @@ export function translateFailure(error: unknown, context: FailureContext): ToolF
       cause: error,
     });
   }
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = scrubSecrets(error instanceof Error ? error.message : String(error), context.secrets ?? []);
   return new ToolFailure("upstream_error", `the request to ${url} failed: ${reason.slice(0, 300)}`, {
     retryable: code !== undefined && TRANSIENT_CODES.has(code),
     details: code === undefined ? { url } : { url, cause: code },

@@ -3,6 +3,7 @@
  * a toolkit that can send its user to a login URL parks the call for consent, one that cannot fails with a
  * message naming what to configure.
  */
+import type { CredentialPlacement as EgressCredentialPlacement } from "../../egress/egress-policy.js";
 
 /** The OAuth 2 endpoints of a vendor, for the authorization-code flow with PKCE. */
 export interface OAuthEndpoints {
@@ -17,12 +18,17 @@ export interface OAuthEndpoints {
   issuer?: string;
 }
 
-/** Where and how the resolved secret goes on each request to the vendor. */
-export interface CredentialPlacement {
-  /** The header, e.g. `authorization` or `x-api-key`. */
-  header: string;
-  /** Put before the secret with a space, e.g. `Bearer`. */
-  scheme?: string;
+/**
+ * Where and how the resolved secret goes on each request to the vendor: `{ header, scheme? }`, or
+ * `{ query }` for a vendor that takes its key only in the URL (`{ query: "appid" }`), never both.
+ */
+export type CredentialPlacement = EgressCredentialPlacement;
+
+/** Just the placement of `auth` (or of a credential), without what else it carries. */
+export function placementOf(placement: CredentialPlacement): CredentialPlacement {
+  return placement.query !== undefined
+    ? { query: placement.query }
+    : { header: placement.header, ...(placement.scheme !== undefined ? { scheme: placement.scheme } : {}) };
 }
 
 /**

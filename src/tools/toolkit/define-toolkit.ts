@@ -6,11 +6,12 @@
  */
 import type { z } from "zod";
 import { defineTool, type ToolDeclaration, type ToolOutput } from "../../declaration/define-tool.js";
+import { assertCredentialPlacement } from "../../egress/egress-policy.js";
 import { ToolDefinitionError } from "../../errors/tool-definition-error.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import type { AnyTool } from "../../registry/registry.js";
 import type { ToolContext } from "../../seam/context.js";
-import { canAskForConsent, type OAuthEndpoints, type ToolkitAuth } from "./auth-model.js";
+import { canAskForConsent, type OAuthEndpoints, placementOf, type ToolkitAuth } from "./auth-model.js";
 import { bindCredentials, watchCredentialRefs } from "./credential-bound-tools.js";
 import type { ToolkitHost } from "./toolkit-host.js";
 
@@ -120,6 +121,13 @@ export function defineToolkit<Config, Env>(definition: ToolkitDefinition<Config,
     throw new ToolDefinitionError(`toolkit ${definition.id}`, field, problem);
   };
   if (!TOOLKIT_ID.test(definition.id)) fail("id", "must be snake_case");
+  if (definition.auth.kind !== "none") {
+    try {
+      assertCredentialPlacement(definition.auth, "auth");
+    } catch (error) {
+      fail("auth", (error as Error).message.replace(/^auth: /, ""));
+    }
+  }
   if (definition.tools.length === 0) fail("tools", "declares no tool");
   const provenance =
     definition.package === "toolreg" ? "first-party" : (`package:${definition.package}` as const);
@@ -198,7 +206,7 @@ function authFor<Config>(
   const { auth } = definition;
   if (!definition.oauthEndpoints || !canAskForConsent(auth)) return auth;
   const oauth = definition.oauthEndpoints(config);
-  return oauth ? { ...auth, oauth } : { kind: "token", header: auth.header, scheme: auth.scheme };
+  return oauth ? { ...auth, oauth } : { kind: "token", ...placementOf(auth) };
 }
 
 function selectTools<Env>(

@@ -13,7 +13,7 @@ import type { ScheduleStore, ScheduleTargets } from "../../ports/schedule-store.
 import type { SkillStore } from "../../ports/skill-store.js";
 import type { TodoStore } from "../../ports/todo-store.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
-import type { CredentialPlacement } from "./auth-model.js";
+import { type CredentialPlacement, placementOf } from "./auth-model.js";
 
 export interface ToolkitEgressRequest {
   /** The hosts it may reach (exact or `*.suffix`); any host the operator's policy allows when omitted. */
@@ -88,9 +88,8 @@ export function createToolkitHost(
                   hosts.map((host) => [
                     host,
                     {
-                      header: credential.header,
+                      ...placementOf(credential),
                       credentialRef: credential.credentialRef,
-                      scheme: credential.scheme,
                       exchange: credential.exchange,
                     },
                   ]),
