@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type ScrapeHarness, startScrapeHarness } from "./fake/scrape-harness.js";
-import { articlePage, robotsTxt, type Site, type SitePages, startSite } from "./fake/site.js";
+import { articlePage, redirect, robotsTxt, type Site, type SitePages, startSite } from "./fake/site.js";
 
 let scrape: ScrapeHarness;
 let site: Site | undefined;
@@ -29,6 +29,8 @@ async function crawl(input: Record<string, unknown>) {
     disallowed: string[];
     failures: { url: string; code: string }[];
     robots: Record<string, string>;
+    requests: number;
+    host: string;
   };
   return { envelope, data, read: data.pages.map((page) => new URL(page.finalUrl).pathname) };
 }
@@ -229,5 +231,83 @@ describe("web_crawl links", () => {
     const parked = await scrape.seam.call(scrape.context(), "web_crawl", { url: `${site.url}/` });
     expect(parked).toMatchObject({ ok: false, error: { code: "approval_required" } });
     expect(site.requests).toHaveLength(0);
+  });
+});
+
+/** A page holding only links, small enough to leave room in a 1 KiB budget. */
+const linkPage = (links: readonly string[]) =>
+  `<html><body>${links.map((href) => `<a href="${href}">${href}</a>`).join(" ")}</body></html>`;
+
+describe("web_crawl spends its bounds on every request", () => {
+  it("counts a failed page against maxPages: 2,000 broken links with maxPages 2 make 2 requests", async () => {
+    const links = Array.from({ length: 2000 }, (_, index) => `/gone${index}`);
+    const site = await serve({ "/robots.txt": robotsTxt(""), "/": linkPage(links) });
+    const { data } = await crawl({ url: `${site.url}/`, maxPages: 2, maxDepth: 1 });
+    expect(site.paths().filter((path) => path !== "/robots.txt")).toEqual(["/", "/gone0"]);
+    expect(data).toMatchObject({ stoppedBy: "pages", requests: 2 });
+    expect(data.failures).toHaveLength(1);
+  });
+
+  it("counts a failed page's bytes against maxBytes", async () => {
+    const broken = { status: 404, headers: { "content-type": "text/html" }, body: "x".repeat(600) };
+    const links = Array.from({ length: 10 }, (_, index) => `/gone${index}`);
+    const pages: SitePages = { "/robots.txt": robotsTxt(""), "/": linkPage(links) };
+    for (const link of links) pages[link] = broken;
+    const site = await serve(pages);
+    const { data } = await crawl({ url: `${site.url}/`, maxPages: 50, maxDepth: 1, maxBytes: 1024 });
+    expect(data.stoppedBy).toBe("bytes");
+    // The start page and two 404s of 600 bytes pass 1 KiB; nothing more is asked for.
+    expect(data.requests).toBe(3);
+    expect(data.bytes).toBeGreaterThanOrEqual(1024);
+  });
+});
+
+describe("web_crawl and redirects", () => {
+  it("crawls the host the start page redirected to (example.com to www.example.com)", async () => {
+    const www = await startSite({
+      "/robots.txt": robotsTxt(""),
+      "/": articlePage("Home", "The real home.", ["/a", "/b"]),
+      "/a": articlePage("A", "Page a.", []),
+      "/b": articlePage("B", "Page b.", []),
+    });
+    try {
+      const apex = await serve({ "/robots.txt": robotsTxt(""), "/": redirect(`${www.url}/`, 301) });
+      const { data, envelope } = await crawl({ url: `${apex.url}/` });
+      expect(data.pages.map((page) => page.finalUrl)).toEqual([
+        `${www.url}/`,
+        `${www.url}/a`,
+        `${www.url}/b`,
+      ]);
+      expect(data).toMatchObject({ stoppedBy: "done", host: new URL(www.url).host });
+      expect(envelope.ok && envelope.content).toContain(`the start page moved to ${new URL(www.url).host}`);
+    } finally {
+      await www.close();
+    }
+  });
+
+  it("reads a page once when a redirect leads to it again", async () => {
+    const site = await serve({
+      "/robots.txt": robotsTxt(""),
+      "/docs": redirect("/docs/", 301),
+      "/docs/": articlePage("Docs", "The docs.", ["/docs/", "/docs/a", "/docs/again"]),
+      "/docs/a": articlePage("A", "Page a.", []),
+      "/docs/again": redirect("/docs/"),
+    });
+    const { data, read } = await crawl({ url: `${site.url}/docs`, pathPrefix: "/docs" });
+    expect(read).toEqual(["/docs/", "/docs/a"]);
+    expect(site.paths().filter((path) => path === "/docs/")).toHaveLength(2); // from /docs and /docs/again
+    expect(data.requests).toBe(3);
+  });
+
+  it("does not keep a page a same-host redirect took to a path robots.txt disallows", async () => {
+    const site = await serve({
+      "/robots.txt": robotsTxt("User-agent: *\nDisallow: /private\n"),
+      "/": articlePage("Home", "Home.", ["/go"]),
+      "/go": redirect("/private/page"),
+      "/private/page": articlePage("Private", "Not for crawlers.", []),
+    });
+    const { data, read } = await crawl({ url: `${site.url}/` });
+    expect(read).toEqual(["/"]);
+    expect(data.disallowed).toEqual([`${site.url}/private/page`]);
   });
 });

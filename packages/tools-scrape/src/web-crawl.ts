@@ -18,9 +18,9 @@ const LISTED = 20;
 
 const STOPPED: Record<StoppedBy, string> = {
   done: "every page in scope within the depth was read",
-  pages: "it reached maxPages; pages in scope were left unread",
+  pages: "it made maxPages requests (a page that failed counts); pages in scope were left unread",
   depth: "it reached maxDepth; links deeper than that were not followed",
-  bytes: "it reached maxBytes; pages in scope were left unread",
+  bytes: "it read maxBytes (a page that failed counts); pages in scope were left unread",
   time: "it ran out of time (maxSeconds); pages in scope were left unread",
 };
 
@@ -42,7 +42,12 @@ export const webCrawl = scrapeTool({
       .describe(
         "follow only links whose path starts with this (e.g. /docs/); the same host is always required",
       ),
-    maxPages: z.int().min(1).max(MAX_CRAWL_PAGES).default(10).describe("the most pages read"),
+    maxPages: z
+      .int()
+      .min(1)
+      .max(MAX_CRAWL_PAGES)
+      .default(10)
+      .describe("the most pages requested, a page that fails included"),
     maxDepth: z
       .int()
       .min(0)
@@ -54,7 +59,7 @@ export const webCrawl = scrapeTool({
       .min(1024)
       .max(MAX_CRAWL_BYTES)
       .default(5 * 1024 * 1024)
-      .describe("the most bytes read over the whole crawl"),
+      .describe("the most bytes read over the whole crawl, a page that fails included"),
     maxSeconds: z.int().min(1).max(MAX_CRAWL_SECONDS).default(30).describe("the most seconds the crawl runs"),
   }),
   async run(input, context, { provider, userAgent }) {
@@ -75,8 +80,9 @@ export const webCrawl = scrapeTool({
         .slice(0, LISTED)
         .map((url) => `- ${url}`)
         .join("\n")}${urls.length > LISTED ? `\n- … and ${urls.length - LISTED} more` : ""}`;
+    const moved = report.host !== start.host ? ` (the start page moved to ${report.host})` : "";
     const content = [
-      `Crawled ${pages.length} page${pages.length === 1 ? "" : "s"} of ${start.host} (${report.bytes} bytes); stopped by ${report.stoppedBy}: ${STOPPED[report.stoppedBy]}.`,
+      `Crawled ${pages.length} page${pages.length === 1 ? "" : "s"} of ${report.host}${moved} in ${report.requests} request${report.requests === 1 ? "" : "s"} (${report.bytes} bytes); stopped by ${report.stoppedBy}: ${STOPPED[report.stoppedBy]}.`,
       ...(disallowed.length > 0 ? [`Disallowed by robots.txt, not read:\n${listed(disallowed)}`] : []),
       ...(failures.length > 0
         ? [
@@ -90,6 +96,8 @@ export const webCrawl = scrapeTool({
       data: {
         provider: provider.name,
         stoppedBy: report.stoppedBy,
+        host: report.host,
+        requests: report.requests,
         bytes: report.bytes,
         robots: report.robots,
         pages: pages.map((page) => ({ ...pageSummary(page), depth: page.depth })),

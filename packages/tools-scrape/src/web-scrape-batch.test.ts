@@ -1,7 +1,9 @@
+import type { ToolContext } from "toolreg/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ScrapeHarness, startScrapeHarness } from "./fake/scrape-harness.js";
 import { articlePage, type Site, startSite } from "./fake/site.js";
-import { BATCH_CONCURRENCY, MAX_BATCH_URLS } from "./web-scrape-batch.js";
+import type { ScrapeProvider } from "./scrape-provider.js";
+import { BATCH_CONCURRENCY, MAX_BATCH_URLS, readAll } from "./web-scrape-batch.js";
 
 let site: Site;
 let scrape: ScrapeHarness;
@@ -74,5 +76,28 @@ describe("web_scrape_batch", () => {
       expect(envelope).toMatchObject({ ok: false, error: { code: "invalid_input" } });
     }
     expect(site.requests.length).toBe(before);
+  });
+});
+
+describe("readAll", () => {
+  it("starts no further page once one worker fails with an error that is no page's failure", async () => {
+    const asked: string[] = [];
+    // A provider with a fault: its first page throws a TypeError, not a ToolFailure; the others take a while.
+    const faulty: ScrapeProvider = {
+      name: "direct",
+      async scrape(url) {
+        asked.push(url);
+        await new Promise((resolve) => setTimeout(resolve, url.endsWith("/0") ? 5 : 40));
+        if (url.endsWith("/0")) throw new TypeError("a bug");
+        return { url, finalUrl: url, title: undefined, markdown: "", links: [], bytes: 0, truncated: false };
+      },
+      robots: async () => ({ status: 404, text: "" }),
+    };
+    const urls = Array.from({ length: MAX_BATCH_URLS }, (_, index) => `https://site.example/${index}`);
+    const context = { signal: new AbortController().signal } as ToolContext;
+    await expect(readAll(urls, faulty, context)).rejects.toThrow(TypeError);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The three started at once finish; none starts after the fault.
+    expect(asked).toHaveLength(BATCH_CONCURRENCY);
   });
 });

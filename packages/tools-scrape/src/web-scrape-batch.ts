@@ -66,18 +66,29 @@ export const webScrapeBatch = scrapeTool({
   },
 });
 
-/** Reads every URL, at most BATCH_CONCURRENCY at once, in the order given. */
-async function readAll(urls: string[], provider: ScrapeProvider, context: ToolContext): Promise<Outcome[]> {
+/**
+ * Reads every URL, at most BATCH_CONCURRENCY at once, in the order given. An error that is no page's failure
+ * (a fault, the call aborted) ends the batch: the other workers start no further page once it is thrown.
+ */
+export async function readAll(
+  urls: string[],
+  provider: ScrapeProvider,
+  context: ToolContext,
+): Promise<Outcome[]> {
   const outcomes: Outcome[] = new Array(urls.length);
   let next = 0;
+  let stopped = false;
   const worker = async () => {
-    while (next < urls.length) {
+    while (!stopped && next < urls.length) {
       const index = next++;
       const url = urls[index] as string;
       try {
         outcomes[index] = { url, page: await provider.scrape(url, context) };
       } catch (error) {
-        if (!ToolFailure.isInstance(error) || context.signal.aborted) throw error;
+        if (!ToolFailure.isInstance(error) || context.signal.aborted) {
+          stopped = true;
+          throw error;
+        }
         outcomes[index] = { url, failure: { code: error.envelopeCode, message: error.message } };
       }
     }

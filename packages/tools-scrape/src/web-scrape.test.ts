@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ScrapeHarness, startScrapeHarness } from "./fake/scrape-harness.js";
 import { articlePage, redirect, type Site, startSite } from "./fake/site.js";
+import { MAX_PAGE_BYTES } from "./providers/direct-provider.js";
 
 let site: Site;
 let scrape: ScrapeHarness;
@@ -14,6 +15,10 @@ beforeAll(async () => {
     "/busy": { status: 429, headers: { "retry-after": "3" }, body: "slow down" },
     "/to-private": redirect("http://10.1.2.3/secret"),
     "/to-loopback": redirect("http://127.0.0.2/admin"),
+    // 1.5 MiB of article: converting it whole would hold the thread for seconds.
+    "/huge": articlePage("Huge", "A long read. ".repeat(120_000), []),
+    // A MiB of unclosed anchors: a link pattern took 26 s over 300 KB of them.
+    "/anchors": `<html><body><p>Anchors.</p>${"<a ".repeat(350_000)}</body></html>`,
   });
   scrape = await startScrapeHarness();
 });
@@ -40,6 +45,22 @@ describe("web_scrape, direct", () => {
     // The fragment never left: the redirect was followed by a second request through egress.
     expect(site.paths().slice(-2)).toEqual(["/moved", "/article"]);
     expect(site.requests.at(-1)?.headers["user-agent"]).toBe("toolreg");
+  });
+
+  it("converts at most 1 MiB of a page and says the rest was not read", async () => {
+    const envelope = await scrape.call("web_scrape", { url: `${site.url}/huge` });
+    expect(envelope).toMatchObject({ ok: true, data: { truncated: true, bytes: MAX_PAGE_BYTES } });
+    expect(MAX_PAGE_BYTES).toBe(1024 * 1024);
+    expect(envelope.ok && envelope.content).toContain(
+      `only the first ${MAX_PAGE_BYTES} bytes of the page were read`,
+    );
+  });
+
+  it("reads a page of a MiB of unclosed anchors in well under the time a link pattern took", async () => {
+    const started = performance.now();
+    const envelope = await scrape.call("web_scrape", { url: `${site.url}/anchors` });
+    expect(performance.now() - started).toBeLessThan(3_000);
+    expect(envelope).toMatchObject({ ok: true });
   });
 
   it("returns text as it is and refuses a binary file", async () => {

@@ -148,6 +148,11 @@ export async function crawl(request: CrawlRequest): Promise<CrawlReport> {
       // says why. A later page failing is one line of the report.
       if (next.depth === 0) throw error;
       report.failures.push({ url: next.url, code: error.envelopeCode, message: error.message });
+      // A page cut off by the budget (a vendor's answer can only be read whole) spends the rest of it.
+      if (meter.bytes >= bounds.maxBytes) {
+        report.stoppedBy = "bytes";
+        break;
+      }
       continue;
     }
     seen.add(finalUrl);

@@ -17,6 +17,8 @@ beforeAll(async () => {
     },
     [`${SITE}/guide`]: { title: "Guide", markdown: "The guide.", finalUrl: `${SITE}/guide/` },
     [`${SITE}/private/x`]: { title: "Private", markdown: "Secret." },
+    [`${SITE}/big`]: { title: "Big", markdown: "Index.", links: [`${SITE}/big/long`] },
+    [`${SITE}/big/long`]: { title: "Long", markdown: "word ".repeat(1000) },
     // Firecrawl followed the site's redirect to the metadata address itself.
     [`${SITE}/moved`]: { title: "Metadata", markdown: "iam/", finalUrl: "http://169.254.169.254/latest/" },
     [`${SITE}/robots.txt`]: { title: "", markdown: "User-agent: *\nDisallow: /private\n" },
@@ -102,6 +104,18 @@ describe("web_crawl through Firecrawl", () => {
     expect(data.pages.map((page) => page.finalUrl)).toEqual([`${SITE}/`, `${SITE}/guide/`]);
     expect(data.disallowed).toEqual([`${SITE}/private/x`]);
     expect(data.stoppedBy).toBe("done");
+  });
+});
+
+describe("web_crawl's byte budget through Firecrawl", () => {
+  it("reads no answer past the bytes the crawl has left, and stops by bytes", async () => {
+    const envelope = await scrape.call("web_crawl", { url: `${SITE}/big`, maxBytes: 1024 });
+    expect(envelope.ok).toBe(true);
+    if (!envelope.ok) return;
+    const data = envelope.data as { stoppedBy: string; bytes: number; failures: { message: string }[] };
+    expect(data.stoppedBy).toBe("bytes");
+    expect(data.bytes).toBeLessThanOrEqual(1024);
+    expect(data.failures[0]?.message).toContain("byte budget");
   });
 });
 
