@@ -74,7 +74,12 @@ describe("image_generate with OpenAI Images", () => {
   it("says a spent quota (429 insufficient_quota) is not retryable, unlike a rate limit", async () => {
     media.fake.script("openai", "insufficient_quota");
     const quota = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
-    expect(quota).toMatchObject({ code: "upstream_error", retryable: false });
+    // One meaning with the audio tools' insufficient_quota: a limit no wait lifts.
+    expect(quota).toMatchObject({
+      code: "upstream_rate_limited",
+      retryable: false,
+      details: { limit: "quota" },
+    });
     expect(quota.message).toMatch(/billing.*retrying will not help/);
 
     media.fake.script("openai", "rate_limited", "rate_limited_bare");
@@ -190,18 +195,63 @@ describe("image_generate with Replicate", () => {
     expect(bare).toMatchObject({ code: "upstream_rate_limited", retryable: true });
     expect(bare.retryAfterMs).toBeUndefined();
     const billing = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
-    expect(billing).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(billing).toMatchObject({
+      code: "upstream_rate_limited",
+      retryable: false,
+      details: { limit: "quota" },
+    });
     expect(billing.message).toMatch(/billing/);
   });
 
-  it("gives up on a prediction still running at the call's deadline, naming it", async () => {
+  it("gives up on a prediction still running at the call's deadline, naming it, and cancels it", async () => {
     media.fake.script("replicate", "never");
     const error = failed(await media.callApproved("image_generate", { prompt: PROMPT }, { timeoutMs: 600 }));
     expect(error).toMatchObject({ code: "timeout", retryable: true });
+    const id = error.details?.generationId;
+    expect(media.fake.requests.at(-1)).toMatchObject({
+      method: "POST",
+      path: `/replicate/v1/predictions/${id}/cancel`,
+    });
+    expect(media.fake.requests.at(-1)?.headers.authorization).toBe(`Bearer ${KEYS.replicate}`);
     expect(error.message).toMatch(
       /^Replicate prediction [a-z0-9]+ \(black-forest-labs\/flux-schnell, still processing\) did not finish/,
     );
     expect(error.message).toMatch(/billed for, a new generation/);
+  });
+
+  it("keeps an image sync mode answers inline as a data: URI, checked by its bytes", async () => {
+    media.fake.script("replicate", "data_uri", "data_uri_html");
+    const result = await media.callApproved("image_generate", { prompt: PROMPT });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.data).toMatchObject({ mediaType: "image/png", size: PNG.byteLength });
+    expect(media.fake.requests.map((request) => request.path)).not.toContain("/files/image.png");
+    const html = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
+    expect(html).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(html.message).toMatch(/^Replicate prediction [a-z0-9]+: what it sent is not an image/);
+  });
+
+  it("looks again after a status check answers 503 or 429, and keeps the image", async () => {
+    media.fake.script("replicate", "look_503", "look_429");
+    for (const _ of [1, 2]) {
+      const before = media.fake.requests.length;
+      const result = await media.callApproved("image_generate", { prompt: PROMPT });
+      if (!result.ok) throw new Error(result.error.message);
+      const looks = media.fake.requests.slice(before).filter((request) => request.method === "GET");
+      // A failed look, the look that finds it succeeded, the file.
+      expect(looks.map((request) => request.path)).toHaveLength(3);
+    }
+  });
+
+  it("names the prediction in a status check's lasting failure, and in an aborted prediction", async () => {
+    media.fake.script("replicate", "look_404", "aborted");
+    const lost = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
+    expect(lost).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(lost.message).toMatch(/^Replicate prediction [a-z0-9]+: Replicate refused the request \(404/);
+    expect(lost.details?.generationId).toMatch(/^[a-z0-9]+$/);
+    const aborted = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
+    expect(aborted).toMatchObject({ code: "upstream_error", retryable: true });
+    expect(aborted.message).toMatch(/^Replicate prediction [a-z0-9]+ was aborted by Replicate/);
+    expect(aborted.message).not.toMatch(/API may have changed/);
   });
 
   it("refuses an output delivered from another host, or redirected to one", async () => {
@@ -238,11 +288,28 @@ describe("image_generate with fal", () => {
     expect(result.data).toMatchObject({ provider: "fal", mediaType: "image/png" });
   });
 
+  it("names the request by its id, and drops a request_id that is not one", async () => {
+    const result = await media.callApproved("image_generate", { prompt: PROMPT });
+    expect(result).toMatchObject({
+      ok: true,
+      data: { generationId: "764cabcf-b745-4b3e-ae38-1200304cf45b" },
+    });
+    media.fake.script("fal", "bad_request_id");
+    const kept = await media.callApproved("image_generate", { prompt: PROMPT });
+    if (!kept.ok) throw new Error(kept.error.message);
+    expect(kept.data).not.toHaveProperty("generationId");
+    expect(JSON.stringify(kept)).not.toContain("Ignore previous");
+  });
+
   it("refuses a flagged image, a locked account and a malformed answer, each as what it is", async () => {
     media.fake.script("fal", "nsfw", "billing", "malformed");
     expect(failed(await media.callApproved("image_generate", { prompt: PROMPT })).code).toBe("invalid_input");
     const billing = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
-    expect(billing).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(billing).toMatchObject({
+      code: "upstream_rate_limited",
+      retryable: false,
+      details: { limit: "quota" },
+    });
     expect(billing.message).toMatch(/Exhausted balance/);
     expect(failed(await media.callApproved("image_generate", { prompt: PROMPT })).code).toBe(
       "upstream_error",
@@ -272,6 +339,9 @@ describe("image_generate's bounds", () => {
     } finally {
       await inline.close();
     }
+    media.fake.script("replicate", "data_uri_large");
+    const dataUri = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
+    expect(dataUri.message).toMatch(/image is larger than 4096 bytes/);
     expect(media.artifacts.kept).toHaveLength(0);
   });
 });

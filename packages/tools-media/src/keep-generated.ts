@@ -16,6 +16,8 @@ export interface GeneratedArtifact {
   provider: string;
   model: string;
   generationId?: string;
+  /** What was asked and not done (an aspect ratio the model takes none of). */
+  note?: string;
   revisedPrompt?: string;
 }
 
@@ -43,9 +45,10 @@ export async function generateAndKeep(
     provider: provider.name,
     model: provider.model,
     ...(generated.generationId ? { generationId: generated.generationId } : {}),
+    ...(generated.note ? { note: generated.note } : {}),
     ...(generated.revisedPrompt ? { revisedPrompt: generated.revisedPrompt } : {}),
   };
-  const made = `Generated ${sniffed.kind === "image" ? "an image" : "a video"} (${artifact.mediaType}, ${artifact.size} bytes) with ${provider.label} ${provider.model}: ${artifact.uri}`;
+  const made = `Generated ${sniffed.kind === "image" ? "an image" : "a video"} (${artifact.mediaType}, ${artifact.size} bytes) with ${provider.label} ${provider.model}: ${artifact.uri}${generated.note ? `\nNote: ${generated.note}.` : ""}`;
   if (generated.revisedPrompt === undefined) return { content: made, data };
   return {
     content: `${made}\nThe provider rewrote the prompt to: ${generated.revisedPrompt}`,

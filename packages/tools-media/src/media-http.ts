@@ -141,10 +141,12 @@ export function billingFailure(
   response: EgressResponse,
   detail: string | undefined,
 ): ToolFailure {
+  // The meaning the audio tools give OpenAI's insufficient_quota: a limit (upstream_rate_limited) that no
+  // wait lifts (not retryable), one for the same condition at every vendor.
   return new ToolFailure(
-    "upstream_error",
+    "upstream_rate_limited",
     `${vendor.label} refused for billing: this account's quota or credit is spent${said(detail)}; retrying will not help until the deployment adds credit or raises its limit`,
-    { retryable: false, details: { status: response.status, limit: "billing" } },
+    { retryable: false, details: { status: response.status, limit: "quota" } },
   );
 }
 

@@ -16,6 +16,8 @@ export interface GenerationRequest {
 export interface Generated extends MediaBytes {
   /** The provider's id of this generation, when it keeps one (a Replicate prediction, a Luma generation). */
   generationId?: string;
+  /** What the caller asked for that this provider did not do (an aspect ratio its model takes none of). */
+  note?: string;
   /** The prompt the provider actually used, when it rewrote it (dall-e-3): vendor text, untrusted. */
   revisedPrompt?: string;
 }

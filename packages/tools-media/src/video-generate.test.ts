@@ -61,11 +61,32 @@ describe("video_generate with Luma Dream Machine", () => {
     expect(other.message).toMatch(/^Luma generation [0-9a-f-]+ failed: Prompt processing failed/);
   });
 
-  it("gives up on a generation still dreaming at the deadline, naming its id", async () => {
+  it("gives up on a generation still dreaming at the deadline, naming its id, and deletes it", async () => {
     media.fake.script("luma", "never");
     const error = failed(await media.callApproved("video_generate", { prompt: PROMPT }, { timeoutMs: 600 }));
     expect(error).toMatchObject({ code: "timeout", retryable: true });
     expect(error.message).toMatch(/^Luma generation [0-9a-f-]+ \(ray-2, still dreaming\) did not finish/);
+    expect(media.fake.requests.at(-1)).toMatchObject({
+      method: "DELETE",
+      path: `/luma/dream-machine/v1/generations/${error.details?.generationId}`,
+    });
+  });
+
+  it("takes a status check's 503 as a generation still running, and keeps the video", async () => {
+    media.fake.script("luma", "look_503");
+    const result = await media.callApproved("video_generate", { prompt: PROMPT });
+    if (!result.ok) throw new Error(result.error.message);
+    // A failed look, the look that finds it completed, the file.
+    expect(media.fake.requests.filter((request) => request.method === "GET")).toHaveLength(3);
+    expect(media.artifacts.kept[0]?.bytes).toEqual(MP4);
+  });
+
+  it("says the last failed status check when time runs out, naming the generation", async () => {
+    media.fake.script("luma", "look_404");
+    const lost = failed(await media.callApproved("video_generate", { prompt: PROMPT }));
+    expect(lost).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(lost.message).toMatch(/^Luma generation [0-9a-f-]+: Luma refused the request \(404/);
+    expect(lost.details?.generationId).toMatch(/^[0-9a-f-]+$/);
   });
 
   it("refuses a completed generation without its video, a spent balance and a video on another host", async () => {
@@ -74,7 +95,11 @@ describe("video_generate with Luma Dream Machine", () => {
       /completed without assets\.video/,
     );
     const billing = failed(await media.callApproved("video_generate", { prompt: PROMPT }));
-    expect(billing).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(billing).toMatchObject({
+      code: "upstream_rate_limited",
+      retryable: false,
+      details: { limit: "quota" },
+    });
     expect(billing.message).toMatch(/billing/);
     expect(failed(await media.callApproved("video_generate", { prompt: PROMPT })).code).toBe(
       "egress_refused",
@@ -106,6 +131,13 @@ describe("video_generate with Replicate", () => {
       provider: "replicate",
       model: "minimax/video-01",
     });
+  });
+
+  it("says in the result that the aspect ratio was not applied, as minimax/video-01 takes none", async () => {
+    const result = await media.callApproved("video_generate", { prompt: PROMPT, aspectRatio: "9:16" });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.data).toMatchObject({ note: expect.stringMatching(/^aspectRatio 9:16 was not applied/) });
+    expect(result.content).toMatch(/Note: aspectRatio 9:16 was not applied/);
   });
 
   it("keeps nothing that is not a video", async () => {

@@ -28,8 +28,11 @@ export const FAL = {
 const FalImagesSchema = z.object({
   images: z.array(z.object({ url: z.string(), content_type: z.string().optional() })).min(1),
   has_nsfw_concepts: z.array(z.boolean()).optional(),
-  request_id: z.string().optional(),
+  request_id: z.unknown().optional(),
 });
+
+/** What a fal request id looks like (a UUID); anything else is not repeated to a model. */
+const REQUEST_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 const IMAGE_SIZE: Record<AspectRatio, string> = {
   "1:1": "square_hd",
@@ -73,7 +76,12 @@ export function createFal(parts: ProviderParts): MediaProvider {
         FalImagesSchema,
         readFalError(vendor),
       );
-      const what = `fal ${parts.model}${answer.request_id ? ` request ${answer.request_id}` : ""}`;
+      // Vendor text bound for messages and data: kept only when it looks like an id, else dropped.
+      const requestId =
+        typeof answer.request_id === "string" && REQUEST_ID.test(answer.request_id)
+          ? answer.request_id
+          : undefined;
+      const what = `fal ${parts.model}${requestId ? ` request ${requestId}` : ""}`;
       // The safety checker blanks a flagged image and says so here: that is a refusal, not a picture.
       if (answer.has_nsfw_concepts?.[0] === true)
         throw contentPolicyFailure(vendor, 200, `${what} flagged the image it made`);
@@ -84,7 +92,7 @@ export function createFal(parts: ProviderParts): MediaProvider {
         maxBytes: parts.maxBytes,
         what,
       });
-      return { ...file, ...(answer.request_id ? { generationId: answer.request_id } : {}) };
+      return { ...file, ...(requestId ? { generationId: requestId } : {}) };
     },
   };
 }

@@ -2,7 +2,9 @@
  * @module Luma Dream Machine: POST /dream-machine/v1/generations creates a generation, GET
  * /dream-machine/v1/generations/{id} tells its state (queued, dreaming, completed, failed) and, once
  * completed, assets.video, a URL on Luma's CDN; a failed one names its failure_reason
- * (docs.lumalabs.ai/docs/video-generation, docs.lumalabs.ai/docs/errors). Errors are `{detail}`. Luma
+ * (docs.lumalabs.ai/docs/video-generation, docs.lumalabs.ai/docs/errors). Errors are `{detail}`. A
+ * generation this call gives up on is deleted with DELETE /dream-machine/v1/generations/{id}, best effort
+ * (Luma's API reference, "Delete a generation"; whether that stops its billing Luma does not say). Luma
  * documents no idempotency key, so none is sent.
  */
 import { type ToolContext, ToolFailure } from "toolreg/toolkit";
@@ -18,7 +20,7 @@ import {
   type Vendor,
 } from "../media-http.js";
 import type { MediaProvider, ProviderParts } from "../media-provider.js";
-import { pollUntil } from "../poll.js";
+import { afterCreation, CANCEL_TIMEOUT_MS, pollUntil } from "../poll.js";
 
 export const LUMA = {
   baseUrl: "https://api.lumalabs.ai/dream-machine/v1",
@@ -82,39 +84,52 @@ export function createLuma(parts: ProviderParts): MediaProvider {
         readError,
       );
       const what = `Luma generation ${created.id}`;
-      const done = await pollUntil<Generation>(created, {
-        context,
-        intervalMs: parts.pollIntervalMs,
-        look: () => look(created.id, context),
-        finished: (generation) => generation.state === "completed" || generation.state === "failed",
-        describe: (generation) => `${what} (${parts.model}, still ${generation.state})`,
+      return afterCreation(what, created.id, async () => {
+        const done = await pollUntil<Generation>(created, {
+          context,
+          intervalMs: parts.pollIntervalMs,
+          what,
+          generationId: created.id,
+          look: () => look(created.id, context),
+          finished: (generation) => generation.state === "completed" || generation.state === "failed",
+          describe: (generation) => `${what} (${parts.model}, still ${generation.state})`,
+          cancel: async () => {
+            await parts.api.request(`${parts.baseUrl}/generations/${created.id}`, {
+              method: "DELETE",
+              headers: { accept: "application/json" },
+              maxResponseBytes: 64 * 1024,
+              timeoutMs: CANCEL_TIMEOUT_MS,
+              caller: context,
+            });
+          },
+        });
+        if (done.state === "failed") {
+          const reason = shortDetail(done.failure_reason);
+          // Moderation failures after submission (docs.lumalabs.ai/docs/errors): the same prompt fails again.
+          if (reason && /moderation|blacklisted/i.test(reason))
+            throw contentPolicyFailure(vendor, 200, `${what}: ${reason}`);
+          throw new ToolFailure(
+            "upstream_error",
+            `${what} failed${reason ? `: ${reason}` : ""}; calling again starts, and is billed for, a new generation`,
+            { retryable: false, details: { generationId: done.id } },
+          );
+        }
+        const video = done.assets?.video;
+        if (!video) {
+          throw new ToolFailure(
+            "upstream_error",
+            `${what} completed without assets.video, which is not its documented answer`,
+            { retryable: false, details: { generationId: done.id } },
+          );
+        }
+        const file = await downloadMedia(parts.delivery, context, {
+          url: video,
+          kind: "video",
+          maxBytes: parts.maxBytes,
+          what,
+        });
+        return { ...file, generationId: done.id };
       });
-      if (done.state === "failed") {
-        const reason = shortDetail(done.failure_reason);
-        // Moderation failures after submission (docs.lumalabs.ai/docs/errors): the same prompt fails again.
-        if (reason && /moderation|blacklisted/i.test(reason))
-          throw contentPolicyFailure(vendor, 200, `${what}: ${reason}`);
-        throw new ToolFailure(
-          "upstream_error",
-          `${what} failed${reason ? `: ${reason}` : ""}; calling again starts, and is billed for, a new generation`,
-          { retryable: false, details: { generationId: done.id } },
-        );
-      }
-      const video = done.assets?.video;
-      if (!video) {
-        throw new ToolFailure(
-          "upstream_error",
-          `${what} completed without assets.video, which is not its documented answer`,
-          { retryable: false, details: { generationId: done.id } },
-        );
-      }
-      const file = await downloadMedia(parts.delivery, context, {
-        url: video,
-        kind: "video",
-        maxBytes: parts.maxBytes,
-        what,
-      });
-      return { ...file, generationId: done.id };
     },
   };
 }

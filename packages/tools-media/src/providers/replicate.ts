@@ -3,12 +3,15 @@
  * then looked at with GET /v1/predictions/{id} until succeeded, failed or canceled
  * (replicate.com/docs/reference/http#create-a-prediction, /docs/topics/predictions). An official model is
  * run at /v1/models/{owner}/{name}/predictions; a pinned `owner/name:version` at /v1/predictions. The output
- * is a file URL on replicate.delivery (or a list of them). Replicate documents no idempotency key, so none
- * is sent. One adapter serves both tools: the model decides whether it makes images or videos.
+ * is a file URL on replicate.delivery (or a list of them), or in sync mode a `data:` URI holding the file
+ * (replicate-javascript's README, "sync mode"), held to the same byte cap and signature check. A prediction
+ * this call gives up on is canceled with POST /v1/predictions/{id}/cancel. Replicate documents no
+ * idempotency key, so none is sent. One adapter serves both tools: the model decides whether it makes
+ * images or videos.
  */
 import { type ToolContext, ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
-import { downloadMedia } from "../media-download.js";
+import { decodeInline, downloadMedia, type MediaBytes } from "../media-download.js";
 import {
   billingFailure,
   contentPolicyFailure,
@@ -20,7 +23,7 @@ import {
 } from "../media-http.js";
 import type { MediaProvider, ProviderParts } from "../media-provider.js";
 import type { MediaKind } from "../media-sniff.js";
-import { pollUntil } from "../poll.js";
+import { afterCreation, CANCEL_TIMEOUT_MS, pollUntil } from "../poll.js";
 
 export const REPLICATE = {
   baseUrl: "https://api.replicate.com/v1",
@@ -32,13 +35,14 @@ export const REPLICATE = {
 
 const PredictionSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,100}$/),
-  status: z.enum(["starting", "processing", "succeeded", "failed", "canceled"]),
+  // aborted: its deadline passed before it could start (replicate.com/docs/topics/predictions/lifecycle).
+  status: z.enum(["starting", "processing", "succeeded", "failed", "canceled", "aborted"]),
   output: z.unknown().optional(),
   error: z.unknown().optional(),
 });
 type Prediction = z.output<typeof PredictionSchema>;
 
-const TERMINAL = new Set(["succeeded", "failed", "canceled"]);
+const TERMINAL = new Set(["succeeded", "failed", "canceled", "aborted"]);
 /** Replicate holds a `Prefer: wait` request open for at most 60 s. */
 const MAX_WAIT_S = 60;
 
@@ -65,6 +69,9 @@ function createRequest(baseUrl: string, model: string, input: Record<string, unk
   return { url: `${baseUrl}/models/${name}/predictions`, json: { input } };
 }
 
+/** A file inline in sync mode's answer: `data:image/png;base64,…` (or a video's). */
+const DATA_URI = /^data:((?:image|video)\/[A-Za-z0-9.+-]{1,100});base64,/;
+
 /** The first file URL of a prediction's output: a string, or a list whose first item is one. */
 function outputUrl(output: unknown): string | undefined {
   if (typeof output === "string") return output;
@@ -84,11 +91,37 @@ export function createReplicate(parts: ProviderParts, kind: MediaKind): MediaPro
       PredictionSchema,
       readError,
     );
+  /** Stops a prediction this call gave up on, so it is not billed further (best effort, bounded). */
+  const cancel = async (id: string, context: ToolContext) => {
+    await parts.api.request(`${parts.baseUrl}/predictions/${id}/cancel`, {
+      method: "POST",
+      headers: { accept: "application/json" },
+      maxResponseBytes: 64 * 1024,
+      timeoutMs: CANCEL_TIMEOUT_MS,
+      caller: context,
+    });
+  };
+  const fetchOutput = async (done: Prediction, what: string, context: ToolContext): Promise<MediaBytes> => {
+    const fileUrl = outputUrl(done.output);
+    if (fileUrl === undefined) {
+      throw new ToolFailure(
+        "upstream_error",
+        `${what} succeeded with an output that is not a file URL; the configured model ${parts.model} may not make ${kind === "image" ? "images" : "videos"}`,
+        { retryable: false, details: { generationId: done.id } },
+      );
+    }
+    const inline = DATA_URI.exec(fileUrl.slice(0, 200));
+    if (inline)
+      return decodeInline(fileUrl.slice(inline[0].length), { kind, maxBytes: parts.maxBytes, what });
+    return downloadMedia(parts.delivery, context, { url: fileUrl, kind, maxBytes: parts.maxBytes, what });
+  };
   return {
     name: "replicate",
     label: vendor.label,
     model: parts.model,
     async generate({ prompt, aspectRatio }, context) {
+      // An image model here (flux-schnell) takes aspect_ratio; the default video model (minimax/video-01)
+      // takes none, its clip's shape being its own (replicate.com/minimax/video-01/api), so it is not sent.
       const input = kind === "image" ? { prompt, aspect_ratio: aspectRatio, num_outputs: 1 } : { prompt };
       const { url, json } = createRequest(parts.baseUrl, parts.model, input);
       // Held open no longer than the call has left, nor than egress lets one request last.
@@ -104,38 +137,45 @@ export function createReplicate(parts: ProviderParts, kind: MediaKind): MediaPro
         readError,
       );
       const what = `Replicate prediction ${created.id}`;
-      const done = await pollUntil<Prediction>(created, {
-        context,
-        intervalMs: parts.pollIntervalMs,
-        look: () => look(created.id, context),
-        finished: (prediction) => TERMINAL.has(prediction.status),
-        describe: (prediction) => `${what} (${parts.model}, still ${prediction.status})`,
+      return afterCreation(what, created.id, async () => {
+        const done = await pollUntil<Prediction>(created, {
+          context,
+          intervalMs: parts.pollIntervalMs,
+          what,
+          generationId: created.id,
+          look: () => look(created.id, context),
+          finished: (prediction) => TERMINAL.has(prediction.status),
+          describe: (prediction) => `${what} (${parts.model}, still ${prediction.status})`,
+          cancel: () => cancel(created.id, context),
+        });
+        if (done.status === "aborted") {
+          throw new ToolFailure(
+            "upstream_error",
+            `${what} was aborted by Replicate: its deadline passed before it could start (no worker was free), so it made nothing; a retry may work`,
+            { retryable: true, details: { generationId: done.id, status: done.status } },
+          );
+        }
+        if (done.status !== "succeeded") {
+          const reason = shortDetail(done.error);
+          if (reason && /nsfw|safety|sensitive|flagged/i.test(reason))
+            throw contentPolicyFailure(vendor, 200, `${what}: ${reason}`);
+          throw new ToolFailure(
+            "upstream_error",
+            `${what} ${done.status}${reason ? `: ${reason}` : ""}; calling again starts, and is billed for, a new prediction`,
+            { retryable: false, details: { generationId: done.id, status: done.status } },
+          );
+        }
+        const file = await fetchOutput(done, what, context);
+        return {
+          ...file,
+          generationId: done.id,
+          ...(kind === "video"
+            ? {
+                note: `aspectRatio ${aspectRatio} was not applied: the Replicate video model ${parts.model} is not sent one and makes clips in its own shape`,
+              }
+            : {}),
+        };
       });
-      if (done.status !== "succeeded") {
-        const reason = shortDetail(done.error);
-        if (reason && /nsfw|safety|sensitive|flagged/i.test(reason))
-          throw contentPolicyFailure(vendor, 200, `${what}: ${reason}`);
-        throw new ToolFailure(
-          "upstream_error",
-          `${what} ${done.status}${reason ? `: ${reason}` : ""}; calling again starts, and is billed for, a new prediction`,
-          { retryable: false, details: { generationId: done.id, status: done.status } },
-        );
-      }
-      const fileUrl = outputUrl(done.output);
-      if (fileUrl === undefined) {
-        throw new ToolFailure(
-          "upstream_error",
-          `${what} succeeded with an output that is not a file URL; the configured model ${parts.model} may not make ${kind === "image" ? "images" : "videos"}`,
-          { retryable: false, details: { generationId: done.id } },
-        );
-      }
-      const file = await downloadMedia(parts.delivery, context, {
-        url: fileUrl,
-        kind,
-        maxBytes: parts.maxBytes,
-        what,
-      });
-      return { ...file, generationId: done.id };
     },
   };
 }
