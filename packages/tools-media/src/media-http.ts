@@ -32,6 +32,8 @@ export interface JsonRequest {
   method: "GET" | "POST";
   json?: unknown;
   headers?: Readonly<Record<string, string>>;
+  /** At most this long, when less than the call has left (a status check must not hold the whole call). */
+  timeoutMs?: number;
 }
 
 /** Reads a vendor's error body into a failure, or undefined to leave it to `statusFailure`. */
@@ -56,13 +58,18 @@ export async function requestJson<T>(
     },
     ...(body === undefined ? {} : { body }),
     maxResponseBytes: MAX_ANSWER_BYTES,
-    ...callOptions(context),
+    ...bounded(callOptions(context), request.timeoutMs),
   });
   if (response.status >= 400) {
     const json = jsonBody(response);
     throw readError(response, json) ?? statusFailure(vendor, response, errorText(json));
   }
   return parseAnswer(vendor, response, schema);
+}
+
+function bounded<T extends { timeoutMs?: number | undefined }>(options: T, limitMs: number | undefined): T {
+  if (limitMs === undefined) return options;
+  return { ...options, timeoutMs: Math.min(options.timeoutMs ?? limitMs, limitMs) };
 }
 
 /** The body as JSON, or undefined when it is cut or not JSON (an error page from a proxy, say). */

@@ -26,6 +26,8 @@ export interface PollPlan<T> {
 
 /** Left for the download after the last look: a fifth of the call's time, at most 30 s. */
 const downloadReserve = (totalMs: number) => Math.min(30_000, Math.max(0, totalMs) / 5);
+/** The longest one status check may take: a hung one is a failed look, not the end of the call. */
+export const LOOK_TIMEOUT_MS = 30_000;
 /** The longest a cancel request may hold up the call's answer. */
 export const CANCEL_TIMEOUT_MS = 5_000;
 /** An abort this close to the deadline is the deadline's (the seam's watchdog firing), not a person's. */

@@ -20,7 +20,7 @@ import {
   type Vendor,
 } from "../media-http.js";
 import type { MediaProvider, ProviderParts } from "../media-provider.js";
-import { afterCreation, CANCEL_TIMEOUT_MS, pollUntil } from "../poll.js";
+import { afterCreation, CANCEL_TIMEOUT_MS, LOOK_TIMEOUT_MS, pollUntil } from "../poll.js";
 
 export const LUMA = {
   baseUrl: "https://api.lumalabs.ai/dream-machine/v1",
@@ -62,7 +62,7 @@ export function createLuma(parts: ProviderParts): MediaProvider {
       parts.api,
       context,
       vendor,
-      { url: `${parts.baseUrl}/generations/${id}`, method: "GET" },
+      { url: `${parts.baseUrl}/generations/${id}`, method: "GET", timeoutMs: LOOK_TIMEOUT_MS },
       GenerationSchema,
       readError,
     );

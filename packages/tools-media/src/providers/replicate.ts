@@ -23,7 +23,7 @@ import {
 } from "../media-http.js";
 import type { MediaProvider, ProviderParts } from "../media-provider.js";
 import type { MediaKind } from "../media-sniff.js";
-import { afterCreation, CANCEL_TIMEOUT_MS, pollUntil } from "../poll.js";
+import { afterCreation, CANCEL_TIMEOUT_MS, LOOK_TIMEOUT_MS, pollUntil } from "../poll.js";
 
 export const REPLICATE = {
   baseUrl: "https://api.replicate.com/v1",
@@ -87,7 +87,7 @@ export function createReplicate(parts: ProviderParts, kind: MediaKind): MediaPro
       parts.api,
       context,
       vendor,
-      { url: `${parts.baseUrl}/predictions/${id}`, method: "GET" },
+      { url: `${parts.baseUrl}/predictions/${id}`, method: "GET", timeoutMs: LOOK_TIMEOUT_MS },
       PredictionSchema,
       readError,
     );
