@@ -2,7 +2,8 @@
  * @module The tools the CLI serves: the toolkits the config file lists (the built-in ones when it lists
  * none), each configured by its entry with the flags as shortcuts (`--read-root` is the files toolkit's
  * readRoot, `--sql-read` the sql toolkit's read …), bound to one host: an egress client per toolkit under
- * the operator's policy (plus any address classes or CIDRs `--egress-allow` adds), the sandbox when
+ * the operator's policy (the config file's `egress` caps and reach, plus any address classes or CIDRs
+ * `--egress-allow` adds), the sandbox when
  * bubblewrap works here, and the meta-tools over the CLI's own seam. A toolkit left unconfigured serves no tools.
  */
 
@@ -10,6 +11,7 @@ import { createFileArtifactStore } from "../artifacts/file-artifact-store.js";
 import { metaTools } from "../catalog/meta/index.js";
 import type { EmbeddingProvider } from "../catalog/search/embedding-provider.js";
 import { ADDRESS_CLASSES } from "../egress/classify-address.js";
+import type { EgressPolicyInit } from "../egress/egress-policy.js";
 import type { McpImport } from "../mcp/import/mcp-server.js";
 import { artifactResources } from "../mcp/serve/resources/artifact-resources.js";
 import type { McpResourceSource } from "../mcp/serve/resources/resource-source.js";
@@ -67,7 +69,8 @@ const FLAG_FIELDS = [
 
 /**
  * `listed`: the config file's toolkit entries, as `loadSettings` read them (the file is read once);
- * `stores`: the deployment's stores the toolkits keep their state in (the todo lists).
+ * `stores`: the deployment's stores the toolkits keep their state in (the todo lists); `egress`: the
+ * config file's egress settings, which `--egress-allow` adds to.
  */
 export async function serveTools(
   flags: ToolFlags,
@@ -75,14 +78,9 @@ export async function serveTools(
   meta: MetaHost,
   io: CliIo,
   stores: ToolkitStores = {},
+  egress: EgressPolicyInit = {},
 ): Promise<ServedTools> {
-  const policy = egressAllowing(
-    flags.egressAllow ?? [],
-    (entry) =>
-      new UsageError(
-        `--egress-allow ${entry}: not an address class (${ADDRESS_CLASSES.join(", ")}) or a CIDR`,
-      ),
-  );
+  const policy = egressPolicyOf(egress, flags.egressAllow ?? []);
   const entries = toolkitEntries(listed, flags);
   // The generate toolkit's own folder when it names one, else the deployment's: every toolkit keeps its files there.
   const artifactsDir = entries.find((entry) => entry.toolkit === "generate")?.config?.artifactsDir;
@@ -110,6 +108,22 @@ export async function serveTools(
     await host.close();
     throw error instanceof UsageError ? error : new UsageError((error as Error).message);
   }
+}
+
+/** The file's egress settings with the reach `--egress-allow` adds: both lists apply. */
+export function egressPolicyOf(file: EgressPolicyInit, allow: readonly string[]): EgressPolicyInit {
+  const flagged = egressAllowing(
+    allow,
+    (entry) =>
+      new UsageError(
+        `--egress-allow ${entry}: not an address class (${ADDRESS_CLASSES.join(", ")}) or a CIDR`,
+      ),
+  );
+  return {
+    ...file,
+    allowAddressClasses: [...new Set([...flagged.allowAddressClasses, ...(file.allowAddressClasses ?? [])])],
+    allowCidrs: [...new Set([...(file.allowCidrs ?? []), ...flagged.allowCidrs])],
+  };
 }
 
 /** The file's entries (or one per built-in toolkit), with the flags laid over the configuration they name. */

@@ -188,7 +188,7 @@ describe("the config file", () => {
   it("refuses a key it does not know, saying which keys it holds", () => {
     write("toolreg.config.json", { rateLimits: [], plugins: ["crm"] });
     expect(() => loadSettings({}, io)).toThrow(
-      'toolreg.config.json: unknown key "plugins" (a config file holds $schema, toolkits, toolsets, rateLimits, redis, store, nats, authFailures, trustProxy, corsOrigins, onAuditFailure, drainMs)',
+      'toolreg.config.json: unknown key "plugins" (a config file holds $schema, toolkits, toolsets, rateLimits, redis, store, nats, authFailures, trustProxy, corsOrigins, onAuditFailure, drainMs, egress)',
     );
     write("toolreg.config.json", { rateLimits: [{ per: "tool", rate: "1/min", tools: ["a"] }] });
     expect(() => loadSettings({}, io)).toThrow('toolreg.config.json: rateLimits[0]: unknown key "tools"');

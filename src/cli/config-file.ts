@@ -2,15 +2,18 @@
  * @module The settings file: `--config FILE`, else `toolreg.config.json` in the working directory when there
  * is one. It holds the toolkits to serve and their configuration, the rate limits (and the Redis that shares
  * them between instances), the throttling of failed
- * authentication, what a call that changes data does while the audit trail cannot be written, and how long
- * a stop drains; flags are shortcuts into the same settings (`--rate-limit` rules are added to the file's,
+ * authentication, what a call that changes data does while the audit trail cannot be written, how long
+ * a stop drains, and what the toolkits' egress may reach and carry; flags are shortcuts into the same settings (`--rate-limit` rules are added to the file's,
  * `--read-root` sets the files toolkit's readRoot). Its JSON Schema is
  * `docs/toolreg.config.schema.json`, generated from `ConfigFileSchema`.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { CATEGORIES } from "../declaration/categories.js";
+import { ADDRESS_CLASSES } from "../egress/classify-address.js";
+import type { EgressPolicyInit } from "../egress/egress-policy.js";
 import type { Ceilings, Toolsets } from "../policy/ports.js";
 import { type RateLimitRule, SlidingWindowCeilings } from "../policy/sliding-window-ceilings.js";
 import type { AuditFailureMode } from "../seam/audit-guard.js";
@@ -57,6 +60,56 @@ const NatsUrlSchema = z
   .string()
   .max(2_000)
   .regex(/^(nats|tls):\/\/\S+$/, "a nats:// URL (several separated by commas)");
+
+const MiB = 1024 * 1024;
+
+/**
+ * What the toolkits' egress may reach and carry, over the defaults (public addresses, 1 MiB out, 5 MiB in,
+ * 30 s): raised for image and video generation or transcription, within ceilings that keep one call from
+ * holding the process's memory or a worker for long.
+ */
+export const EgressSettingsSchema = z
+  .strictObject({
+    maxResponseBytes: z
+      .int()
+      .min(1024)
+      .max(256 * MiB)
+      .optional()
+      .meta({ description: "the most bytes of one response kept (default 5 MiB, at most 256 MiB)" }),
+    maxRequestBytes: z
+      .int()
+      .min(1024)
+      .max(64 * MiB)
+      .optional()
+      .meta({ description: "the largest request body sent (default 1 MiB, at most 64 MiB)" }),
+    totalTimeoutMs: z
+      .int()
+      .min(1_000)
+      .max(15 * 60_000)
+      .optional()
+      .meta({
+        description:
+          "the longest one request may take, redirects included, in milliseconds (default 30000, at most 15 minutes)",
+      }),
+    allowAddressClasses: z.array(z.enum(ADDRESS_CLASSES)).max(ADDRESS_CLASSES.length).optional().meta({
+      description:
+        "address classes reachable besides public ones (loopback, private …), as --egress-allow adds them; both are applied",
+    }),
+    allowCidrs: z
+      .array(
+        z
+          .string()
+          .max(64)
+          .refine((cidr) => ipaddr.isValidCIDR(cidr), "a CIDR, e.g. 10.1.0.0/16"),
+      )
+      .max(100)
+      .optional()
+      .meta({ description: "address ranges reachable whatever their class, as --egress-allow adds them" }),
+  })
+  .meta({
+    description:
+      "what the toolkits' outbound requests may reach and carry; --egress-allow adds to allowAddressClasses and allowCidrs",
+  });
 
 export const ConfigFileSchema = z
   .strictObject({
@@ -150,6 +203,7 @@ export const ConfigFileSchema = z
         description:
           "how long a stop (SIGTERM, SIGINT) waits for running calls, in milliseconds, before recording those that change data as interrupted (default 30000)",
       }),
+    egress: EgressSettingsSchema.optional(),
   })
   .meta({ title: "toolreg.config.json", description: "Settings of the toolreg CLI and server." });
 
@@ -175,6 +229,8 @@ export interface Settings {
   corsOrigins: string[];
   onAuditFailure: AuditFailureMode;
   drainMs: number;
+  /** The file's egress caps and reach, laid over the default policy; `--egress-allow` adds to its reach. */
+  egress: EgressPolicyInit | undefined;
 }
 
 export interface SettingsFlags {
@@ -217,6 +273,7 @@ export function loadSettings(flags: SettingsFlags, io: CliIo): Settings {
     corsOrigins: corsOriginsFrom(flags.corsOrigin, file),
     onAuditFailure: (flags.onAuditFailure as AuditFailureMode | undefined) ?? file.onAuditFailure ?? "refuse",
     drainMs: drainMsFrom(flags.drainMs, file),
+    egress: file.egress,
   };
 }
 

@@ -228,20 +228,27 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
   ): Promise<ServedTools> => {
     if (!globals().registry) {
       // The config file is read once a command: by the caller that loaded its settings, else here.
-      const { toolkits } = settings ?? loadSettings(globals(), io);
+      const { toolkits, egress } = settings ?? loadSettings(globals(), io);
       const host = await meta();
       return withImports(
-        await serveTools({ ...globals(), ...serveFlags }, toolkits, host, io, {
-          todos: stores.todos(),
-          memories: stores.memories(),
-          schedules: stores.schedules(),
-          scheduleTargets: seamScheduleTargets(host.seam),
-          knowledge: stores.knowledge(),
-          knowledgeEmbedder: await knowledgeEmbedder(),
-          attachments: stores.attachments(),
-          skills: stores.skills(),
-          artifacts: stores.artifacts(),
-        }),
+        await serveTools(
+          { ...globals(), ...serveFlags },
+          toolkits,
+          host,
+          io,
+          {
+            todos: stores.todos(),
+            memories: stores.memories(),
+            schedules: stores.schedules(),
+            scheduleTargets: seamScheduleTargets(host.seam),
+            knowledge: stores.knowledge(),
+            knowledgeEmbedder: await knowledgeEmbedder(),
+            attachments: stores.attachments(),
+            skills: stores.skills(),
+            artifacts: stores.artifacts(),
+          },
+          egress,
+        ),
         publicUrl,
       );
     }
