@@ -45,7 +45,14 @@ describe("pollUntil", () => {
     });
     const cancels: string[] = [];
     const started = Date.now();
-    const done = await pollUntil("running", plan(callOf(5_000), [unavailable(), throttled, "done"], cancels));
+    // What egress throws when a look timed out: retryable, and not the call's own abort.
+    const slow = new ToolFailure("timeout", "http://127.0.0.1/x timed out while waiting for the response", {
+      retryable: true,
+    });
+    const done = await pollUntil(
+      "running",
+      plan(callOf(5_000), [unavailable(), throttled, slow, "done"], cancels),
+    );
     expect(done).toBe("done");
     expect(Date.now() - started).toBeGreaterThanOrEqual(60);
     expect(cancels).toEqual([]);
