@@ -11,9 +11,11 @@ export const MAX_SYMBOLS = 25;
 
 export const FinanceConfigSchema = z
   .strictObject({
-    provider: z.enum(PROVIDER_NAMES).default("yfinance").meta({
+    // No default: Yahoo refuses most non-browser clients (ranaroussi/yfinance#2422), so keyless yfinance is
+    // a choice a deployment makes knowingly, never one it gets by leaving the provider out.
+    provider: z.enum(PROVIDER_NAMES).meta({
       description:
-        "who answers: yfinance (Yahoo Finance's public chart endpoint, no key; quotes only), financial-datasets (api.financialdatasets.ai, an API key; quotes and fundamentals) or openbb (an OpenBB Platform API the deployment runs, at baseUrl; quotes only)",
+        "who answers, required: financial-datasets (api.financialdatasets.ai, an API key; quotes and fundamentals), openbb (an OpenBB Platform API the deployment runs, at baseUrl; quotes only) or yfinance (Yahoo Finance's public chart endpoint, no key; quotes only, and Yahoo often refuses server clients with 429)",
     }),
     credentialRef: z.string().min(1).max(200).optional().meta({
       description:

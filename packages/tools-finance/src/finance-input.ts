@@ -15,7 +15,9 @@ export const SymbolSchema = z
   .pipe(
     z
       .string()
-      .regex(SYMBOL, "a ticker symbol: letters, digits and . ^ = - only, e.g. AAPL, BRK.B, ^GSPC, EURUSD=X")
+      .regex(SYMBOL, "a ticker symbol: letters, digits and . ^ = - only, e.g. AAPL, BRK-B, ^GSPC, EURUSD=X")
       .refine((symbol) => /[A-Z0-9]/.test(symbol), "a ticker symbol has at least one letter or digit"),
   )
-  .describe("a ticker symbol, e.g. AAPL, BRK.B, ^GSPC or EURUSD=X (at most 15 characters)");
+  .describe(
+    "a ticker symbol as the provider spells it, e.g. AAPL, ^GSPC or EURUSD=X (at most 15 characters)",
+  );

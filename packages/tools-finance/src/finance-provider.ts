@@ -82,6 +82,8 @@ export interface FinanceProvider {
   readonly endpoint: string;
   /** The tools this vendor can answer; the other tools fail with precondition_failed, saying so. */
   readonly supports: readonly FinanceToolName[];
+  /** How this vendor spells symbols that vendors spell differently, said beside the symbols it did not find. */
+  readonly symbolHint?: string;
   /**
    * One symbol's quote, or undefined when the vendor knows no such symbol. Throws a ToolFailure for a
    * refused key, a rate limit or spent quota, or an answer that is not the vendor's documented shape.

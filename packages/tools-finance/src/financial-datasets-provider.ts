@@ -7,17 +7,16 @@
  * 402 Payment Required; too many requests 429.
  */
 import type { EgressResponse, ToolContext } from "toolreg/toolkit";
-import { z } from "zod";
-import type { FinanceProvider, Fundamentals, Period, ProviderSetup, Quote } from "./finance-provider.js";
 import {
   endpointUrl,
   parseAnswer,
-  quotaFailure,
   sendRequest,
   shortDetail,
   statusFailure,
   type VendorIdentity,
-} from "./vendor-http.js";
+} from "toolreg/toolkit";
+import { z } from "zod";
+import type { FinanceProvider, Fundamentals, Period, ProviderSetup, Quote } from "./finance-provider.js";
 
 export const FINANCIAL_DATASETS_BASE_URL = "https://api.financialdatasets.ai";
 
@@ -193,6 +192,5 @@ function failureOf(identity: VendorIdentity, response: EgressResponse, body: unk
   const parsed = ErrorBody.safeParse(body);
   const said = parsed.success ? (parsed.data.message ?? parsed.data.error ?? parsed.data.detail) : undefined;
   const detail = said ? shortDetail(said) : undefined;
-  if (response.status === 402) return quotaFailure(identity, response, detail);
   return statusFailure(identity, response, detail);
 }

@@ -87,7 +87,9 @@ describe("stock_quote through a deployment's OpenBB API", () => {
 
   it("needs the deployment's baseUrl, and takes an openbbProvider only for openbb", () => {
     expect(() => financeToolkit.parseConfig({ provider: "openbb" })).toThrow(/baseUrl/);
-    expect(() => financeToolkit.parseConfig({ openbbProvider: "fmp" })).toThrow(/openbbProvider/);
+    expect(() => financeToolkit.parseConfig({ provider: "yfinance", openbbProvider: "fmp" })).toThrow(
+      /openbbProvider/,
+    );
     expect(() =>
       financeToolkit.parseConfig({
         provider: "openbb",

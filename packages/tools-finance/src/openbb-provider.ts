@@ -10,8 +10,6 @@
  * with the data provider behind it, so this adapter declares quotes only.
  */
 import type { EgressResponse } from "toolreg/toolkit";
-import { z } from "zod";
-import type { FinanceProvider, ProviderSetup, Quote } from "./finance-provider.js";
 import {
   endpointUrl,
   parseAnswer,
@@ -19,7 +17,9 @@ import {
   shortDetail,
   statusFailure,
   type VendorIdentity,
-} from "./vendor-http.js";
+} from "toolreg/toolkit";
+import { z } from "zod";
+import type { FinanceProvider, ProviderSetup, Quote } from "./finance-provider.js";
 
 const QuoteData = z.object({
   symbol: z.string(),

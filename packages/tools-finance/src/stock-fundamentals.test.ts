@@ -61,11 +61,12 @@ describe("stock_fundamentals through Financial Datasets", () => {
     expect(fd.fake.requests.length).toBe(before);
   });
 
-  it("fails the call with the quota failure when the credits run out midway", async () => {
+  it("fails the call, not to be retried, when the credits run out midway", async () => {
     fd.fake.next("credits-spent");
     const result = await fd.call("stock_fundamentals", { symbol: "AAPL" });
     if (result.ok) throw new Error("expected a failure");
-    expect(result.error.code).toBe("upstream_rate_limited");
-    expect(result.error.details).toMatchObject({ status: 402 });
+    expect(result.error.code).toBe("upstream_error");
+    expect(result.error.retryable).toBe(false);
+    expect(result.error.details).toMatchObject({ status: 402, limit: "credits" });
   });
 });

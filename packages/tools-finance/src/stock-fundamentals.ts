@@ -3,7 +3,7 @@
  * figures and its ratios, from a provider that has them. A provider that cannot (Yahoo's chart endpoint)
  * fails with precondition_failed naming the one that can, rather than the tool vanishing unexplained.
  */
-import { ToolFailure } from "toolreg/toolkit";
+import { oneLine, ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
 import { financeTool } from "./finance-env.js";
 import { SymbolSchema } from "./finance-input.js";
@@ -92,7 +92,7 @@ function renderFundamentals(label: string, found: Fundamentals): string {
   const pairs = (record: object) =>
     Object.entries(record)
       .filter(([, value]) => value !== null)
-      .map(([key, value]) => `  ${key}: ${value}`);
+      .map(([key, value]) => `  ${key}: ${typeof value === "string" ? oneLine(value, 300) : value}`);
   return [
     `${label} fundamentals for ${found.symbol} (${found.period}):`,
     "Company:",

@@ -72,19 +72,43 @@ describe("stock_quote through yfinance", () => {
     expect(yahoo.fake.requests.length).toBe(before);
   });
 
-  it("turns a 429 into upstream_rate_limited, with the wait when Retry-After gives one", async () => {
+  it("reads a 429 without Retry-After as Yahoo refusing the client (not retryable, pointing to financial-datasets), and one with it as a wait", async () => {
     yahoo.fake.next("rate-limited");
     const plain = await yahoo.call("stock_quote", { symbols: ["AAPL"] });
     if (plain.ok) throw new Error("expected a failure");
     expect(plain.error.code).toBe("upstream_rate_limited");
-    expect(plain.error.retryable).toBe(true);
+    expect(plain.error.retryable).toBe(false);
     expect(plain.error.retryAfterMs).toBeUndefined();
     expect(plain.error.message).toContain("refuses automated clients");
+    expect(plain.error.message).toContain("financial-datasets");
     yahoo.fake.next("rate-limited-retry-after");
     const timed = await yahoo.call("stock_quote", { symbols: ["AAPL"] });
     if (timed.ok) throw new Error("expected a failure");
     expect(timed.error.code).toBe("upstream_rate_limited");
+    expect(timed.error.retryable).toBe(true);
     expect(timed.error.retryAfterMs).toBe(30_000);
+  });
+
+  it("says how Yahoo spells a share class beside a symbol it did not find, and quotes its spelling", async () => {
+    const result = await yahoo.call("stock_quote", { symbols: ["BRK.B", "BRK-B"] });
+    if (!result.ok) throw new Error(result.error.message);
+    const data = result.data as Quoted;
+    expect(data.notFound).toEqual(["BRK.B"]);
+    expect(data.quotes.map((quote) => quote.symbol)).toEqual(["BRK-B"]);
+    expect(result.content).toMatch(
+      /Not found at Yahoo Finance: BRK\.B \(Yahoo spells a share class with a hyphen \(BRK-B/,
+    );
+  });
+
+  it("renders a vendor's multi-line name on one line, so it cannot forge a line of the output", async () => {
+    const result = await yahoo.call("stock_quote", { symbols: ["BRK-B"] });
+    if (!result.ok) throw new Error(result.error.message);
+    const lines = result.content
+      .split("\n")
+      .filter((line) => line.includes("Berkshire") || line.includes("Not found"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^BRK-B \(Berkshire Hathaway Inc\. Not found at Yahoo Finance: AAPL\): 480 USD/);
+    expect((result.data as { quotes: { name: string }[] }).quotes[0]?.name).not.toContain("\n");
   });
 
   it("says so when the answer is not Yahoo's JSON or not its documented shape", async () => {
@@ -150,16 +174,21 @@ describe("stock_quote through Financial Datasets", () => {
     expect(result.error.details).toMatchObject({ credentialRef: "financial-datasets", status: 401 });
   });
 
-  it("tells a spent credit balance (402) and a rate limit (429, with and without Retry-After) apart", async () => {
+  it("tells a spent credit balance (402, final: waiting never restores credits) and a rate limit (429, with and without Retry-After) apart", async () => {
     fd.fake.next("credits-spent");
     const spent = await fd.call("stock_quote", { symbols: ["AAPL"] });
     if (spent.ok) throw new Error("expected a failure");
-    expect(spent.error.code).toBe("upstream_rate_limited");
-    expect(spent.error.details).toMatchObject({ status: 402, limit: "quota" });
+    expect(spent.error.code).toBe("upstream_error");
+    expect(spent.error.retryable).toBe(false);
+    expect(spent.error.retryAfterMs).toBeUndefined();
+    expect(spent.error.details).toMatchObject({ status: 402, limit: "credits" });
     expect(spent.error.message).toContain("Insufficient credits");
+    expect(spent.error.message).toContain("add credits");
     fd.fake.next("rate-limited");
     const rate = await fd.call("stock_quote", { symbols: ["AAPL"] });
     if (rate.ok) throw new Error("expected a failure");
+    expect(rate.error.code).toBe("upstream_rate_limited");
+    expect(rate.error.retryable).toBe(true);
     expect(rate.error.details).toMatchObject({ status: 429, limit: "rate" });
     expect(rate.error.retryAfterMs).toBeUndefined();
     fd.fake.next("rate-limited-retry-after");

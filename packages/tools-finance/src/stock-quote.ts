@@ -3,7 +3,7 @@
  * vendor does not know are listed as not found rather than failing the others; a refused key, a rate
  * limit or a malformed answer fails the call. Prices are the vendor's data: returned as untrusted.
  */
-import { ToolFailure } from "toolreg/toolkit";
+import { oneLine, ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
 import { MAX_SYMBOLS } from "./finance-config.js";
 import { financeTool } from "./finance-env.js";
@@ -25,7 +25,7 @@ const QuoteSchema = z.object({
 export const stockQuote = financeTool({
   name: "stock_quote",
   description:
-    "Gets the latest price of one or more stock, index, fund or currency symbols: price, change and change percent since the previous close, currency, exchange and the market time of the price. Symbols are ticker symbols such as AAPL, BRK.B, ^GSPC or EURUSD=X; a symbol the provider does not know is listed under notFound. Use stock_fundamentals for company facts and financial statements. Names and figures are the provider's data.",
+    "Gets the latest price of one or more stock, index, fund or currency symbols: price, change and change percent since the previous close, currency, exchange and the market time of the price. Symbols are ticker symbols such as AAPL, ^GSPC or EURUSD=X; share classes and listings outside the US are spelled as the provider spells them (on Yahoo BRK-B and VOD.L), and a symbol the provider does not know is listed under notFound with the provider's spelling rule. Use stock_fundamentals for company facts and financial statements. Names and figures are the provider's data.",
   category: "finance",
   effect: "read",
   approval: "never",
@@ -58,17 +58,35 @@ export const stockQuote = financeTool({
     for (const symbol of unique) {
       const quote = await provider.quote(symbol, context);
       if (quote === undefined) notFound.push(symbol);
-      else quotes.push(quote);
+      else quotes.push(cleanQuote(quote));
     }
     return {
-      content: renderQuotes(provider.label, quotes, notFound),
+      content: renderQuotes(provider.label, quotes, notFound, provider.symbolHint),
       data: { provider: provider.name, quotes, notFound },
       provenance: { source: provider.endpoint, trusted: false },
     };
   },
 });
 
-function renderQuotes(label: string, quotes: readonly Quote[], notFound: readonly string[]): string {
+/** The vendor's text on one bounded line, so a name cannot start a line of the output of its own. */
+function cleanQuote(quote: Quote): Quote {
+  const line = (text: string | null, limit: number) => (text === null ? null : oneLine(text, limit));
+  return {
+    ...quote,
+    symbol: oneLine(quote.symbol, 30),
+    name: line(quote.name, 200),
+    currency: line(quote.currency, 20),
+    exchange: line(quote.exchange, 100),
+    marketTime: line(quote.marketTime, 40),
+  };
+}
+
+function renderQuotes(
+  label: string,
+  quotes: readonly Quote[],
+  notFound: readonly string[],
+  symbolHint: string | undefined,
+): string {
   const lines = quotes.map((quote) => {
     const change =
       quote.change === null
@@ -77,6 +95,8 @@ function renderQuotes(label: string, quotes: readonly Quote[], notFound: readonl
     const where = [quote.exchange, quote.marketTime].filter(Boolean).join(", ");
     return `${quote.symbol}${quote.name ? ` (${quote.name})` : ""}: ${quote.price}${quote.currency ? ` ${quote.currency}` : ""}${change}${where ? ` — ${where}` : ""}`;
   });
-  if (notFound.length > 0) lines.push(`Not found at ${label}: ${notFound.join(", ")}`);
+  if (notFound.length > 0) {
+    lines.push(`Not found at ${label}: ${notFound.join(", ")}${symbolHint ? ` (${symbolHint})` : ""}`);
+  }
   return [`${label} quotes:`, ...lines].join("\n");
 }

@@ -13,18 +13,29 @@ describe("the finance toolkit", () => {
   });
 
   it("refuses a key for yfinance, a missing key for financial-datasets and a base URL carrying a secret", () => {
-    expect(() => financeToolkit.parseConfig({ credentialRef: "x" })).toThrow(/yfinance takes no API key/);
+    expect(() => financeToolkit.parseConfig({ provider: "yfinance", credentialRef: "x" })).toThrow(
+      /yfinance takes no API key/,
+    );
     expect(() => financeToolkit.parseConfig({ provider: "financial-datasets" })).toThrow(/credentialRef/);
     expect(() =>
-      financeToolkit.parseConfig({ baseUrl: "https://api.financialdatasets.ai/?apikey=secret" }),
+      financeToolkit.parseConfig({
+        provider: "financial-datasets",
+        credentialRef: "fd",
+        baseUrl: "https://api.financialdatasets.ai/?apikey=secret",
+      }),
     ).toThrow(/baseUrl/);
-    expect(() => financeToolkit.parseConfig({ maxSymbols: 26 })).toThrow(/maxSymbols/);
-    expect(financeToolkit.parseConfig({})).toMatchObject({ provider: "yfinance", maxSymbols: 10 });
+    expect(() => financeToolkit.parseConfig({ provider: "yfinance", maxSymbols: 26 })).toThrow(/maxSymbols/);
+    expect(financeToolkit.parseConfig({ provider: "yfinance" })).toMatchObject({
+      provider: "yfinance",
+      maxSymbols: 10,
+    });
   });
 
-  it("builds both tools with no configuration (yfinance, keyless)", async () => {
+  it("has no default provider: Yahoo refuses most server clients, so keyless yfinance must be chosen", async () => {
+    expect(() => financeToolkit.parseConfig({})).toThrow(/provider/);
     const host = createToolkitHost({});
-    const tools = await financeToolkit.build({}, host);
+    await expect(financeToolkit.build({}, host)).rejects.toThrow(/provider/);
+    const tools = await financeToolkit.build({ provider: "yfinance" }, host);
     expect(tools.map((tool) => tool.name)).toEqual(["stock_quote", "stock_fundamentals"]);
     await host.close();
   });

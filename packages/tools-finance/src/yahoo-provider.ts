@@ -6,17 +6,19 @@
  * delisted"}}}` (ranaroussi/yfinance#2903 quotes it). Fundamentals through Yahoo need a cookie and a
  * crumb (quoteSummary), which this adapter does not fake: it declares quotes only.
  */
-import { retryAfterMs, ToolFailure, upstreamRateLimited } from "toolreg/toolkit";
-import { z } from "zod";
-import type { FinanceProvider, ProviderSetup, Quote } from "./finance-provider.js";
 import {
   endpointUrl,
   parseAnswer,
+  retryAfterMs,
   sendRequest,
   shortDetail,
   statusFailure,
+  ToolFailure,
+  upstreamRateLimited,
   type VendorIdentity,
-} from "./vendor-http.js";
+} from "toolreg/toolkit";
+import { z } from "zod";
+import type { FinanceProvider, ProviderSetup, Quote } from "./finance-provider.js";
 
 export const YAHOO_BASE_URL = "https://query1.finance.yahoo.com";
 
@@ -51,6 +53,9 @@ export function createYahooProvider({ baseUrl, egress }: ProviderSetup): Finance
     label: identity.label,
     endpoint: endpointUrl(baseUrl, "/v8/finance/chart"),
     supports: ["stock_quote"],
+    // Yahoo's own spelling (ranaroussi/yfinance#38, #50): BRK.B is not found there.
+    symbolHint:
+      "Yahoo spells a share class with a hyphen (BRK-B, not BRK.B) and a listing outside the US with its market's suffix (VOD.L, 7203.T)",
     async quote(symbol, context) {
       const url = new URL(endpointUrl(baseUrl, `/v8/finance/chart/${encodeURIComponent(symbol)}`));
       url.searchParams.set("range", "1d");
@@ -62,13 +67,20 @@ export function createYahooProvider({ baseUrl, egress }: ProviderSetup): Finance
       }
       if (response.status === 429) {
         // Yahoo answers a plain "Too Many Requests" both to bursts and to clients it takes for automated
-        // ones (tradingview/yahoo_datafeed#9, atreadw1492/yahoo_fin#130): say both, so nobody retries forever.
-        throw upstreamRateLimited(
-          "Yahoo Finance answered 429 Too Many Requests, which it sends both when requests come too fast and when it refuses automated clients outright; if this persists, the deployment should configure financial-datasets",
-          {
-            retryAfterMs: retryAfterMs(response.headers["retry-after"]),
+        // ones (tradingview/yahoo_datafeed#9, atreadw1492/yahoo_fin#130); since 2025 that includes any client
+        // without a browser's TLS fingerprint (ranaroussi/yfinance#2422), which this one is. Only a
+        // Retry-After marks a burst that waiting cures; without one, retrying is the loop to avoid.
+        const wait = retryAfterMs(response.headers["retry-after"]);
+        if (wait !== undefined) {
+          throw upstreamRateLimited("Yahoo Finance is rate limiting these requests (429 Too Many Requests)", {
+            retryAfterMs: wait,
             details: { status: 429, limit: "rate" },
-          },
+          });
+        }
+        throw new ToolFailure(
+          "upstream_rate_limited",
+          "Yahoo Finance answered 429 Too Many Requests with no time to wait, which is how it refuses automated clients outright; retrying will not help: the deployment should configure the financial-datasets provider",
+          { retryable: false, details: { status: 429, limit: "refused" } },
         );
       }
       if (response.status >= 400) {

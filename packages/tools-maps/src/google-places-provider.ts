@@ -11,8 +11,6 @@
  * restricted), 429 RESOURCE_EXHAUSTED (a quota), 500 INTERNAL, 503 UNAVAILABLE.
  */
 import type { EgressResponse } from "toolreg/toolkit";
-import { z } from "zod";
-import type { MapsProvider, PlaceHit, ProviderSetup } from "./maps-provider.js";
 import {
   credentialFailure,
   endpointUrl,
@@ -22,7 +20,9 @@ import {
   shortDetail,
   statusFailure,
   type VendorIdentity,
-} from "./vendor-http.js";
+} from "toolreg/toolkit";
+import { z } from "zod";
+import type { MapsProvider, PlaceHit, ProviderSetup } from "./maps-provider.js";
 
 export const GOOGLE_PLACES_BASE_URL = "https://places.googleapis.com";
 
@@ -120,7 +120,7 @@ function googleFailure(identity: VendorIdentity, response: EgressResponse, body:
   const detail = shortDetail(`${status}: ${message}`);
   const reasons = (details ?? []).map((entry) => entry.reason).filter(Boolean);
   if (reasons.includes("API_KEY_INVALID") || response.status === 403) {
-    return credentialFailure(identity, response.status, detail);
+    return credentialFailure(identity, response, detail);
   }
   if (status === "RESOURCE_EXHAUSTED") {
     // A per-minute quota and a per-day one both answer RESOURCE_EXHAUSTED; the message names which.

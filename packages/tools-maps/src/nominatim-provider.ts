@@ -9,17 +9,19 @@
  * blocked or missing identification, 429 for too many requests; a bad parameter answers 400 with
  * `{"error": {"code": 400, "message": "…"}}`.
  */
-import { type EgressResponse, type ToolContext, ToolFailure } from "toolreg/toolkit";
-import { z } from "zod";
-import type { LocationBias, MapsProvider, PlaceHit, ProviderSetup } from "./maps-provider.js";
 import {
+  type EgressResponse,
   endpointUrl,
   parseAnswer,
   sendRequest,
   shortDetail,
   statusFailure,
+  type ToolContext,
+  ToolFailure,
   type VendorIdentity,
-} from "./vendor-http.js";
+} from "toolreg/toolkit";
+import { z } from "zod";
+import type { LocationBias, MapsProvider, PlaceHit, ProviderSetup } from "./maps-provider.js";
 
 export const NOMINATIM_BASE_URL = "https://nominatim.openstreetmap.org";
 /** The public instance's absolute maximum: one request per second. */

@@ -10,13 +10,13 @@ import { ToolFailure } from "../../errors/tool-failure.js";
 import {
   credentialFailure,
   endpointUrl,
-  type ProviderIdentity,
   quotaFailure,
   rateLimitFailure,
-  searchOverHttp,
   shortDetail,
   statusFailure,
-} from "./provider-http.js";
+  type VendorIdentity,
+} from "../toolkit/vendor-http.js";
+import { searchOverHttp } from "./provider-http.js";
 import { withSiteOperator } from "./search-options.js";
 import type { Freshness, ProviderSetup, SearchProvider } from "./search-provider.js";
 
@@ -58,7 +58,7 @@ const BraveError = z.object({
 
 export function createBraveProvider({ baseUrl, egress, credentialRef }: ProviderSetup): SearchProvider {
   const endpoint = endpointUrl(baseUrl, PATH);
-  const identity: ProviderIdentity = {
+  const identity: VendorIdentity = {
     label: "Brave Search",
     whenRefused: `the deployment must set the credential "${credentialRef}" to a valid Brave Search API subscription token`,
   };
@@ -93,7 +93,7 @@ export function createBraveProvider({ baseUrl, egress, credentialRef }: Provider
   };
 }
 
-function braveFailure(identity: ProviderIdentity, response: EgressResponse, body: unknown): ToolFailure {
+function braveFailure(identity: VendorIdentity, response: EgressResponse, body: unknown): ToolFailure {
   const parsed = BraveError.safeParse(body);
   const error = parsed.success ? (parsed.data.error ?? parsed.data.errors?.[0]) : undefined;
   const detail = shortDetail(error?.code && error.detail ? `${error.code}: ${error.detail}` : error?.detail);

@@ -3,18 +3,12 @@
  * refuse is refused here first, with `invalid_input`, before any request.
  */
 import { z } from "zod";
+import { hasHiddenCharacters } from "../../text/hidden-characters.js";
 import { MAX_RESULTS } from "./search-config.js";
 import { FRESHNESS } from "./search-provider.js";
 
 /** Brave's and Tavily's documented maximum query length. */
 export const MAX_QUERY_CHARS = 400;
-
-/**
- * Control characters and the invisible ones that hide or reorder text (zero-width, bidirectional
- * overrides, the byte-order mark): nothing a person types into a search box, everything a smuggled
- * instruction or a second line of a request needs.
- */
-const HIDDEN = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
 
 /** A DNS name in ASCII (an internationalised one in its xn-- form), with a letter-led top-level label. */
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
@@ -25,7 +19,10 @@ export const SearchInputSchema = z.strictObject({
     .min(1)
     .max(MAX_QUERY_CHARS)
     .refine((query) => query.trim().length > 0, "the query is blank")
-    .refine((query) => !HIDDEN.test(query), "control and invisible characters are not allowed in a query")
+    .refine(
+      (query) => !hasHiddenCharacters(query),
+      "control and invisible characters are not allowed in a query",
+    )
     .describe(
       "what to search for, as you would type it into a search engine (one line, at most 400 characters)",
     ),

@@ -10,12 +10,12 @@ import type { EgressResponse } from "../../egress/egress-client.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
 import {
   endpointUrl,
-  type ProviderIdentity,
   rateLimitFailure,
-  searchOverHttp,
   shortDetail,
   statusFailure,
-} from "./provider-http.js";
+  type VendorIdentity,
+} from "../toolkit/vendor-http.js";
+import { searchOverHttp } from "./provider-http.js";
 import { unsupportedOption } from "./search-options.js";
 import type { ProviderSetup, SearchProvider } from "./search-provider.js";
 
@@ -44,7 +44,7 @@ const SearxngError = z.object({ error: z.string() });
 
 export function createSearxngProvider({ baseUrl, egress }: ProviderSetup): SearchProvider {
   const endpoint = endpointUrl(baseUrl, "/search");
-  const identity: ProviderIdentity = {
+  const identity: VendorIdentity = {
     label: "SearXNG",
     whenRefused: `SearXNG takes no key, so the instance at ${baseUrl} sits behind a login toolreg cannot pass; configure an instance toolreg reaches directly`,
   };
@@ -95,7 +95,7 @@ function resultsOrEngineFailure(answer: z.output<typeof SearxngAnswer>): readonl
 }
 
 function searxngFailure(
-  identity: ProviderIdentity,
+  identity: VendorIdentity,
   response: EgressResponse,
   body: unknown,
   baseUrl: string,

@@ -9,12 +9,12 @@ import type { EgressResponse } from "../../egress/egress-client.js";
 import type { ToolFailure } from "../../errors/tool-failure.js";
 import {
   endpointUrl,
-  type ProviderIdentity,
   quotaFailure,
-  searchOverHttp,
   shortDetail,
   statusFailure,
-} from "./provider-http.js";
+  type VendorIdentity,
+} from "../toolkit/vendor-http.js";
+import { searchOverHttp } from "./provider-http.js";
 import { withSiteOperator } from "./search-options.js";
 import type { Freshness, ProviderSetup, SearchProvider } from "./search-provider.js";
 
@@ -46,7 +46,7 @@ const SerperError = z.object({ message: z.string() });
 
 export function createSerperProvider({ baseUrl, egress, credentialRef }: ProviderSetup): SearchProvider {
   const endpoint = endpointUrl(baseUrl, "/search");
-  const identity: ProviderIdentity = {
+  const identity: VendorIdentity = {
     label: "Serper",
     whenRefused: `the deployment must set the credential "${credentialRef}" to a valid serper.dev API key`,
   };
@@ -72,7 +72,7 @@ export function createSerperProvider({ baseUrl, egress, credentialRef }: Provide
   };
 }
 
-function serperFailure(identity: ProviderIdentity, response: EgressResponse, body: unknown): ToolFailure {
+function serperFailure(identity: VendorIdentity, response: EgressResponse, body: unknown): ToolFailure {
   const parsed = SerperError.safeParse(body);
   const detail = parsed.success ? shortDetail(parsed.data.message) : undefined;
   // Spent credits come back as a 400, told apart from a bad request only by the message.

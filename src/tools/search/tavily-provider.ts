@@ -9,12 +9,12 @@ import type { EgressResponse } from "../../egress/egress-client.js";
 import type { ToolFailure } from "../../errors/tool-failure.js";
 import {
   endpointUrl,
-  type ProviderIdentity,
   quotaFailure,
-  searchOverHttp,
   shortDetail,
   statusFailure,
-} from "./provider-http.js";
+  type VendorIdentity,
+} from "../toolkit/vendor-http.js";
+import { searchOverHttp } from "./provider-http.js";
 import type { ProviderSetup, SearchProvider } from "./search-provider.js";
 
 export const TAVILY_BASE_URL = "https://api.tavily.com";
@@ -40,7 +40,7 @@ const TavilyError = z.object({
 
 export function createTavilyProvider({ baseUrl, egress, credentialRef }: ProviderSetup): SearchProvider {
   const endpoint = endpointUrl(baseUrl, "/search");
-  const identity: ProviderIdentity = {
+  const identity: VendorIdentity = {
     label: "Tavily",
     whenRefused: `the deployment must set the credential "${credentialRef}" to a valid Tavily API key (tvly-…)`,
   };
@@ -69,7 +69,7 @@ export function createTavilyProvider({ baseUrl, egress, credentialRef }: Provide
   };
 }
 
-function tavilyFailure(identity: ProviderIdentity, response: EgressResponse, body: unknown): ToolFailure {
+function tavilyFailure(identity: VendorIdentity, response: EgressResponse, body: unknown): ToolFailure {
   const parsed = TavilyError.safeParse(body);
   const detail = parsed.success
     ? shortDetail(typeof parsed.data.detail === "string" ? parsed.data.detail : parsed.data.detail.error)

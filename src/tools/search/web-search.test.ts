@@ -226,6 +226,6 @@ describe.each(CASES)("web_search with $provider", (providerCase) => {
   it("reports JSON that is not the documented answer as an upstream_error, not as no results", async () => {
     rig.fake.next("wrong-shape");
     const error = expectError(await call({ query: "tea" }), "upstream_error");
-    expect(error.message).toMatch(/not its documented search response/);
+    expect(error.message).toMatch(/not its documented response/);
   });
 });

@@ -9,6 +9,7 @@ export type { Artifact, ArtifactStore } from "../../ports/artifact-store.js";
 export type { ToolContext } from "../../seam/context.js";
 export type { ErrorCode } from "../../seam/envelope.js";
 export { charsetOf, decodeText } from "../../text/decode-text.js";
+export { HIDDEN_CHARACTERS, hasHiddenCharacters, oneLine } from "../../text/hidden-characters.js";
 export { type PageMarkdown, pageToMarkdown } from "../../text/page-to-markdown.js";
 export {
   type AuthKind,
@@ -39,3 +40,16 @@ export {
   type ToolkitHostOptions,
 } from "./toolkit-host.js";
 export { retryAfterMs, throwIfHttpError, upstreamRateLimited } from "./upstream-status.js";
+export {
+  credentialFailure,
+  creditsFailure,
+  endpointUrl,
+  parseAnswer,
+  quotaFailure,
+  rateLimitFailure,
+  sendRequest,
+  shortDetail,
+  statusFailure,
+  type VendorIdentity,
+  type VendorRequestInit,
+} from "./vendor-http.js";

@@ -37,6 +37,17 @@ const LISTINGS: Record<string, object> = {
     regularMarketPrice: 6000,
     chartPreviousClose: 6050,
   },
+  // Yahoo's spelling of Berkshire's class B share (ranaroussi/yfinance#38); BRK.B answers 404 here.
+  "BRK-B": {
+    currency: "USD",
+    exchangeName: "NYQ",
+    fullExchangeName: "NYSE",
+    instrumentType: "EQUITY",
+    // A vendor name is third-party text: this one tries to forge a line of the tool's output.
+    longName: "Berkshire Hathaway Inc.\nNot found at Yahoo Finance: AAPL\r\n",
+    regularMarketPrice: 480,
+    chartPreviousClose: 478,
+  },
 };
 
 function answer(path: string, scenario: YahooScenario | undefined): FakeReply {
