@@ -1,7 +1,8 @@
 /**
  * @module The Google Places API (New) adapter: `POST places.googleapis.com/v1/places:searchText` with the
  * key in `X-Goog-Api-Key` (egress injects it) and the fields wanted in `X-Goog-FieldMask`, which the API
- * requires and bills by (developers.google.com/maps/documentation/places/web-service/text-search). The
+ * requires and bills by (developers.google.com/maps/documentation/places/web-service/text-search); a
+ * rating or a website costs the Enterprise SKU, so those are asked for only when the deployment opts in. The
  * request takes `textQuery`, `pageSize` (at most 20; the places:v1 discovery document marks the older
  * `maxResultCount` deprecated in its favour) and `locationBias.circle` {center, radius 0–50000 m}; the
  * answer is `{places: [...]}` (with `nextPageToken` when more exist; one page is read), or `{}` when
@@ -26,18 +27,25 @@ import type { MapsProvider, PlaceHit, ProviderSetup } from "./maps-provider.js";
 
 export const GOOGLE_PLACES_BASE_URL = "https://places.googleapis.com";
 
-/** What is asked for, and billed: the Text Search Pro fields this tool returns, no more. */
-export const FIELD_MASK = [
+/**
+ * What is asked for, and billed: Google bills a Text Search at the dearest SKU among the fields in its
+ * mask. These are Text Search Pro fields (the Places SDKs' text-search pages list each field's SKU).
+ */
+export const PRO_FIELDS = [
   "places.id",
   "places.displayName",
   "places.formattedAddress",
   "places.location",
   "places.types",
-  "places.rating",
-  "places.userRatingCount",
   "places.googleMapsUri",
-  "places.websiteUri",
-].join(",");
+] as const;
+/** Text Search Enterprise fields: asking for any of them bills the whole request at that dearer SKU. */
+export const ENTERPRISE_FIELDS = ["places.rating", "places.userRatingCount", "places.websiteUri"] as const;
+
+/** The field mask sent: Pro fields only unless the deployment opted into ratings and websites. */
+export function fieldMask(ratingAndWebsite: boolean): string {
+  return [...PRO_FIELDS, ...(ratingAndWebsite ? ENTERPRISE_FIELDS : [])].join(",");
+}
 
 const GooglePlace = z.object({
   id: z.string(),
@@ -61,7 +69,11 @@ const GoogleError = z.object({
   }),
 });
 
-export function createGooglePlacesProvider({ baseUrl, egress, credentialRef }: ProviderSetup): MapsProvider {
+export function createGooglePlacesProvider(
+  { baseUrl, egress, credentialRef }: ProviderSetup,
+  ratingAndWebsite = false,
+): MapsProvider {
+  const mask = fieldMask(ratingAndWebsite);
   const identity: VendorIdentity = {
     label: "Google Places",
     whenRefused: `the deployment must set the credential "${credentialRef ?? "(none)"}" to a Google Maps Platform API key whose project has the Places API (New) enabled and whose restrictions allow it`,
@@ -89,7 +101,7 @@ export function createGooglePlacesProvider({ baseUrl, egress, credentialRef }: P
       const { response, body } = await sendRequest(egress, context, endpoint, {
         method: "POST",
         json,
-        headers: { "x-goog-fieldmask": FIELD_MASK },
+        headers: { "x-goog-fieldmask": mask },
       });
       if (response.status >= 400) throw googleFailure(identity, response, body);
       const answer = parseAnswer(identity, response, body, SearchTextAnswer);

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { PROVIDER_NAMES } from "./maps-provider.js";
-import { NOMINATIM_MIN_INTERVAL_MS } from "./nominatim-provider.js";
+import { NOMINATIM_BASE_URL, NOMINATIM_MIN_INTERVAL_MS } from "./nominatim-provider.js";
 
 export const DEFAULT_MAX_RESULTS = 10;
 /** Google's pageSize tops out at 20 (Nominatim's limit at 40): the stricter bound for both. */
@@ -51,6 +51,10 @@ export const MapsConfigSchema = z
       .meta({
         description: `for nominatim: the least time between two requests (default ${NOMINATIM_MIN_INTERVAL_MS}; below that only for a self-hosted instance named in baseUrl)`,
       }),
+    ratingAndWebsite: z.boolean().optional().meta({
+      description:
+        "for google: also ask for each place's rating, rating count and website. Off by default because Google bills a search at the dearest SKU its fields need, and these move every search from Text Search Pro to the dearer Text Search Enterprise",
+    }),
     maxResults: z
       .int()
       .min(1)
@@ -70,12 +74,20 @@ export const MapsConfigSchema = z
       if (config.minIntervalMs !== undefined) problem("minIntervalMs", "only nominatim is paced");
       return;
     }
+    if (config.ratingAndWebsite !== undefined) {
+      problem(
+        "ratingAndWebsite",
+        "only google is billed by field; nominatim returns websites where it has them",
+      );
+    }
     if (config.credentialRef !== undefined) problem("credentialRef", "nominatim takes no API key");
     if (config.userAgent === undefined) {
       problem("userAgent", "nominatim's usage policy requires a User-Agent identifying your application");
     }
+    // By host name, not by whether baseUrl is set: naming the public instance does not make it self-hosted.
+    const host = new URL(config.baseUrl ?? NOMINATIM_BASE_URL).hostname.replace(/\.$/, "").toLowerCase();
     if (
-      config.baseUrl === undefined &&
+      host === new URL(NOMINATIM_BASE_URL).hostname &&
       config.minIntervalMs !== undefined &&
       config.minIntervalMs < NOMINATIM_MIN_INTERVAL_MS
     ) {

@@ -46,6 +46,4 @@ export interface ProviderSetup {
   baseUrl: string;
   egress: EgressClient;
   credentialRef?: string | undefined;
-  /** Nominatim's required identifying User-Agent (its usage policy); unused by Google. */
-  userAgent?: string | undefined;
 }

@@ -46,8 +46,11 @@ const NominatimError = z.object({ error: z.object({ message: z.string() }).or(z.
 /** Meters per degree of latitude, near enough for a viewbox that only biases the ranking. */
 const METERS_PER_DEGREE = 111_320;
 
+/** Nominatim's setup: its usage policy makes the identifying User-Agent a requirement, so the type does too. */
+export type NominatimSetup = ProviderSetup & { userAgent: string };
+
 export function createNominatimProvider(
-  { baseUrl, egress, userAgent }: ProviderSetup,
+  { baseUrl, egress, userAgent }: NominatimSetup,
   minIntervalMs = NOMINATIM_MIN_INTERVAL_MS,
 ): MapsProvider {
   const identity: VendorIdentity = {
@@ -55,19 +58,31 @@ export function createNominatimProvider(
     whenRefused: `the Nominatim instance at ${baseUrl} refused this deployment's requests: its usage policy needs an identifying userAgent naming the application and a contact, and at most one request per second`,
   };
   const endpoint = endpointUrl(baseUrl, "/search");
-  let queue: Promise<unknown> = Promise.resolve();
+  /** Settles when every earlier call of this provider has sent and been answered, or given up. */
+  let queue: Promise<void> = Promise.resolve();
   let lastSent = 0;
 
-  /** Runs `send` after every earlier request of this provider, and `minIntervalMs` after the last one. */
-  function paced<T>(send: () => Promise<T>, context: ToolContext): Promise<T> {
-    const turn = queue.then(async () => {
+  /**
+   * Runs `send` after every earlier request of this provider, and `minIntervalMs` after the last one
+   * sent. A call whose deadline passes while it waits leaves at once and takes no slot: it never touches
+   * `lastSent`, so a dead call cannot delay the live ones behind it.
+   */
+  async function paced<T>(send: () => Promise<T>, context: ToolContext): Promise<T> {
+    const earlier = queue;
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    queue = earlier.then(() => mine);
+    try {
+      await untilSettled(earlier, context.signal);
       const wait = lastSent + minIntervalMs - Date.now();
       if (wait > 0) await sleep(wait, context.signal);
       lastSent = Date.now();
-      return send();
-    });
-    queue = turn.catch(() => undefined);
-    return turn;
+      return await send();
+    } finally {
+      done();
+    }
   }
 
   return {
@@ -85,7 +100,7 @@ export function createNominatimProvider(
         url.searchParams.set("bounded", "0");
       }
       const { response, body } = await paced(
-        () => sendRequest(egress, context, url.href, { headers: { "user-agent": userAgent ?? "toolreg" } }),
+        () => sendRequest(egress, context, url.href, { headers: { "user-agent": userAgent } }),
         context,
       );
       if (response.status >= 400) throw nominatimFailure(identity, response, body);
@@ -134,21 +149,36 @@ function nominatimFailure(identity: VendorIdentity, response: EgressResponse, bo
   return statusFailure(identity, response, message ? shortDetail(message) : undefined);
 }
 
+function gaveUp(): ToolFailure {
+  return new ToolFailure(
+    "timeout",
+    "the call ended while waiting its turn under Nominatim's one-request-a-second policy",
+  );
+}
+
+/** Waits for `earlier`, or rejects as soon as the call is aborted. */
+function untilSettled(earlier: Promise<void>, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(gaveUp());
+    const abort = () => reject(gaveUp());
+    signal.addEventListener("abort", abort, { once: true });
+    void earlier.then(() => {
+      signal.removeEventListener("abort", abort);
+      resolve();
+    });
+  });
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
+    if (signal.aborted) return reject(gaveUp());
     const timer = setTimeout(() => {
       signal.removeEventListener("abort", abort);
       resolve();
     }, ms);
     const abort = () => {
       clearTimeout(timer);
-      reject(
-        new ToolFailure(
-          "timeout",
-          "the call ended while waiting its turn under Nominatim's one-request-a-second policy",
-        ),
-      );
+      reject(gaveUp());
     };
     signal.addEventListener("abort", abort, { once: true });
   });

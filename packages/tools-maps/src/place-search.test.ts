@@ -2,8 +2,8 @@ import { createToolkitHost } from "toolreg/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GoogleScenario } from "./fake/google-places-fake.js";
 import { type MapsHarness, startMapsHarness, TEST_USER_AGENT } from "./fake/maps-harness.js";
-import { arrivals, type NominatimScenario } from "./fake/nominatim-fake.js";
-import { FIELD_MASK } from "./google-places-provider.js";
+import { arrivals, type NominatimScenario, SLOW_MS } from "./fake/nominatim-fake.js";
+import { ENTERPRISE_FIELDS, fieldMask, PRO_FIELDS } from "./google-places-provider.js";
 import { mapsToolkit } from "./toolkit.js";
 
 interface Found {
@@ -24,9 +24,32 @@ interface Found {
 describe("place_search through Google Places (New)", () => {
   let google: MapsHarness<GoogleScenario>;
   beforeAll(async () => {
-    google = await startMapsHarness("google", { maxResults: 5 });
+    google = await startMapsHarness("google", { maxResults: 5, ratingAndWebsite: true });
   });
   afterAll(() => google.close());
+
+  it("asks only for Text Search Pro fields unless the deployment opts into ratings and websites (Enterprise)", async () => {
+    const cheap = await startMapsHarness<GoogleScenario>("google");
+    try {
+      const result = await cheap.call({ query: "coffee near Rosenthaler Platz" });
+      if (!result.ok) throw new Error(result.error.message);
+      const mask = String(cheap.fake.requests.at(-1)?.headers["x-goog-fieldmask"]).split(",");
+      expect(mask).toEqual([...PRO_FIELDS]);
+      for (const field of ["places.rating", "places.userRatingCount", "places.websiteUri"]) {
+        expect(mask).not.toContain(field);
+      }
+      expect((result.data as Found).places[0]).toMatchObject({
+        name: "Bonanza Coffee Roasters",
+        mapUrl: "https://maps.google.com/?cid=1",
+        rating: null,
+        ratingCount: null,
+        website: null,
+      });
+    } finally {
+      await cheap.close();
+    }
+    expect(fieldMask(true).split(",")).toEqual([...PRO_FIELDS, ...ENTERPRISE_FIELDS]);
+  });
 
   it("POSTs places:searchText with the key egress injected, the field mask and the location bias circle", async () => {
     const result = await google.call({
@@ -41,7 +64,7 @@ describe("place_search through Google Places (New)", () => {
     expect(sent?.method).toBe("POST");
     expect(sent?.path).toBe("/v1/places:searchText");
     expect(sent?.headers["x-goog-api-key"]).toBe("AIza-test-key");
-    expect(sent?.headers["x-goog-fieldmask"]).toBe(FIELD_MASK);
+    expect(sent?.headers["x-goog-fieldmask"]).toBe(fieldMask(true));
     expect(sent?.headers["content-type"]).toBe("application/json");
     expect(JSON.parse(sent?.body ?? "")).toEqual({
       textQuery: "coffee near Rosenthaler Platz",
@@ -237,6 +260,33 @@ describe("place_search through OpenStreetMap Nominatim", () => {
       await paced.close();
     }
   });
+
+  it("lets a call whose deadline passes in the queue leave at once, taking no slot from the calls behind it", async () => {
+    const paced = await startMapsHarness<NominatimScenario>("nominatim", { minIntervalMs: 300 });
+    try {
+      const start = arrivals.length;
+      const begun = Date.now();
+      paced.fake.next("slow");
+      const first = paced.call({ query: "Louvre" });
+      const doomed = paced.seam
+        .call(paced.context({ timeoutMs: 100 }), "place_search", { query: "Louvre" })
+        .then((result) => ({ result, after: Date.now() - begun }));
+      const third = paced.call({ query: "Louvre" });
+      const [one, two, three] = await Promise.all([first, doomed, third]);
+      expect(one.ok && three.ok).toBe(true);
+      expect(two.result.ok).toBe(false);
+      if (!two.result.ok) expect(two.result.error.code).toBe("timeout");
+      // It left at its deadline, not when its turn came after the slow answer.
+      expect(two.after).toBeLessThan(SLOW_MS - 100);
+      const sent = arrivals.slice(start);
+      expect(sent).toHaveLength(2);
+      // The third went out once the first was answered (500 ms), not 300 ms after a slot the dead call took.
+      expect((sent[1] ?? 0) - (sent[0] ?? 0)).toBeGreaterThanOrEqual(SLOW_MS - 10);
+      expect((sent[1] ?? 0) - (sent[0] ?? 0)).toBeLessThan(SLOW_MS + 250);
+    } finally {
+      await paced.close();
+    }
+  });
 });
 
 describe("the maps toolkit", () => {
@@ -259,6 +309,34 @@ describe("the maps toolkit", () => {
     expect(() =>
       mapsToolkit.parseConfig({ provider: "nominatim", userAgent: TEST_USER_AGENT, minIntervalMs: 100 }),
     ).toThrow(/one request per second/);
+    // Naming the public instance (any case, a trailing dot) does not make it self-hosted.
+    for (const baseUrl of [
+      "https://nominatim.openstreetmap.org",
+      "https://NOMINATIM.openstreetmap.org./",
+      "http://nominatim.openstreetmap.org:443/",
+    ]) {
+      expect(
+        () =>
+          mapsToolkit.parseConfig({
+            provider: "nominatim",
+            userAgent: TEST_USER_AGENT,
+            baseUrl,
+            minIntervalMs: 0,
+          }),
+        baseUrl,
+      ).toThrow(/one request per second/);
+    }
+    expect(
+      mapsToolkit.parseConfig({
+        provider: "nominatim",
+        userAgent: TEST_USER_AGENT,
+        baseUrl: "https://nominatim.acme.example",
+        minIntervalMs: 0,
+      }),
+    ).toMatchObject({ minIntervalMs: 0 });
+    expect(() =>
+      mapsToolkit.parseConfig({ provider: "nominatim", userAgent: TEST_USER_AGENT, ratingAndWebsite: true }),
+    ).toThrow(/ratingAndWebsite/);
     expect(() =>
       mapsToolkit.parseConfig({
         provider: "nominatim",

@@ -3,20 +3,19 @@
  * address), optionally favouring those around a point. Names, addresses and websites are written by
  * businesses and map editors: returned as untrusted.
  */
+import { hasHiddenCharacters, oneLine } from "toolreg/toolkit";
 import { z } from "zod";
 import { MAX_RESULTS } from "./maps-config.js";
 import { mapsTool } from "./maps-env.js";
 import type { PlaceHit } from "./maps-provider.js";
 
-/** Control characters and the invisible ones that hide or reorder text: nothing a search needs. */
-const HIDDEN = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
 /** Google's location bias circle takes a radius up to 50 km. */
 export const MAX_RADIUS_METERS = 50_000;
 
 export const placeSearch = mapsTool({
   name: "place_search",
   description:
-    "Finds places by a text query — a business or kind of place with an area ('pizza in Trastevere'), a landmark, or an address — and returns each with its name, address, coordinates, categories, rating where the provider has one, a map link and its website. Optionally favour places around a point (latitude, longitude, radius in meters). Names, addresses and websites are third-party text.",
+    "Finds places by a text query — a business or kind of place with an area ('pizza in Trastevere'), a landmark, or an address — and returns each with its name, address, coordinates, categories, a map link, and its rating and website where the provider and the deployment give them. Optionally favour places around a point (latitude, longitude, radius in meters). Names, addresses and websites are third-party text.",
   category: "general",
   effect: "read",
   approval: "never",
@@ -28,7 +27,10 @@ export const placeSearch = mapsTool({
         .min(1)
         .max(300)
         .refine((query) => query.trim().length > 0, "the query is blank")
-        .refine((query) => !HIDDEN.test(query), "control and invisible characters are not allowed in a query")
+        .refine(
+          (query) => !hasHiddenCharacters(query),
+          "control and invisible characters are not allowed in a query",
+        )
         .describe("what to find, as you would type it into a map's search box (at most 300 characters)"),
       latitude: z.number().min(-90).max(90).optional().describe("favour places near this latitude"),
       longitude: z.number().min(-180).max(180).optional().describe("favour places near this longitude"),
@@ -100,11 +102,7 @@ export const placeSearch = mapsTool({
 
 /** Text on one line and cut to a bound; links kept only when they are http(s). */
 function clean(hit: PlaceHit): PlaceHit {
-  const line = (text: string | null, limit: number) => {
-    if (text === null) return null;
-    const one = text.replace(/\s+/g, " ").trim();
-    return one.length > limit ? `${one.slice(0, limit)}…` : one;
-  };
+  const line = (text: string | null, limit: number) => (text === null ? null : oneLine(text, limit));
   const link = (text: string | null) =>
     text !== null && text.length <= 2048 && /^https?:\/\//i.test(text) && URL.canParse(text) ? text : null;
   return {

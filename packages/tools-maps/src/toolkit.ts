@@ -37,11 +37,16 @@ export const mapsToolkit = defineToolkit<MapsConfig, MapsEnv>({
         credential: { header: "x-goog-api-key", credentialRef: config.credentialRef },
       });
       return {
-        provider: createGooglePlacesProvider({ baseUrl, egress, credentialRef: config.credentialRef }),
+        provider: createGooglePlacesProvider(
+          { baseUrl, egress, credentialRef: config.credentialRef },
+          config.ratingAndWebsite ?? false,
+        ),
         maxResults: config.maxResults,
       };
     }
     const baseUrl = config.baseUrl ?? NOMINATIM_BASE_URL;
+    // The schema requires a userAgent for nominatim: its absence is a broken invariant.
+    if (config.userAgent === undefined) throw new TypeError("toolkit maps: nominatim needs a userAgent");
     const egress = host.egress({ hosts: [new URL(baseUrl).hostname] });
     return {
       provider: createNominatimProvider(

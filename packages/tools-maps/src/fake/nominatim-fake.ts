@@ -19,7 +19,13 @@ import {
   type VendorFake,
 } from "./vendor-fake.js";
 
-export type NominatimScenario = "rate-limited" | "rate-limited-retry-after" | "not-json" | "wrong-shape";
+export type NominatimScenario =
+  | "rate-limited"
+  | "rate-limited-retry-after"
+  | "not-json"
+  | "wrong-shape"
+  /** The usual answer, half a second late: a busy instance. */
+  | "slow";
 
 export const arrivals: number[] = [];
 
@@ -41,6 +47,9 @@ const LOUVRE = {
   extratags: { website: "https://www.louvre.fr/", wheelchair: "yes" },
   boundingbox: ["48.8587", "48.8636", "2.3312", "2.3376"],
 };
+
+/** How late the "slow" scenario answers. */
+export const SLOW_MS = 500;
 
 function answer(request: SeenRequest, scenario: NominatimScenario | undefined): FakeReply {
   arrivals.push(Date.now());
@@ -76,7 +85,11 @@ function answer(request: SeenRequest, scenario: NominatimScenario | undefined): 
     };
   }
   const q = (request.query.q ?? "").toLowerCase();
-  return { status: 200, body: q.includes("louvre") ? [LOUVRE].slice(0, limit) : [] };
+  return {
+    status: 200,
+    body: q.includes("louvre") ? [LOUVRE].slice(0, limit) : [],
+    ...(scenario === "slow" ? { delayMs: SLOW_MS } : {}),
+  };
 }
 
 export function startNominatimFake(): Promise<VendorFake<NominatimScenario>> {

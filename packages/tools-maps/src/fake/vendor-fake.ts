@@ -20,6 +20,8 @@ export interface FakeReply {
   headers?: Record<string, string>;
   /** An object is sent as JSON; a string as it is. */
   body?: unknown;
+  /** Answer this long after the request arrived: a slow vendor. */
+  delayMs?: number;
 }
 
 export type VendorRules<S extends string> = (request: SeenRequest, scenario: S | undefined) => FakeReply;
@@ -49,11 +51,15 @@ export async function startVendorFake<S extends string>(rules: VendorRules<S>): 
       requests.push(request);
       const reply = rules(request, queued.shift());
       const json = typeof reply.body !== "string" && reply.body !== undefined;
-      outgoing.writeHead(reply.status, {
-        ...(json ? { "content-type": "application/json" } : {}),
-        ...reply.headers,
-      });
-      outgoing.end(json ? JSON.stringify(reply.body) : (reply.body as string | undefined));
+      const send = () => {
+        outgoing.writeHead(reply.status, {
+          ...(json ? { "content-type": "application/json" } : {}),
+          ...reply.headers,
+        });
+        outgoing.end(json ? JSON.stringify(reply.body) : (reply.body as string | undefined));
+      };
+      if (reply.delayMs === undefined) send();
+      else setTimeout(send, reply.delayMs);
     });
   });
   server.listen(0, "127.0.0.1");
