@@ -136,9 +136,26 @@ function googleFailure(identity: VendorIdentity, response: EgressResponse, body:
   }
   if (status === "RESOURCE_EXHAUSTED") {
     // A per-minute quota and a per-day one both answer RESOURCE_EXHAUSTED; the message names which.
+    // Google Maps Platform refreshes daily quotas at midnight Pacific time (the APIs' usage-and-billing
+    // pages): that is the wait, not an immediate retry.
     return /per day/i.test(message)
-      ? quotaFailure(identity, response, detail)
+      ? quotaFailure(identity, response, detail, untilPacificMidnight())
       : statusFailure(identity, response, detail);
   }
   return statusFailure(identity, response, detail);
+}
+
+/** Milliseconds until the next midnight in America/Los_Angeles, when Google's daily quotas refresh. */
+export function untilPacificMidnight(now = Date.now()): number {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: "America/Los_Angeles",
+    hourCycle: "h23",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  }).formatToParts(new Date(now));
+  const part = (type: string) => Number(parts.find((entry) => entry.type === type)?.value ?? 0);
+  const elapsed = (part("hour") * 3600 + part("minute") * 60 + part("second")) * 1000 + (now % 1000);
+  // A day of a daylight-saving change is an hour shorter or longer: near enough for a wait to retry after.
+  return Math.max(1000, 86_400_000 - elapsed);
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GoogleScenario } from "./fake/google-places-fake.js";
 import { type MapsHarness, startMapsHarness, TEST_USER_AGENT } from "./fake/maps-harness.js";
 import { arrivals, type NominatimScenario, SLOW_MS } from "./fake/nominatim-fake.js";
-import { ENTERPRISE_FIELDS, fieldMask, PRO_FIELDS } from "./google-places-provider.js";
+import { ENTERPRISE_FIELDS, fieldMask, PRO_FIELDS, untilPacificMidnight } from "./google-places-provider.js";
 import { mapsToolkit } from "./toolkit.js";
 
 interface Found {
@@ -170,6 +170,13 @@ describe("place_search through Google Places (New)", () => {
     const day = await google.call({ query: "coffee" });
     if (day.ok) throw new Error("expected a failure");
     expect(day.error).toMatchObject({ code: "upstream_rate_limited", details: { limit: "quota" } });
+    // Daily quotas refresh at midnight Pacific time: the wait runs to then, not a retry at once.
+    expect(day.error.retryAfterMs).toBeGreaterThan(0);
+    expect(day.error.retryAfterMs).toBeLessThanOrEqual(untilPacificMidnight() + 1000);
+    expect(day.error.retryAfterMs).toBeGreaterThanOrEqual(untilPacificMidnight() - 5000);
+    // 08:00 UTC on a winter day is midnight in Los Angeles (UTC-8); 07:00 UTC is an hour before it.
+    expect(untilPacificMidnight(Date.parse("2026-01-15T07:00:00Z"))).toBe(3_600_000);
+    expect(untilPacificMidnight(Date.parse("2026-07-15T06:30:00Z"))).toBe(30 * 60_000);
   });
 
   it("says so for a 503, a page in place of JSON and a malformed answer", async () => {
