@@ -3,14 +3,12 @@
  * refused with `invalid_input` before any request: a one-line query, known sources, a count within the
  * deployment's cap, real calendar days in order, and a Wikipedia edition code that can only name a host label.
  */
+import { hasHiddenCharacters } from "toolreg/toolkit";
 import { z } from "zod";
 import { LANGUAGE, MAX_RESULTS } from "./research-config.js";
 import { SORT_ORDERS, SOURCE_NAMES } from "./research-source.js";
 
 export const MAX_QUERY_CHARS = 300;
-
-/** Control characters and the invisible ones that hide or reorder text: nothing a search needs. */
-const HIDDEN = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
 
 /** A calendar day that exists, `YYYY-MM-DD`, from 1900 (before every source's records) to 2999. */
 const day = z
@@ -28,7 +26,10 @@ export const ResearchInputSchema = z
       .min(1)
       .max(MAX_QUERY_CHARS)
       .refine((query) => query.trim().length > 0, "the query is blank")
-      .refine((query) => !HIDDEN.test(query), "control and invisible characters are not allowed in a query")
+      .refine(
+        (query) => !hasHiddenCharacters(query),
+        "control and invisible characters are not allowed in a query",
+      )
       .describe(
         `what to search for: a few keywords or a title (one line, at most ${MAX_QUERY_CHARS} characters)`,
       ),
