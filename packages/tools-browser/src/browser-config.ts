@@ -57,6 +57,30 @@ export const BrowserConfigSchema = z.strictObject({
     .min(1)
     .max(100 * 1024 * 1024)
     .default(20 * 1024 * 1024),
+  maxTrafficBytes: z
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .max(2 * 1024 * 1024 * 1024)
+    .optional()
+    .meta({
+      description:
+        "bytes one session's proxy carries, both directions, bodies and tunnels; over it, the session is closed. Ten times maxDownloadBytes when omitted",
+    }),
+  tunnelIdleMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(10 * 60_000)
+    .default(120_000)
+    .meta({ description: "a tunnel (HTTPS, WebSocket) with no byte either way for this long is closed" }),
+  maxTunnels: z
+    .number()
+    .int()
+    .min(1)
+    .max(512)
+    .default(64)
+    .meta({ description: "tunnels one session may hold open at once; more are refused until one closes" }),
   sandbox: z
     .boolean()
     .optional()

@@ -8,9 +8,23 @@ import { readFile, rm, stat } from "node:fs/promises";
 import type { Browser, BrowserContext, Download, ElementHandle, Page, Request } from "playwright-core";
 import { type ArtifactStore, type EgressClient, ToolFailure } from "toolreg/toolkit";
 import type { BrowserConfig } from "./browser-config.js";
-import { groupResidentBytes, killGroup, launchChromium } from "./chromium-process.js";
-import { type EgressProxy, REFUSED_HEADER, type RefusedRequest, startEgressProxy } from "./egress-proxy.js";
-import { firstLine, gotoSettled, navigationFailure, pickSettled, typingRefusal } from "./page-actions.js";
+import { groupCarries, groupResidentBytes, killSessionGroup, launchChromium } from "./chromium-process.js";
+import {
+  type EgressProxy,
+  FAILED_HEADER,
+  type FailedRequest,
+  REFUSED_HEADER,
+  type RefusedRequest,
+  startEgressProxy,
+} from "./egress-proxy.js";
+import {
+  firstLine,
+  gotoSettled,
+  isSelect,
+  navigationFailure,
+  pickSettled,
+  typingRefusal,
+} from "./page-actions.js";
 import { describeElement } from "./page-snapshot.js";
 import { type DownloadOutcome, renderSnapshot } from "./snapshot-text.js";
 
@@ -45,6 +59,8 @@ interface SessionParts {
   proxy: EgressProxy;
   browser: Browser;
   group: number;
+  /** The switch (and environment value) that names this session's processes. */
+  marker: string;
   profileDir: string | undefined;
   context: BrowserContext;
   page: Page;
@@ -62,6 +78,8 @@ export class BrowserSession {
   #refused: RefusedRequest[] = [];
   #refusedTotal = 0;
   #refusedReported = 0;
+  /** Recent loads the proxy could not make (a name that did not resolve), by URL as the proxy shows it. */
+  #failed: FailedRequest[] = [];
   #downloads: DownloadOutcome[] = [];
   #pendingDownloads = new Set<Promise<void>>();
   #timers: NodeJS.Timeout[] = [];
@@ -80,12 +98,21 @@ export class BrowserSession {
       egress,
       ports: config.ports,
       onRefused: (refusal) => this.#recordRefusal(refusal),
+      onFailed: (failure) => this.#recordFailure(failure),
+      maxTrafficBytes: trafficCap(config),
+      onOverBudget: (bytes) =>
+        void this.close(
+          `its traffic passed ${trafficCap(config)} bytes (${bytes} carried), the most one session may move`,
+        ),
+      tunnelIdleMs: config.tunnelIdleMs,
+      maxTunnels: config.maxTunnels,
     });
+    const marker = `--toolreg-browser-session=${this.id}`;
     try {
       const { browser, group, profileDir } = await launchChromium({
         executablePath: config.executablePath,
         proxyUrl: proxy.url,
-        marker: `--toolreg-browser-session=${this.id}`,
+        marker,
         sandbox: config.sandbox ?? process.getuid?.() !== 0,
         heapMiB: config.rendererHeapMiB,
         timeoutMs: 15_000,
@@ -102,10 +129,10 @@ export class BrowserSession {
         await context.addInitScript(NO_SERVICE_WORKERS);
         const page = await context.newPage();
         page.setDefaultTimeout(config.navigationTimeoutMs);
-        this.#parts = { proxy, browser, group, profileDir, context, page };
-        this.#watch(context, page);
+        this.#parts = { proxy, browser, group, marker, profileDir, context, page };
+        this.#watch(browser, context, page);
       } catch (error) {
-        killGroup(group);
+        killSessionGroup(group, marker);
         throw error;
       }
     } catch (error) {
@@ -142,6 +169,12 @@ export class BrowserSession {
       try {
         const response = await gotoSettled(page, url);
         if (response?.headers()[REFUSED_HEADER]) this.#throwRefused(url, response.url());
+        if (response?.headers()[FAILED_HEADER]) {
+          throw (
+            this.#loadFailure(url, response.url()) ??
+            navigationFailure(new Error("the proxy could not reach it"), url)
+          );
+        }
         status = response?.status();
       } catch (error) {
         // A failed load leaves Chromium committing its error page; let that finish on a blank page, so
@@ -151,6 +184,8 @@ export class BrowserSession {
         if (error instanceof ToolFailure) throw error;
         // A refused tunnel (HTTPS) fails the navigation itself; say which rule refused it.
         if (this.#refusalOf(hop)) this.#throwRefused(url, hop);
+        const failed = this.#loadFailure(url, hop);
+        if (failed) throw failed;
         throw navigationFailure(error, url);
       } finally {
         page.off("request", onRequest);
@@ -197,13 +232,16 @@ export class BrowserSession {
   type(reference: string, text: string, submit: boolean) {
     return this.#run(async ({ page }) => {
       const element = this.#take(reference);
-      const refusal = await element.evaluate(typingRefusal);
+      const refusal = await typingRefusal(page, element);
       if (refusal) throw new ToolFailure("invalid_input", `${reference} is ${refusal}`);
-      const isSelect = await element.evaluate((node: { tagName: string }) => node.tagName === "SELECT");
+      const select = await isSelect(element);
       await this.#interact(
         page,
         async () => {
-          if (isSelect) await element.selectOption({ label: text }, { timeout: 5_000 });
+          // Checked again right before typing: the page may have changed the field since.
+          const now = await typingRefusal(page, element);
+          if (now) throw new ToolFailure("invalid_input", `${reference} is ${now}`);
+          if (select) await element.selectOption({ label: text }, { timeout: 5_000 });
           else await element.fill(text, { timeout: 5_000 });
           if (submit) await element.press("Enter", { timeout: 5_000 });
         },
@@ -231,7 +269,7 @@ export class BrowserSession {
     if (parts) {
       // The whole group at once: renderers, zygotes and utility processes go with the browser. Playwright
       // then sees its browser gone and removes its temporary profile.
-      killGroup(parts.group);
+      killSessionGroup(parts.group, parts.marker);
       await Promise.race([
         parts.browser.close().catch(() => {}),
         new Promise((resolve) => setTimeout(resolve, 500)),
@@ -264,6 +302,11 @@ export class BrowserSession {
       });
       try {
         return await Promise.race([operation(parts), stalled]);
+      } catch (error) {
+        if (error instanceof ToolFailure) throw error;
+        // Chromium went away mid-call, or Playwright failed: a failure the model can act on, not a crash.
+        if (this.#closed !== undefined) throw closedFailure(this.id, this.#closed);
+        throw new ToolFailure("upstream_error", `the browser failed: ${firstLine(error)}`, { cause: error });
       } finally {
         clearTimeout(timer);
       }
@@ -297,6 +340,7 @@ export class BrowserSession {
     try {
       await act();
     } catch (error) {
+      if (error instanceof ToolFailure) throw error;
       throw new ToolFailure(
         "precondition_failed",
         `could not act on ${reference}: ${firstLine(error)}. Call browser_read to see the page as it is now`,
@@ -332,8 +376,11 @@ export class BrowserSession {
     }
   }
 
-  #watch(context: BrowserContext, page: Page): void {
+  #watch(browser: Browser, context: BrowserContext, page: Page): void {
     const { config } = this.#dependencies;
+    // A Chromium that died (killed, crashed, out of memory) ends the session, which says so.
+    browser.on("disconnected", () => void this.close("Chromium exited"));
+    page.on("crash", () => void this.close("its page crashed"));
     page.on("load", () => {
       this.pagesLoaded += 1;
       if (this.pagesLoaded > config.maxPages) void this.close(`it loaded more than ${config.maxPages} pages`);
@@ -386,6 +433,33 @@ export class BrowserSession {
     ]);
   }
 
+  #recordFailure(failure: FailedRequest): void {
+    this.#failed.push(failure);
+    if (this.#failed.length > MAX_KEPT_REFUSALS) this.#failed.shift();
+  }
+
+  /** The failure for a navigation that stopped at a load the proxy could not make, if it did. */
+  #loadFailure(url: string, hop: string): ToolFailure | undefined {
+    let parsed: URL;
+    try {
+      parsed = new URL(hop);
+    } catch {
+      return undefined;
+    }
+    const tunnel = `https://${parsed.port ? parsed.host : `${parsed.host}:443`}`;
+    const named = `${parsed.origin}${parsed.pathname}`;
+    const failure = this.#failed.findLast((failed) => failed.url === named || failed.url === tunnel);
+    if (!failure) return undefined;
+    return new ToolFailure(
+      "upstream_error",
+      `loading ${url} reached ${failure.url}, which could not be loaded: ${failure.message}`,
+      {
+        retryable: failure.retryable,
+        details: { url, failed: failure.url },
+      },
+    );
+  }
+
   #recordRefusal(refusal: RefusedRequest): void {
     this.#refusedTotal += 1;
     this.#refused.push(refusal);
@@ -419,6 +493,10 @@ export class BrowserSession {
   #checkMemory(): void {
     const parts = this.#parts;
     if (!parts) return;
+    if (!groupCarries(parts.group, parts.marker)) {
+      void this.close("Chromium exited");
+      return;
+    }
     const bytes = groupResidentBytes(parts.group);
     if (bytes > this.#dependencies.config.maxMemoryBytes) {
       void this.close(
@@ -426,6 +504,11 @@ export class BrowserSession {
       );
     }
   }
+}
+
+/** The traffic one session's proxy may carry: as configured, or ten downloads' worth, within 2 GiB. */
+export function trafficCap(config: BrowserConfig): number {
+  return config.maxTrafficBytes ?? Math.min(config.maxDownloadBytes * 10, 2 * 1024 * 1024 * 1024);
 }
 
 /** The failure for a session that no longer exists. */

@@ -2,9 +2,14 @@
  * @module Session caps against real Chromium: pages, lifetime, sessions at once and memory, and the whole
  * process group gone after every way a session ends (browser_close, a cap, the host closing).
  */
+
+import { spawn } from "node:child_process";
 import type { Envelope, OkEnvelope } from "toolreg";
+import { createToolkitHost } from "toolreg/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findGroup, groupMembers } from "./chromium-process.js";
+import { BrowserConfigSchema } from "./browser-config.js";
+import { BrowserSessions } from "./browser-sessions.js";
+import { findGroup, groupMembers, killGroup, killSessionGroup } from "./chromium-process.js";
 import { SKIP, startBrowserHarness } from "./fake/browser-harness.js";
 import { startTestSite, type TestSite } from "./fake/test-site.js";
 
@@ -125,4 +130,77 @@ describe.skipIf(SKIP)("browser session caps", () => {
       await browser.close();
     }
   }, 20_000);
+
+  it("closes a session still starting when the host closes, and leaves no Chromium behind", async () => {
+    const host = createToolkitHost({ egressPolicy: { allowCidrs: ["127.0.0.1/32"] } });
+    const sessions = new BrowserSessions(BrowserConfigSchema.parse({}), host.egress(), undefined);
+    const context = { tenantId: "t", principalId: "p", runId: "r" } as never;
+    const opening = sessions.openFor(context).then(
+      () => undefined,
+      (error: { code?: string; details?: { sessionId?: string } }) => error,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sessions.closeAll();
+    const refused = await opening;
+    expect(refused?.code).toBe("precondition_failed");
+    const sessionId = refused?.details?.sessionId as string;
+    expect(sessionId).toMatch(/^bs_/);
+    // closeAll waited for the start and its close: the group is gone as soon as it returns.
+    expect(groupOf(sessionId)).toBeUndefined();
+    expect(sessions.size).toBe(0);
+  }, 20_000);
+
+  it("closes a session whose traffic passes its cap (an endless body)", async () => {
+    const browser = await startBrowserHarness(site.port, { maxTrafficBytes: 2 * 1024 * 1024 });
+    try {
+      const sessionId = sessionOf(
+        await browser.call("browser_navigate", { url: `${site.origin}/endless-fetch` }),
+      );
+      const group = groupOf(sessionId) as number;
+      await expect
+        .poll(
+          async () => {
+            const read = await browser.call("browser_read", { sessionId });
+            return read.ok ? "open" : read.error.message;
+          },
+          { timeout: 5_000, interval: 250 },
+        )
+        .toMatch(/its traffic passed 2097152 bytes/);
+      await expect.poll(() => groupMembers(group), { timeout: 3_000 }).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 20_000);
+
+  it("closes a session whose Chromium dies, and says so", async () => {
+    const browser = await startBrowserHarness(site.port);
+    try {
+      const sessionId = sessionOf(await browser.call("browser_navigate", { url: `${site.origin}/form` }));
+      killGroup(groupOf(sessionId) as number);
+      await expect
+        .poll(
+          async () => {
+            const read = await browser.call("browser_read", { sessionId });
+            return read.ok ? "open" : `${read.error.code}: ${read.error.message}`;
+          },
+          { timeout: 5_000, interval: 100 },
+        )
+        .toMatch(/^precondition_failed: browser session \S+ is closed: Chromium exited/);
+    } finally {
+      await browser.close();
+    }
+  }, 20_000);
+
+  it("kills a remembered group only while it still carries the session's marker", async () => {
+    // A process group of another program, as a reused group number would be.
+    const other = spawn("sleep", ["30"], { detached: true, stdio: "ignore" });
+    try {
+      const group = other.pid as number;
+      expect(groupMembers(group)).toEqual([group]);
+      expect(killSessionGroup(group, "--toolreg-browser-session=bs_0000000000000000")).toBe(false);
+      expect(groupMembers(group)).toEqual([group]);
+    } finally {
+      other.kill("SIGKILL");
+    }
+  });
 });

@@ -14,6 +14,8 @@ export class BrowserSessions {
   readonly #artifacts: ArtifactStore | undefined;
   readonly #open = new Map<string, BrowserSession>();
   readonly #starting = new Set<string>();
+  /** Starts in flight, which the host's close waits for. */
+  readonly #startsInFlight = new Set<Promise<unknown>>();
   /** Why recent sessions ended, by id, so a late call is told why rather than "unknown". */
   readonly #closings = new Map<string, { key: string; reason: string }>();
   #shut = false;
@@ -54,8 +56,16 @@ export class BrowserSessions {
           onClosed: (closed, reason) => this.#forget(key, closed, reason),
         },
       );
+      // The start and, when the host closed meanwhile, the close after it: the host's close waits for both.
+      const starting = session.start().then(async () => {
+        if (!this.#shut) return true;
+        await session.close("the host closed");
+        return false;
+      });
+      this.#startsInFlight.add(starting);
+      let kept: boolean;
       try {
-        await session.start();
+        kept = await starting;
       } catch (error) {
         throw new ToolFailure(
           "upstream_error",
@@ -64,6 +74,13 @@ export class BrowserSessions {
             cause: error,
           },
         );
+      } finally {
+        this.#startsInFlight.delete(starting);
+      }
+      if (!kept) {
+        throw new ToolFailure("precondition_failed", "the browser is shutting down", {
+          details: { sessionId: session.id },
+        });
       }
       this.#open.set(key, session);
       return { session, started: true };
@@ -113,6 +130,8 @@ export class BrowserSessions {
   /** Every session, for the host's close. */
   async closeAll(): Promise<void> {
     this.#shut = true;
+    // A session still starting is closed by its own openFor once the start ends; wait for that too.
+    await Promise.allSettled([...this.#startsInFlight]);
     await Promise.all([...this.#open.values()].map((session) => session.close("the host closed")));
   }
 

@@ -107,6 +107,8 @@ describe.skipIf(SKIP)("the governed browser", () => {
       [/"Secret"/, /password field/],
       [/"User"/, /form with a password field/],
       [/"Upload"/, /file input/],
+      // In no form, on a page with a password field (here "Secret"): refused too.
+      [/"Plain"/, /outside any form on a page with a password field/],
     ];
     for (const [label, why] of cases) {
       const current = await read();
@@ -120,10 +122,70 @@ describe.skipIf(SKIP)("the governed browser", () => {
       expect(refused.code, String(label)).toBe("invalid_input");
       expect(refused.message).toMatch(why);
     }
-    const plain = await read();
-    ok(
-      await browser.call("browser_type", { sessionId, reference: reference(plain, /"Plain"/), text: "fine" }),
+  });
+
+  it("refuses a password field a page disguises to its own scripts, and sign-in fields outside any form", async () => {
+    const cases: [string, RegExp, RegExp][] = [
+      // The page redefines the type getter and getAttribute: in its own world the field reads as text.
+      ["/spoofed-password", /^e\d+ input/, /password field/],
+      ["/formless-login", /"User"/, /outside any form on a page with a password field/],
+      ["/shadow-login", /"User"/, /outside any form on a page with a password field/],
+    ];
+    for (const [path, label, why] of cases) {
+      await navigate(path);
+      const refused = failed(
+        await browser.call("browser_type", {
+          sessionId,
+          reference: reference(await read(), label),
+          text: "hunter2",
+        }),
+      );
+      expect(refused.code, path).toBe("invalid_input");
+      expect(refused.message, path).toMatch(why);
+    }
+  });
+
+  it("keeps a snapshot within its limits when the page replaces the built-ins its script uses", async () => {
+    await navigate("/overridden");
+    const snapshot = await read();
+    expect(snapshot.content.split("\n").filter((line) => /^e\d+ button/.test(line))).toHaveLength(200);
+    expect(snapshot.content).toContain("(more elements were left out)");
+    expect(snapshot.content).toContain("(the text was cut here)");
+    expect((snapshot.data as { references: number }).references).toBe(200);
+    expect(snapshot.content.length).toBeLessThan(40_000);
+  });
+
+  it("shows at most 20 refusals, after the elements, each address cut", async () => {
+    await read(); // Clears what earlier pages had refused.
+    await navigate(`/many-refused?other=${encodeURIComponent(site.otherAddress)}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const snapshot = await read();
+    const content = snapshot.content;
+    expect(content.indexOf("\\#\\# Blocked by the egress policy (30)")).toBeGreaterThan(
+      content.indexOf('button "Last"'),
     );
+    expect(content.split("\n").filter((line) => line.startsWith(`- ${site.otherAddress}/`))).toHaveLength(20);
+    expect(content).toContain("(and 10 more)");
+    expect(content).not.toMatch(/x{300}/);
+    const data = snapshot.data as { blocked: { url: string }[]; blockedTotal: number };
+    expect(data.blocked).toHaveLength(20);
+    expect(data.blockedTotal).toBe(30);
+    expect(Math.max(...data.blocked.map((refusal) => refusal.url.length))).toBeLessThanOrEqual(201);
+    expect(site.forbiddenHits()).toBe(0);
+  });
+
+  it("reports a redirect to a name that does not resolve as a failed load, not a refusal", async () => {
+    await read();
+    const to = `http://no-such-host.invalid:${site.port}/`;
+    const failure = failed(
+      await browser.call("browser_navigate", {
+        url: `${site.origin}/redirect?to=${encodeURIComponent(to)}`,
+        sessionId,
+      }),
+    );
+    expect(failure.code).toBe("upstream_error");
+    expect(failure.message).toMatch(/no-such-host\.invalid.*could not be loaded: could not resolve/);
+    expect((await read()).content).not.toContain("Blocked by");
   });
 
   it("refuses a URL the policy refuses before Chromium sees it", async () => {

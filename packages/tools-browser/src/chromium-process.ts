@@ -64,6 +64,8 @@ export async function launchChromium(
     handleSIGINT: false,
     handleSIGTERM: false,
     args: chromiumArguments(launch),
+    // Every process of the group inherits the environment, so each carries the marker there too.
+    env: { ...definedEnvironment(), [MARKER_VARIABLE]: launch.marker },
   });
   const found = findChromium(launch.marker);
   if (found === undefined) {
@@ -71,6 +73,35 @@ export async function launchChromium(
     throw new Error("Chromium started but its process could not be found in /proc");
   }
   return { browser, group: found.group, profileDir: found.profileDir };
+}
+
+/** The environment variable that carries a session's marker into every Chromium process. */
+export const MARKER_VARIABLE = "TOOLREG_BROWSER_SESSION";
+
+function definedEnvironment(): Record<string, string> {
+  const defined: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) defined[name] = value;
+  return defined;
+}
+
+/**
+ * Whether the group still holds a process of this session: one that carries the marker in its command
+ * line or its environment. A group number outlives its processes and may be handed to another group, so
+ * it is confirmed before it is killed or measured.
+ */
+export function groupCarries(group: number, marker: string): boolean {
+  return groupMembers(group).some(
+    (pid) =>
+      readProc(pid, "cmdline")?.split("\0").includes(marker) === true ||
+      readProc(pid, "environ")?.split("\0").includes(`${MARKER_VARIABLE}=${marker}`) === true,
+  );
+}
+
+/** SIGKILL to the group, only once it is confirmed to be this session's; false when it was not. */
+export function killSessionGroup(group: number, marker: string): boolean {
+  if (!groupCarries(group, marker)) return false;
+  killGroup(group);
+  return true;
 }
 
 /** The temporary profile Playwright made, which a killed browser may leave behind; only under the temp folder. */

@@ -10,8 +10,8 @@ import {
   type OutgoingHttpHeaders,
 } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
-import type { Duplex } from "node:stream";
-import type { EgressClient } from "toolreg/toolkit";
+import { type Duplex, Transform } from "node:stream";
+import { type EgressClient, ToolFailure } from "toolreg/toolkit";
 
 /** One request the policy refused, as the model is told about it. */
 export interface RefusedRequest {
@@ -22,23 +22,44 @@ export interface RefusedRequest {
   message: string;
 }
 
+/** A request the proxy could not make for another reason than the policy (a name that does not resolve). */
+export interface FailedRequest {
+  url: string;
+  message: string;
+  retryable: boolean;
+}
+
 export interface EgressProxyOptions {
   egress: EgressClient;
   /** Ports a page may reach; any when omitted. */
   ports?: readonly number[] | undefined;
   /** Called for every refusal, in order. */
   onRefused(refusal: RefusedRequest): void;
+  /** Called for a target that could not be checked or reached for another reason than the policy. */
+  onFailed?(failure: FailedRequest): void;
+  /** Bytes carried in both directions, bodies and tunnels, after which the proxy stops and says so. */
+  maxTrafficBytes?: number;
+  /** Called once when the traffic passes `maxTrafficBytes`; the proxy has closed every connection. */
+  onOverBudget?(bytes: number): void;
+  /** A tunnel with no byte either way for this long is closed. */
+  tunnelIdleMs?: number;
+  /** Tunnels open at once; another CONNECT is answered 503 until one closes. */
+  maxTunnels?: number;
   connectTimeoutMs?: number;
 }
 
 export interface EgressProxy {
   /** `http://127.0.0.1:<port>`, for Chromium's `--proxy-server`. */
   url: string;
+  /** Bytes carried so far, both directions. */
+  readonly trafficBytes: number;
   close(): Promise<void>;
 }
 
 /** Marks the proxy's own refusal answer, so a navigation that ended on one is reported as refused. */
 export const REFUSED_HEADER = "x-toolreg-egress-refused";
+/** Marks the proxy's answer for a target it could not check or reach (a name that does not resolve). */
+export const FAILED_HEADER = "x-toolreg-load-failed";
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and the proxy's own: never forwarded upstream.
 const HOP_HEADERS = new Set([
@@ -57,6 +78,31 @@ const HOP_HEADERS = new Set([
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const sockets = new Set<Duplex>();
   const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  const tunnelIdleMs = options.tunnelIdleMs ?? 120_000;
+  const maxTunnels = options.maxTunnels ?? 64;
+  let tunnels = 0;
+  let traffic = 0;
+  let overBudget = false;
+  const destroyAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  /** A pass-through that counts every byte against the session's traffic budget. */
+  const counted = () =>
+    new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        traffic += chunk.length;
+        if (options.maxTrafficBytes !== undefined && traffic > options.maxTrafficBytes) {
+          if (!overBudget) {
+            overBudget = true;
+            destroyAll();
+            options.onOverBudget?.(traffic);
+          }
+          done();
+          return;
+        }
+        done(null, chunk);
+      },
+    });
 
   /** The checked address to connect to, or undefined after recording why not. */
   const check = async (url: URL, shown: string) => {
@@ -73,6 +119,15 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       }
       return { address: target.address, port };
     } catch (error) {
+      // Only the policy's refusal is a refusal; a name that does not resolve is a failed load.
+      if (!(error instanceof ToolFailure && error.code === "egress_refused")) {
+        options.onFailed?.({
+          url: shown,
+          message: error instanceof Error ? error.message : String(error),
+          retryable: error instanceof ToolFailure ? error.retryable === true : true,
+        });
+        return "failed" as const;
+      }
       const details = (error as { details?: { rule?: unknown } }).details;
       options.onRefused({
         url: shown,
@@ -89,8 +144,19 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       outgoing.writeHead(400, { [REFUSED_HEADER]: "1" }).end("the proxy forwards absolute http URLs only");
       return;
     }
+    if (overBudget) {
+      outgoing.destroy();
+      return;
+    }
     const shown = `${url.origin}${url.pathname}`;
     const target = await check(url, shown);
+    if (target === "failed") {
+      outgoing
+        .writeHead(502, { "content-type": "text/plain; charset=utf-8", [FAILED_HEADER]: "1" })
+        .end(`toolreg's proxy could not reach ${shown}`);
+      incoming.resume();
+      return;
+    }
     if (!target) {
       outgoing
         .writeHead(403, { "content-type": "text/plain; charset=utf-8", [REFUSED_HEADER]: "1" })
@@ -115,14 +181,14 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         raw.push(name, answer.rawHeaders[index + 1] as string);
       }
       outgoing.writeHead(answer.statusCode ?? 502, raw);
-      answer.pipe(outgoing);
+      answer.pipe(counted()).pipe(outgoing);
     });
     upstream.on("timeout", () => upstream.destroy(new Error("upstream timed out")));
     upstream.on("error", () => {
       if (!outgoing.headersSent) outgoing.writeHead(502).end();
       else outgoing.destroy();
     });
-    incoming.pipe(upstream);
+    incoming.pipe(counted()).pipe(upstream);
   });
 
   // CONNECT host:port — HTTPS, and WebSockets (Chromium tunnels ws: and wss: alike through a proxy).
@@ -135,20 +201,39 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       client.end("HTTP/1.1 400 Bad Request\r\n\r\n");
       return;
     }
+    if (overBudget) {
+      client.destroy();
+      return;
+    }
+    if (tunnels >= maxTunnels) {
+      client.end("HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n");
+      return;
+    }
     const target = await check(url, `https://${incoming.url}`);
+    if (target === "failed") {
+      client.end(`HTTP/1.1 502 Bad Gateway\r\n${FAILED_HEADER}: 1\r\ncontent-length: 0\r\n\r\n`);
+      return;
+    }
     if (!target) {
       client.end(`HTTP/1.1 403 Forbidden\r\n${REFUSED_HEADER}: 1\r\ncontent-length: 0\r\n\r\n`);
       return;
     }
     const upstream: Socket = connect({ host: target.address, port: target.port, timeout: connectTimeoutMs });
     sockets.add(upstream);
-    upstream.on("close", () => sockets.delete(upstream));
+    tunnels += 1;
+    upstream.on("close", () => {
+      sockets.delete(upstream);
+      tunnels -= 1;
+      // A tunnel closed upstream (idle, reset) closes toward Chromium too; a 502 being written is let finish.
+      if (!client.writableEnded) client.destroy();
+    });
     upstream.once("connect", () => {
-      upstream.setTimeout(0);
+      // From here the timeout is an idle one: a tunnel quiet both ways for that long is closed.
+      upstream.setTimeout(tunnelIdleMs);
       client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
       if (head.length > 0) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
+      upstream.pipe(counted()).pipe(client);
+      client.pipe(counted()).pipe(upstream);
     });
     upstream.on("timeout", () => upstream.destroy());
     upstream.on("error", () => {
@@ -173,8 +258,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    get trafficBytes() {
+      return traffic;
+    },
     async close() {
-      for (const socket of sockets) socket.destroy();
+      destroyAll();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -26,39 +26,80 @@ export interface PickedPage {
   elementsTruncated: boolean;
 }
 
-interface InPage {
-  title: string;
-  url: string;
-  text: string;
-  textTruncated: boolean;
-  described: SnapshotElement[];
-  elementsTruncated: boolean;
-}
-
-/** Reads the page; the element handles belong to the caller, who disposes of them. */
+/**
+ * Reads the page; the element handles belong to the caller, who disposes of them. The script runs in the
+ * page's world, where the page may have replaced any built-in (slice, querySelectorAll): so the limits are
+ * applied again here, and handles are fetched only for the first `elements` entries.
+ */
 export async function pickPage(page: Page): Promise<PickedPage> {
-  const picked = await page.evaluateHandle(readPageInBrowser, SNAPSHOT_LIMITS);
+  const limits = SNAPSHOT_LIMITS;
+  const picked = await page.evaluateHandle(readPageInBrowser, limits);
   try {
-    const summary = (await picked.evaluate((result: Dom) => ({ ...result, elements: undefined }))) as InPage;
-    const list = await picked.getProperty("elements");
+    // Copied by index into objects without a prototype: nothing the page put on Array.prototype runs,
+    // and no more than the cap crosses over.
+    const summary = (await picked.evaluate((result: Dom, cap: number) => {
+      const described = { __proto__: null } as Dom;
+      const list = result?.described;
+      for (let index = 0; index < cap; index += 1) described[index] = list?.[index];
+      return {
+        title: result?.title,
+        url: result?.url,
+        text: result?.text,
+        textTruncated: result?.textTruncated,
+        described,
+        more: list?.length > cap,
+        elementsTruncated: result?.elementsTruncated,
+      };
+    }, limits.elements)) as Dom;
+    const list = await picked.evaluateHandle((result: Dom, cap: number) => {
+      const elements = { __proto__: null } as Dom;
+      for (let index = 0; index < cap; index += 1) elements[index] = result?.elements?.[index];
+      return elements;
+    }, limits.elements);
     const properties = await list.getProperties();
     const elements: PickedPage["elements"] = [];
-    for (const [index, described] of summary.described.entries()) {
+    for (let index = 0; index < limits.elements; index += 1) {
+      const described = boundedElement(summary.described?.[index]);
       const element = properties.get(String(index))?.asElement();
-      if (element) elements.push({ element, described });
+      if (element && described) elements.push({ element, described });
+      else element?.dispose().catch(() => {});
     }
     await list.dispose();
+    const text = typeof summary.text === "string" ? summary.text : "";
     return {
-      title: summary.title,
-      url: summary.url,
-      text: summary.text,
-      textTruncated: summary.textTruncated,
+      title: bounded(summary.title, 300),
+      url: bounded(summary.url, 2_000),
+      text: text.slice(0, limits.textChars),
+      textTruncated: summary.textTruncated === true || text.length > limits.textChars,
       elements,
-      elementsTruncated: summary.elementsTruncated,
+      elementsTruncated: summary.elementsTruncated === true || summary.more === true,
     };
   } finally {
     await picked.dispose();
   }
+}
+
+function bounded(value: unknown, max: number): string {
+  return typeof value === "string" ? value.slice(0, max) : "";
+}
+
+/** An element's description as the page gave it, every field checked and cut to its limit here. */
+function boundedElement(value: unknown): SnapshotElement | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const given = value as Record<string, unknown>;
+  const { labelChars, hrefChars } = SNAPSHOT_LIMITS;
+  const described: SnapshotElement = {
+    kind: bounded(given.kind, 20) || "element",
+    label: bounded(given.label, labelChars),
+  };
+  if (typeof given.href === "string") described.href = bounded(given.href, hrefChars);
+  if (typeof given.type === "string") described.type = bounded(given.type, 20);
+  if (typeof given.name === "string") described.name = bounded(given.name, labelChars);
+  if (typeof given.value === "string") described.value = bounded(given.value, labelChars);
+  if (Array.isArray(given.options)) {
+    described.options = given.options.slice(0, 20).map((option) => bounded(option, labelChars));
+  }
+  return described;
 }
 
 /** One element as a line of the snapshot. */

@@ -69,6 +69,80 @@ export async function startTestSite(): Promise<TestSite> {
              <input name="plain" aria-label="Plain"></main>`,
           ),
         );
+      case "/spoofed-password":
+        // A page that makes its password field look like a text field to any script in its own world.
+        return send(
+          page(
+            "Spoof",
+            `<main><form><input type="password" aria-label="Secret"></form><script>
+             Object.defineProperty(HTMLInputElement.prototype, "type", { get() { return "text"; } });
+             Element.prototype.getAttribute = () => null;
+             </script></main>`,
+          ),
+        );
+      case "/formless-login":
+        // A sign-in made of fields in no <form>; the second page keeps its password field in a shadow root.
+        return send(
+          page(
+            "Formless",
+            `<main><div><input name="user" aria-label="User"><input type="password" aria-label="Pass"></div></main>`,
+          ),
+        );
+      case "/shadow-login":
+        return send(
+          page(
+            "Shadow",
+            `<main><input name="user" aria-label="User"><div id="host"></div><script>
+             document.getElementById("host").attachShadow({ mode: "open" }).innerHTML = '<input type="password" aria-label="Pass">';
+             </script></main>`,
+          ),
+        );
+      case "/overridden":
+        // A page that replaces the built-ins a snapshot script would use to stay within its limits.
+        return send(
+          page(
+            "Overridden",
+            `<main><p>${"word ".repeat(6_000)}</p><div id="many"></div><script>
+             document.getElementById("many").innerHTML = '<button>b</button>'.repeat(400);
+             const slice = Array.prototype.slice, cut = String.prototype.slice;
+             Array.prototype.slice = function (...rest) { return this.length >= 300 ? slice.call(this) : slice.apply(this, rest); };
+             String.prototype.slice = function (...rest) { return this.length >= 20000 ? String(this) : cut.apply(this, rest); };
+             </script></main>`,
+          ),
+        );
+      case "/many-refused": {
+        // Thirty images on an address the policy refuses, each with a long path.
+        const other = url.searchParams.get("other") ?? "";
+        const images = Array.from(
+          { length: 30 },
+          (_, index) => `<img src="${other}/${"x".repeat(300)}${index}.png">`,
+        );
+        return send(
+          page("Many refused", `<main><p>Own text.</p>${images.join("")}<button>Last</button></main>`),
+        );
+      }
+      case "/endless-fetch":
+        return send(
+          page(
+            "Endless",
+            `<main><p>Fetching.</p><script>fetch("/endless").then((r) => r.arrayBuffer());</script></main>`,
+          ),
+        );
+      case "/endless": {
+        // A body that never ends: written as fast as the reader takes it, until the connection closes.
+        response.writeHead(200, { "content-type": "application/octet-stream" });
+        const chunk = Buffer.alloc(64 * 1024, 120);
+        let open = true;
+        response.on("close", () => {
+          open = false;
+        });
+        const write = () => {
+          while (open && response.write(chunk)) {}
+          if (open) response.once("drain", write);
+        };
+        write();
+        return;
+      }
       case "/redirect":
         // Location as the test asks: to another loopback address, or to a private one.
         response.writeHead(302, { location: url.searchParams.get("to") ?? "/" }).end();

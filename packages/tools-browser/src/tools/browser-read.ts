@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { browserTool } from "../browser-env.js";
 import { sessionIdField } from "../browser-inputs.js";
+import { shownRefusals } from "../snapshot-text.js";
 
 export const browserRead = browserTool({
   name: "browser_read",
@@ -22,7 +23,8 @@ export const browserRead = browserTool({
         url: snapshot.url,
         title: snapshot.title,
         references: snapshot.references,
-        blocked: snapshot.refused,
+        blocked: shownRefusals(snapshot.refused),
+        blockedTotal: snapshot.refused.length,
       },
       provenance: { source: snapshot.url, trusted: false },
     };
