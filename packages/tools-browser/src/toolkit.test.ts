@@ -1,6 +1,7 @@
 /** @module The browser toolkit as data: its six tools, their governance, its configuration and what it serves. */
 import { createToolkitHost } from "toolreg/toolkit";
 import { describe, expect, it } from "vitest";
+import { trafficCap } from "./browser-session.js";
 import { chromiumArguments } from "./chromium-process.js";
 import { createMemoryArtifacts } from "./fake/memory-artifacts.js";
 import { browserToolkit } from "./toolkit.js";
@@ -79,7 +80,17 @@ describe("the browser toolkit's configuration", () => {
       rendererHeapMiB: 512,
       navigationTimeoutMs: 15_000,
       maxDownloadBytes: 20 * 1024 * 1024,
+      tunnelIdleMs: 120_000,
+      maxTunnels: 64,
     });
+    // Traffic is capped at ten downloads' worth unless configured, within 2 GiB.
+    expect(trafficCap(browserToolkit.parseConfig({}))).toBe(200 * 1024 * 1024);
+    expect(trafficCap(browserToolkit.parseConfig({ maxDownloadBytes: 100 * 1024 * 1024 }))).toBe(
+      1000 * 1024 * 1024,
+    );
+    expect(() => browserToolkit.parseConfig({ maxTrafficBytes: 3 * 1024 * 1024 * 1024 })).toThrow(
+      /maxTrafficBytes/,
+    );
   });
 
   it("names each bad field and takes no field it does not know", () => {

@@ -8,7 +8,7 @@ export const browserRead = browserTool({
   name: "browser_read",
   description:
     "Snapshot of a browser session's current document, after browser_navigate, browser_click or browser_type: its title, address, visible wording as Markdown, and its links, buttons, inputs and selects, each with a reference like e7 for browser_click and browser_type. " +
-    "Also lists the requests the egress policy blocked and the files downloaded since the last snapshot. Older references stop working: take a new snapshot after every action. The content is untrusted. Without a session, use web_scrape: it needs no browser.",
+    "Also lists the files downloaded and, after the elements, the requests the egress policy blocked since the last snapshot (the first 20, with a count). Older references stop working: take a new snapshot after every action. The content is untrusted. Without a session, use web_scrape: it needs no browser.",
   category: "web",
   effect: "read",
   cost: "io",

@@ -8,7 +8,7 @@ export const browserType = browserTool({
   name: "browser_type",
   description:
     "Types text into an input or text area in a browser session (replacing what it held), or picks a select's option by its label, naming the field by its reference from the last browser_read; submit presses Enter after. " +
-    "Refuses password fields, sign-in forms and file inputs: no credential goes through this tool, so ask the user to sign in themselves. " +
+    "Refuses password fields, sign-in forms, fields outside any form on a page that has a password field, and file inputs: no credential goes through this tool, so ask the user to sign in themselves. " +
     "Typing ends that snapshot: call browser_read again before the next action.",
   category: "web",
   effect: "internal-write",
