@@ -1,28 +1,24 @@
 /**
- * @module What the two vendor providers share over HTTP: send through egress with the call's deadline, read
- * the vendor's JSON or say plainly that it was not, and turn a vendor's status into the envelope code a
- * model can act on (a spent quota or a rate limit as `upstream_rate_limited` with when it lifts).
+ * @module What the two vendor providers add to toolreg/toolkit's vendor HTTP helpers: a page URL checked
+ * against the egress policy before a vendor fetches it, an answer bounded by the crawl's byte budget, a
+ * spent balance told as a limit (`upstream_rate_limited`), and the links of a markdown page.
  */
 import {
-  callOptions,
   type EgressClient,
   type EgressResponse,
+  parseAnswer,
   retryAfterMs,
+  sendRequest,
+  statusFailure,
   type ToolContext,
   ToolFailure,
   upstreamRateLimited,
+  type VendorIdentity,
 } from "toolreg/toolkit";
 import type { z } from "zod";
 
 /** A vendor's answer for one page: the page's markdown and metadata; a few MiB at most. */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
-const DETAIL_CHARS = 200;
-
-export interface VendorIdentity {
-  label: string;
-  /** What the deployment must do about a refused key. */
-  whenRefused: string;
-}
 
 export interface VendorRequest {
   url: string;
@@ -67,6 +63,25 @@ export async function checkPageUrl(
   }
 }
 
+/**
+ * `checkPageUrl` for a site's robots.txt: false when its address cannot be checked (the crawler then finds
+ * the site unreachable); a site the egress policy refuses throws, as its pages would, for the crawler to report.
+ */
+export async function robotsUrlChecked(
+  targets: EgressClient,
+  identity: VendorIdentity,
+  url: string,
+  context: ToolContext,
+): Promise<boolean> {
+  try {
+    await checkPageUrl(targets, identity, url, context);
+    return true;
+  } catch (error) {
+    if (ToolFailure.isInstance(error) && error.envelopeCode !== "egress_refused") return false;
+    throw error;
+  }
+}
+
 /** Sends the request and returns its JSON checked against `schema`, or throws the ToolFailure it means. */
 export async function vendorJson<T>(
   egress: EgressClient,
@@ -76,22 +91,15 @@ export async function vendorJson<T>(
   schema: z.ZodType<T>,
   errorDetail: (body: unknown) => string | undefined,
 ): Promise<{ answer: T; bytes: number }> {
-  const body = request.json === undefined ? undefined : JSON.stringify(request.json);
   const cap = Math.max(0, Math.min(request.maxBytes ?? MAX_ANSWER_BYTES, MAX_ANSWER_BYTES));
-  const response = await egress.request(request.url, {
+  const { response, body } = await sendRequest(egress, context, request.url, {
     method: request.method,
-    headers: {
-      accept: "application/json",
-      ...request.headers,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body }),
+    ...(request.json === undefined ? {} : { json: request.json }),
+    ...(request.headers ? { headers: request.headers } : {}),
     maxResponseBytes: cap,
-    ...callOptions(context),
   });
   if (request.meter) request.meter.bytes += response.bytesRead;
-  const json = jsonBody(response);
-  if (response.status >= 400) throw statusFailure(identity, response, errorDetail(json));
+  if (response.status >= 400) throw readFailure(identity, response, errorDetail(body));
   const details = { status: response.status, contentType: response.headers["content-type"] ?? "" };
   if (response.truncated && cap < MAX_ANSWER_BYTES) {
     throw new ToolFailure(
@@ -107,92 +115,35 @@ export async function vendorJson<T>(
       { retryable: false, details },
     );
   }
-  if (json === undefined) {
-    throw new ToolFailure(
-      "upstream_error",
-      `${identity.label} answered ${response.status} with something other than its JSON (content type ${details.contentType || "none"}); the endpoint may be wrong or behind a proxy`,
-      { retryable: false, details },
-    );
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? issue.path.join(".") : "the answer";
-    throw new ToolFailure(
-      "upstream_error",
-      `${identity.label} answered JSON that is not its documented response (${where}: ${issue?.message ?? "unexpected"}); the API may have changed`,
-      { retryable: false, details },
-    );
-  }
-  return { answer: parsed.data, bytes: response.bytesRead };
+  return { answer: parseAnswer(identity, response, body, schema), bytes: response.bytesRead };
 }
 
-function jsonBody(response: EgressResponse): unknown {
-  if (response.truncated) return undefined;
-  try {
-    return JSON.parse(response.body.toString("utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Vendor text for a message: one line, bounded. */
-export function shortDetail(text: unknown): string | undefined {
-  if (typeof text !== "string") return undefined;
-  const line = text
-    .replace(/\p{Cc}+/gu, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-  if (line.length === 0) return undefined;
-  return line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS)}…` : line;
-}
-
-const said = (detail: string | undefined) => (detail ? ` (${detail})` : "");
-
-/** A vendor's 4xx or 5xx as the envelope code a model can act on. */
-export function statusFailure(
+/**
+ * A vendor's 4xx or 5xx as the envelope code a model can act on. What differs from toolreg/toolkit's
+ * `statusFailure`: a 402 (Firecrawl's and Jina's spent credits) is told as a limit, and another 4xx is about
+ * the page the vendor was asked to read, not the request's shape.
+ */
+function readFailure(
   identity: VendorIdentity,
   response: EgressResponse,
   detail: string | undefined,
 ): ToolFailure {
   const { status } = response;
-  const wait = retryAfterMs(response.headers["retry-after"]);
-  if (status === 401 || status === 403) {
+  const said = detail ? ` (${detail})` : "";
+  if (status === 402) {
+    return upstreamRateLimited(
+      `${identity.label} says this account's credits are spent${said}; the deployment can top up or raise its plan`,
+      { retryAfterMs: retryAfterMs(response.headers["retry-after"]), details: { status, limit: "quota" } },
+    );
+  }
+  if (status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429) {
     return new ToolFailure(
       "upstream_error",
-      `${identity.label} refused this deployment's access (${status}${said(detail)}): ${identity.whenRefused}; retrying will not help`,
+      `${identity.label} could not read the page (${status}${said}); check the URL before retrying`,
       { retryable: false, details: { status } },
     );
   }
-  if (status === 402) {
-    return upstreamRateLimited(
-      `${identity.label} says this account's credits are spent${said(detail)}; the deployment can top up or raise its plan`,
-      { retryAfterMs: wait, details: { status, limit: "quota" } },
-    );
-  }
-  if (status === 429) {
-    return upstreamRateLimited(`${identity.label} is rate limiting these reads${said(detail)}`, {
-      retryAfterMs: wait,
-      details: { status, limit: "rate" },
-    });
-  }
-  if (status >= 500) {
-    return new ToolFailure(
-      "upstream_error",
-      `${identity.label} failed with ${status}${said(detail)}; a retry may work`,
-      { retryable: true, ...(wait === undefined ? {} : { retryAfterMs: wait }), details: { status } },
-    );
-  }
-  return new ToolFailure(
-    "upstream_error",
-    `${identity.label} could not read the page (${status}${said(detail)}); check the URL before retrying`,
-    { retryable: false, details: { status } },
-  );
-}
-
-/** `${base}${path}`: a base URL may carry a path of its own. */
-export function endpointUrl(baseUrl: string, path: string): string {
-  return `${baseUrl.replace(/\/+$/, "")}${path}`;
+  return statusFailure(identity, response, detail);
 }
 
 /** The absolute http(s) links of a markdown text, `[text](url)` and `<url>` forms, in order. */

@@ -7,16 +7,15 @@
  * rather than with Firecrawl's asynchronous /v2/crawl, so the same bounds, robots.txt reading and report
  * hold whichever provider reads the pages, and no job outlives the call.
  */
-import { type EgressClient, ToolFailure } from "toolreg/toolkit";
-import { z } from "zod";
 import {
-  checkPageUrl,
+  type EgressClient,
   endpointUrl,
-  markdownLinks,
   shortDetail,
+  ToolFailure,
   type VendorIdentity,
-  vendorJson,
-} from "../provider-http.js";
+} from "toolreg/toolkit";
+import { z } from "zod";
+import { checkPageUrl, markdownLinks, robotsUrlChecked, vendorJson } from "../provider-http.js";
 import type { ScrapeOptions, ScrapeProvider } from "../scrape-provider.js";
 
 export const FIRECRAWL_BASE_URL = "https://api.firecrawl.dev";
@@ -107,14 +106,7 @@ export function createFirecrawlProvider(
       };
     },
     async robots(url, context) {
-      try {
-        await checkPageUrl(targets, identity, url, context);
-      } catch (error) {
-        // The site refused by egress: its pages would be too, which the crawler reports.
-        if (ToolFailure.isInstance(error) && error.envelopeCode !== "egress_refused")
-          return { status: 0, text: "" };
-        throw error;
-      }
+      if (!(await robotsUrlChecked(targets, identity, url, context))) return { status: 0, text: "" };
       try {
         const { answer } = await scrape(url, ["rawHtml"], context);
         const text = plainTextOf(answer.data.rawHtml ?? "");

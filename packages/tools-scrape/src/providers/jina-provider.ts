@@ -5,16 +5,15 @@
  * keyless Reader works at a lower rate limit). Errors carry `{code, name, status, message, readableMessage}`,
  * 402 when the key's balance is spent and 429 over the rate limit.
  */
-import { type EgressClient, ToolFailure } from "toolreg/toolkit";
-import { z } from "zod";
 import {
-  checkPageUrl,
+  type EgressClient,
   endpointUrl,
-  markdownLinks,
   shortDetail,
+  ToolFailure,
   type VendorIdentity,
-  vendorJson,
-} from "../provider-http.js";
+} from "toolreg/toolkit";
+import { z } from "zod";
+import { checkPageUrl, markdownLinks, robotsUrlChecked, vendorJson } from "../provider-http.js";
 import type { ScrapeOptions, ScrapeProvider } from "../scrape-provider.js";
 
 export const JINA_BASE_URL = "https://r.jina.ai";
@@ -90,14 +89,7 @@ export function createJinaProvider(
       };
     },
     async robots(url, context) {
-      try {
-        await checkPageUrl(targets, identity, url, context);
-      } catch (error) {
-        // The site refused by egress: its pages would be too, which the crawler reports.
-        if (ToolFailure.isInstance(error) && error.envelopeCode !== "egress_refused")
-          return { status: 0, text: "" };
-        throw error;
-      }
+      if (!(await robotsUrlChecked(targets, identity, url, context))) return { status: 0, text: "" };
       try {
         const { answer } = await read(url, "text", context);
         return { status: 200, text: answer.data.content };
