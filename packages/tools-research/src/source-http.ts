@@ -4,22 +4,20 @@
  * an HTTP failure told as the envelope code a model can act on, and a JSON answer checked against the
  * vendor's documented shape. Each source adds what its API says in its own body.
  */
-import { STATUS_CODES } from "node:http";
 import {
   callOptions,
   type EgressClient,
   type EgressResponse,
-  retryAfterMs,
+  parseAnswer,
+  statusFailure as sharedStatusFailure,
   type ToolContext,
   ToolFailure,
-  upstreamRateLimited,
+  type VendorIdentity,
 } from "toolreg/toolkit";
 import type { z } from "zod";
 
 /** A page of search results is tens of KB; an arXiv feed of 20 abstracts about 100 KB. More is no answer. */
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
-/** Vendor text quoted in a message: one line, short. */
-const DETAIL_CHARS = 200;
 
 /** Who answered, for messages, and how each request names the deployment. */
 export interface SourceClient {
@@ -56,13 +54,32 @@ export function bodyText(client: SourceClient, response: EgressResponse): string
 }
 
 /** The body as JSON, or undefined when it is not JSON (an error page from a proxy, say). */
-export function jsonOf(response: EgressResponse): unknown {
+function jsonOf(response: EgressResponse): unknown {
   if (response.truncated) return undefined;
   try {
     return JSON.parse(response.body.toString("utf8"));
   } catch {
     return undefined;
   }
+}
+
+/**
+ * GETs a JSON answer: `readError` sees every answer's body first (MediaWiki reports errors under a 200 too)
+ * and may return the failure it means; an error status it leaves is told by `statusFailure`; a 2xx is read
+ * against `schema`.
+ */
+export async function getJson<T>(
+  client: SourceClient,
+  url: string,
+  context: ToolContext,
+  schema: z.ZodType<T>,
+  readError: (response: EgressResponse, body: unknown) => ToolFailure | undefined = () => undefined,
+): Promise<{ answer: T; response: EgressResponse }> {
+  const response = await getFrom(client, url, "application/json", context);
+  const failure = readError(response, jsonOf(response));
+  if (failure) throw failure;
+  if (response.status >= 400) throw statusFailure(client, response);
+  return { answer: parseJson(client, response, schema), response };
 }
 
 /** A 2xx answer read as the vendor's documented JSON; anything else is a final `upstream_error`. */
@@ -79,60 +96,20 @@ export function parseJson<T>(client: SourceClient, response: EgressResponse, sch
       { retryable: false, details: { status: response.status, contentType } },
     );
   }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? issue.path.join(".") : "the answer";
-    throw new ToolFailure(
-      "upstream_error",
-      `${client.label} answered JSON that is not its documented response (${where}: ${issue?.message ?? "unexpected"}); the API may have changed`,
-      { retryable: false, details: { status: response.status } },
-    );
-  }
-  return parsed.data;
+  return parseAnswer(identityOf(client), response, json, schema);
 }
 
-/** Vendor text for a message: one line, bounded, never a document. */
-export function shortDetail(text: unknown): string | undefined {
-  if (typeof text !== "string") return undefined;
-  const line = text
-    .replace(/\p{Cc}+/gu, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-  if (line.length === 0) return undefined;
-  return line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS)}…` : line;
-}
-
-function statusLabel(status: number): string {
-  return `${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ""}`;
-}
-
-/** What an HTTP error status means when the vendor's body said nothing more specific. */
+/**
+ * What an HTTP error status means when the vendor's body said nothing more specific, as toolreg/toolkit's
+ * `statusFailure` says it. The sources take no key: a refusal is of the deployment's address or User-Agent.
+ */
 export function statusFailure(client: SourceClient, response: EgressResponse, detail?: string): ToolFailure {
-  const { status } = response;
-  const said = detail ? ` (${detail})` : "";
-  const wait = retryAfterMs(response.headers["retry-after"]);
-  if (status === 429) {
-    return upstreamRateLimited(`${client.label} is rate limiting these searches${said}`, {
-      retryAfterMs: wait,
-      details: { status },
-    });
-  }
-  if (status >= 500) {
-    return new ToolFailure(
-      "upstream_error",
-      `${client.label} failed with ${statusLabel(status)}${said}; a retry may work`,
-      { retryable: true, ...(wait === undefined ? {} : { retryAfterMs: wait }), details: { status } },
-    );
-  }
-  return new ToolFailure(
-    "upstream_error",
-    `${client.label} rejected the search with ${statusLabel(status)}${said}; change the query before retrying`,
-    { retryable: false, details: { status } },
-  );
+  return sharedStatusFailure(identityOf(client), response, detail);
 }
 
-/** `${base}${path}` for a base URL that may carry a path of its own. */
-export function endpointUrl(baseUrl: string, path: string): string {
-  return `${baseUrl.replace(/\/+$/, "")}${path}`;
+function identityOf(client: SourceClient): VendorIdentity {
+  return {
+    label: client.label,
+    whenRefused: `${client.label} takes no key, so it refused this deployment's address or User-Agent; an operator must look (a contactEmail in the configuration names the deployment)`,
+  };
 }

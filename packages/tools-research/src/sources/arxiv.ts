@@ -9,18 +9,18 @@
  */
 
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { type EgressResponse, retryAfterMs, ToolFailure, upstreamRateLimited } from "toolreg/toolkit";
+import {
+  type EgressResponse,
+  endpointUrl,
+  retryAfterMs,
+  shortDetail,
+  ToolFailure,
+  upstreamRateLimited,
+} from "toolreg/toolkit";
 import { oneLine } from "../plain-text.js";
 import type { RequestPacer } from "../request-pacer.js";
 import type { ResearchSource, SourceHit, SourceQuery } from "../research-source.js";
-import {
-  bodyText,
-  endpointUrl,
-  getFrom,
-  type SourceClient,
-  shortDetail,
-  statusFailure,
-} from "../source-http.js";
+import { bodyText, getFrom, type SourceClient, statusFailure } from "../source-http.js";
 
 export const ARXIV_BASE_URL = "https://export.arxiv.org";
 const API_PATH = "/api/query";

@@ -6,19 +6,11 @@
  * `points`, `num_comments` and `created_at`. Algolia reports a failure as `{"message":…,"status":…}`; the
  * API allows 10,000 requests an hour from one address.
  */
-import type { EgressResponse } from "toolreg/toolkit";
+import { type EgressResponse, endpointUrl, shortDetail, type ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
 import { oneLine, plainText } from "../plain-text.js";
 import type { ResearchSource, SourceHit, SourceQuery } from "../research-source.js";
-import {
-  endpointUrl,
-  getFrom,
-  jsonOf,
-  parseJson,
-  type SourceClient,
-  shortDetail,
-  statusFailure,
-} from "../source-http.js";
+import { getJson, type SourceClient, statusFailure } from "../source-http.js";
 
 export const HACKER_NEWS_BASE_URL = "https://hn.algolia.com";
 const SEARCH = "/api/v1/search";
@@ -59,9 +51,9 @@ export function createHackerNewsSource(client: SourceClient, baseUrl: string): R
       url.searchParams.set("hitsPerPage", String(query.count));
       const filters = numericFilters(query);
       if (filters) url.searchParams.set("numericFilters", filters);
-      const response = await getFrom(client, url.href, "application/json", context);
-      if (response.status >= 400) throw algoliaFailure(client, response);
-      const answer = parseJson(client, response, SearchAnswer);
+      const { answer } = await getJson(client, url.href, context, SearchAnswer, (response, body) =>
+        response.status >= 400 ? algoliaFailure(client, response, body) : undefined,
+      );
       return {
         total: answer.nbHits,
         hits: answer.hits.flatMap((hit) => hitOf(hit)).slice(0, query.count),
@@ -99,7 +91,7 @@ function hitOf(value: unknown): SourceHit[] {
   ];
 }
 
-function algoliaFailure(client: SourceClient, response: EgressResponse): ReturnType<typeof statusFailure> {
-  const body = AlgoliaError.safeParse(jsonOf(response));
-  return statusFailure(client, response, body.success ? shortDetail(body.data.message) : undefined);
+function algoliaFailure(client: SourceClient, response: EgressResponse, body: unknown): ToolFailure {
+  const error = AlgoliaError.safeParse(body);
+  return statusFailure(client, response, error.success ? shortDetail(error.data.message) : undefined);
 }

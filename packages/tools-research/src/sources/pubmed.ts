@@ -7,20 +7,18 @@
  * `{"error":"API rate limit exceeded",…}` and no Retry-After (the limit is per second), so the pacer spaces them.
  * ESummary carries no abstract: the snippet is the journal citation.
  */
-import { type EgressResponse, ToolFailure, upstreamRateLimited } from "toolreg/toolkit";
+import {
+  type EgressResponse,
+  endpointUrl,
+  shortDetail,
+  ToolFailure,
+  upstreamRateLimited,
+} from "toolreg/toolkit";
 import { z } from "zod";
 import { oneLine } from "../plain-text.js";
 import type { RequestPacer } from "../request-pacer.js";
 import type { ResearchSource, SourceHit, SourceQuery } from "../research-source.js";
-import {
-  endpointUrl,
-  getFrom,
-  jsonOf,
-  parseJson,
-  type SourceClient,
-  shortDetail,
-  statusFailure,
-} from "../source-http.js";
+import { getJson, type SourceClient, statusFailure } from "../source-http.js";
 
 export const PUBMED_BASE_URL = "https://eutils.ncbi.nlm.nih.gov";
 const ESEARCH = "/entrez/eutils/esearch.fcgi";
@@ -93,9 +91,9 @@ export function createPubmedSource(
       for (const [key, value] of Object.entries(searchParameters(query)))
         searchUrl.searchParams.set(key, value);
       await pacer.turn(context);
-      const found = await getFrom(client, searchUrl.href, "application/json", context);
-      if (found.status >= 400) throw ncbiFailure(client, found);
-      const search = parseJson(client, found, SearchAnswer).esearchresult;
+      const searched = await getJson(client, searchUrl.href, context, SearchAnswer, readNcbiError(client));
+      const found = searched.response;
+      const search = searched.answer.esearchresult;
       if (search.ERROR !== undefined) {
         throw new ToolFailure(
           "upstream_error",
@@ -114,9 +112,13 @@ export function createPubmedSource(
       summaryUrl.searchParams.set("id", ids.join(","));
       summaryUrl.searchParams.set("retmode", "json");
       await pacer.turn(context);
-      const summarised = await getFrom(client, summaryUrl.href, "application/json", context);
-      if (summarised.status >= 400) throw ncbiFailure(client, summarised);
-      const summary = parseJson(client, summarised, SummaryAnswer);
+      const { answer: summary, response: summarised } = await getJson(
+        client,
+        summaryUrl.href,
+        context,
+        SummaryAnswer,
+        readNcbiError(client),
+      );
       if (summary.error !== undefined || summary.result === undefined) {
         throw new ToolFailure(
           "upstream_error",
@@ -171,9 +173,14 @@ function hitOf(value: unknown): SourceHit[] {
   ];
 }
 
-/** NCBI's 429 names the limit it counted against; any other status is read as its status says. */
-function ncbiFailure(client: SourceClient, response: EgressResponse): ToolFailure {
-  const body = RateLimitBody.safeParse(jsonOf(response));
+/** NCBI's 429 names the limit it counted against; any other error status is read as its status says. */
+const readNcbiError =
+  (client: SourceClient) =>
+  (response: EgressResponse, json: unknown): ToolFailure | undefined =>
+    response.status >= 400 ? ncbiFailure(client, response, json) : undefined;
+
+function ncbiFailure(client: SourceClient, response: EgressResponse, json: unknown): ToolFailure {
+  const body = RateLimitBody.safeParse(json);
   if (response.status === 429) {
     const counted =
       body.success && body.data.limit

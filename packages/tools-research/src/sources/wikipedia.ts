@@ -6,20 +6,17 @@
  * article has no publication date and Wikipedia search no date filter: a date range leaves Wikipedia out
  * (said in the answer), and `sort: "date"` orders by last edit (`srsort=last_edit_desc`, CirrusSearch).
  */
-import type { EgressResponse } from "toolreg/toolkit";
-import { ToolFailure, upstreamRateLimited } from "toolreg/toolkit";
+import {
+  type EgressResponse,
+  endpointUrl,
+  shortDetail,
+  ToolFailure,
+  upstreamRateLimited,
+} from "toolreg/toolkit";
 import { z } from "zod";
 import { plainText } from "../plain-text.js";
 import type { ResearchSource } from "../research-source.js";
-import {
-  endpointUrl,
-  getFrom,
-  jsonOf,
-  parseJson,
-  type SourceClient,
-  shortDetail,
-  statusFailure,
-} from "../source-http.js";
+import { getJson, type SourceClient } from "../source-http.js";
 
 /** Each edition on its own host; `{lang}` is the edition's code. */
 export const WIKIPEDIA_BASE_URL = "https://{lang}.wikipedia.org";
@@ -74,12 +71,10 @@ export function createWikipediaSource(client: SourceClient, baseUrl: string): Re
         ...(query.sort === "date" ? { srsort: "last_edit_desc" } : {}),
       };
       for (const [key, value] of Object.entries(parameters)) url.searchParams.set(key, value);
-      const response = await getFrom(client, url.href, "application/json", context);
-      const body = jsonOf(response);
-      const error = MediaWikiError.safeParse(body);
-      if (error.success) throw mediaWikiFailure(client, response, error.data.error);
-      if (response.status >= 400) throw statusFailure(client, response);
-      const answer = parseJson(client, response, SearchAnswer);
+      const { answer } = await getJson(client, url.href, context, SearchAnswer, (response, body) => {
+        const error = MediaWikiError.safeParse(body);
+        return error.success ? mediaWikiFailure(client, response, error.data.error) : undefined;
+      });
       return {
         total: answer.query.searchinfo?.totalhits,
         hits: answer.query.search.map((page) => ({
