@@ -1,18 +1,22 @@
 /**
- * @module What every media provider does over HTTP, said once: send JSON through egress with the call's
- * deadline, read the vendor's JSON answer against its documented shape or say plainly that it was not, and
- * turn a refusal into the envelope code a model can act on. Each provider reads its own error body first
- * (a spent quota and a content-policy refusal look different at each vendor); `statusFailure` covers the rest.
+ * @module What the media providers add to toolreg/toolkit's vendor HTTP helpers: answers large enough for an
+ * inline image, a status check bounded below the call's time, the error bodies these vendors send, and the
+ * refusals of a media API (billing, content policy). Each provider reads its own error body first (a spent
+ * quota and a content-policy refusal look different at each vendor); `statusFailure` covers the rest.
  */
 import { STATUS_CODES } from "node:http";
 import {
-  callOptions,
+  credentialFailure,
   type EgressClient,
   type EgressResponse,
+  parseAnswer,
+  rateLimitFailure,
   retryAfterMs,
+  sendRequest,
+  shortDetail as sharedShortDetail,
   type ToolContext,
   ToolFailure,
-  upstreamRateLimited,
+  type VendorIdentity,
 } from "toolreg/toolkit";
 import type { z } from "zod";
 
@@ -48,68 +52,34 @@ export async function requestJson<T>(
   schema: z.ZodType<T>,
   readError: ErrorReader,
 ): Promise<T> {
-  const body = request.json === undefined ? undefined : JSON.stringify(request.json);
-  const response = await egress.request(request.url, {
+  const { response, body } = await sendRequest(egress, context, request.url, {
     method: request.method,
-    headers: {
-      accept: "application/json",
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-      ...request.headers,
-    },
-    ...(body === undefined ? {} : { body }),
+    ...(request.json === undefined ? {} : { json: request.json }),
+    ...(request.headers ? { headers: { ...request.headers } } : {}),
     maxResponseBytes: MAX_ANSWER_BYTES,
-    ...bounded(callOptions(context), request.timeoutMs),
+    ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
   });
   if (response.status >= 400) {
-    const json = jsonBody(response);
-    throw readError(response, json) ?? statusFailure(vendor, response, errorText(json));
+    throw readError(response, body) ?? statusFailure(vendor, response, errorText(body));
   }
-  return parseAnswer(vendor, response, schema);
-}
-
-function bounded<T extends { timeoutMs?: number | undefined }>(options: T, limitMs: number | undefined): T {
-  if (limitMs === undefined) return options;
-  return { ...options, timeoutMs: Math.min(options.timeoutMs ?? limitMs, limitMs) };
-}
-
-/** The body as JSON, or undefined when it is cut or not JSON (an error page from a proxy, say). */
-export function jsonBody(response: EgressResponse): unknown {
-  if (response.truncated) return undefined;
-  try {
-    return JSON.parse(response.body.toString("utf8"));
-  } catch {
-    return undefined;
-  }
-}
-
-function parseAnswer<T>(vendor: Vendor, response: EgressResponse, schema: z.ZodType<T>): T {
-  const details = { status: response.status, contentType: response.headers["content-type"] ?? "" };
   if (response.truncated) {
     throw new ToolFailure(
       "upstream_error",
       `${vendor.label} sent an answer larger than ${response.bytesRead} bytes, which this deployment does not read (the egress policy's maxResponseBytes; an inline image needs several MB)`,
-      { retryable: false, details },
+      {
+        retryable: false,
+        details: { status: response.status, contentType: response.headers["content-type"] ?? "" },
+      },
     );
   }
-  const json = jsonBody(response);
-  if (json === undefined) {
-    throw new ToolFailure(
-      "upstream_error",
-      `${vendor.label} answered ${response.status} with something other than its JSON (content type ${details.contentType || "none"}); the endpoint may be wrong or behind a proxy`,
-      { retryable: false, details },
-    );
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? issue.path.join(".") : "the answer";
-    throw new ToolFailure(
-      "upstream_error",
-      `${vendor.label} answered JSON that is not its documented response (${where}: ${issue?.message ?? "unexpected"}); the API may have changed`,
-      { retryable: false, details },
-    );
-  }
-  return parsed.data;
+  return parseAnswer(identityOf(vendor), response, body, schema);
+}
+
+function identityOf(vendor: Vendor): VendorIdentity {
+  return {
+    label: vendor.label,
+    whenRefused: `the deployment must set the credential "${vendor.credentialRef}" to a valid ${vendor.label} API key`,
+  };
 }
 
 /** The human text of the error bodies these vendors send: `{error: {message}}`, `{detail}`, `{message}`. */
@@ -128,15 +98,9 @@ export function errorText(body: unknown): string | undefined {
   return shortDetail(record.message ?? record.title);
 }
 
-/** Vendor text for a message: one line, bounded, never a document. */
+/** Vendor text for a message: one line, bounded a little longer than toolreg/toolkit's (moderation reasons run long). */
 export function shortDetail(text: unknown): string | undefined {
-  if (typeof text !== "string") return undefined;
-  const line = text
-    .replace(/\p{Cc}+/gu, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-  if (line.length === 0) return undefined;
-  return line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS)}…` : line;
+  return sharedShortDetail(text, DETAIL_CHARS);
 }
 
 const said = (detail: string | undefined) => (detail ? ` (${detail})` : "");
@@ -170,18 +134,6 @@ export function contentPolicyFailure(
   );
 }
 
-/** Too many requests in a short window: it lifts, so the model is told when. */
-export function rateLimitFailure(
-  vendor: Vendor,
-  response: EgressResponse,
-  detail: string | undefined,
-): ToolFailure {
-  return upstreamRateLimited(`${vendor.label} is rate limiting this account${said(detail)}`, {
-    retryAfterMs: retryAfterMs(response.headers["retry-after"]),
-    details: { status: response.status, limit: "rate" },
-  });
-}
-
 /** What a status means when the vendor's body said nothing more specific. */
 export function statusFailure(
   vendor: Vendor,
@@ -190,15 +142,9 @@ export function statusFailure(
 ): ToolFailure {
   const { status } = response;
   const details = { status };
-  if (status === 401 || status === 403) {
-    return new ToolFailure(
-      "upstream_error",
-      `${vendor.label} refused this deployment's key (${statusLabel(status)}${detail ? `: ${detail}` : ""}): the deployment must set the credential "${vendor.credentialRef}" to a valid ${vendor.label} API key; retrying will not help`,
-      { retryable: false, details },
-    );
-  }
+  if (status === 401 || status === 403) return credentialFailure(identityOf(vendor), response, detail);
   if (status === 402) return billingFailure(vendor, response, detail);
-  if (status === 429) return rateLimitFailure(vendor, response, detail);
+  if (status === 429) return rateLimitFailure(identityOf(vendor), response, detail);
   if (status >= 500) {
     const wait = retryAfterMs(response.headers["retry-after"]);
     return new ToolFailure(

@@ -32,6 +32,8 @@ export interface VendorRequestInit {
   headers?: Record<string, string>;
   /** A cap on the body read (1 MB unless said). */
   maxResponseBytes?: number;
+  /** At most this long, when less than the call has left (a status check must not hold the whole call). */
+  timeoutMs?: number;
 }
 
 /** Sends a GET (or a JSON POST) and returns the response with its body read as JSON when it is JSON. */
@@ -51,9 +53,15 @@ export async function sendRequest(
     },
     ...(body === undefined ? {} : { body }),
     maxResponseBytes: init.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-    ...callOptions(context),
+    ...withinCall(context, init.timeoutMs),
   });
   return { response, body: jsonBody(response) };
+}
+
+function withinCall(context: ToolContext, limitMs: number | undefined) {
+  const options = callOptions(context);
+  if (limitMs === undefined) return options;
+  return { ...options, timeoutMs: Math.min(options.timeoutMs ?? limitMs, limitMs) };
 }
 
 /** The body as JSON, or undefined when it is cut or not JSON (an error page from a proxy, say). */
@@ -100,14 +108,14 @@ export function parseAnswer<T>(
 }
 
 /** Vendor text for a message: one line, bounded, never a document; undefined when there is none. */
-export function shortDetail(text: unknown): string | undefined {
+export function shortDetail(text: unknown, maxChars = DETAIL_CHARS): string | undefined {
   if (typeof text !== "string") return undefined;
   const line = text
     .replace(/\p{Cc}+/gu, " ")
     .replace(/\s+/g, " ")
     .trim();
   if (line.length === 0) return undefined;
-  return line.length > DETAIL_CHARS ? `${line.slice(0, DETAIL_CHARS)}…` : line;
+  return line.length > maxChars ? `${line.slice(0, maxChars)}…` : line;
 }
 
 function statusLabel(status: number): string {
