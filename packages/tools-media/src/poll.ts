@@ -6,7 +6,7 @@
  * interval. Every failure after the generation was created names its id, and a generation given up on (the
  * deadline, or the call cancelled) is asked to stop, best effort, so it does not go on being billed.
  */
-import { type ToolContext, ToolFailure } from "toolreg/toolkit";
+import { type EgressClient, type ToolContext, ToolFailure } from "toolreg/toolkit";
 
 export interface PollPlan<T> {
   context: ToolContext;
@@ -32,6 +32,25 @@ export const LOOK_TIMEOUT_MS = 30_000;
 export const CANCEL_TIMEOUT_MS = 5_000;
 /** An abort this close to the deadline is the deadline's (the seam's watchdog firing), not a person's. */
 const DEADLINE_SLACK_MS = 100;
+
+/**
+ * Asks a vendor to stop a generation this call gave up on, so it is not billed further (`DELETE` at Luma,
+ * `POST …/cancel` at Replicate): bounded by CANCEL_TIMEOUT_MS, its answer not read.
+ */
+export async function requestStop(
+  api: EgressClient,
+  url: string,
+  method: "DELETE" | "POST",
+  context: ToolContext,
+): Promise<void> {
+  await api.request(url, {
+    method,
+    headers: { accept: "application/json" },
+    maxResponseBytes: 64 * 1024,
+    timeoutMs: CANCEL_TIMEOUT_MS,
+    caller: context,
+  });
+}
 
 /** Looks until `finished`, sleeping between looks; the first state is the one given. */
 export async function pollUntil<T>(first: T, plan: PollPlan<T>): Promise<T> {

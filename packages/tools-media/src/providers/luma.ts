@@ -20,7 +20,7 @@ import {
   type Vendor,
 } from "../media-http.js";
 import type { MediaProvider, ProviderParts } from "../media-provider.js";
-import { afterCreation, CANCEL_TIMEOUT_MS, LOOK_TIMEOUT_MS, pollUntil } from "../poll.js";
+import { afterCreation, LOOK_TIMEOUT_MS, pollUntil, requestStop } from "../poll.js";
 
 export const LUMA = {
   baseUrl: "https://api.lumalabs.ai/dream-machine/v1",
@@ -93,15 +93,8 @@ export function createLuma(parts: ProviderParts): MediaProvider {
           look: () => look(created.id, context),
           finished: (generation) => generation.state === "completed" || generation.state === "failed",
           describe: (generation) => `${what} (${parts.model}, still ${generation.state})`,
-          cancel: async () => {
-            await parts.api.request(`${parts.baseUrl}/generations/${created.id}`, {
-              method: "DELETE",
-              headers: { accept: "application/json" },
-              maxResponseBytes: 64 * 1024,
-              timeoutMs: CANCEL_TIMEOUT_MS,
-              caller: context,
-            });
-          },
+          cancel: () =>
+            requestStop(parts.api, `${parts.baseUrl}/generations/${created.id}`, "DELETE", context),
         });
         if (done.state === "failed") {
           const reason = shortDetail(done.failure_reason);

@@ -23,7 +23,7 @@ import {
 } from "../media-http.js";
 import type { MediaProvider, ProviderParts } from "../media-provider.js";
 import type { MediaKind } from "../media-sniff.js";
-import { afterCreation, CANCEL_TIMEOUT_MS, LOOK_TIMEOUT_MS, pollUntil } from "../poll.js";
+import { afterCreation, LOOK_TIMEOUT_MS, pollUntil, requestStop } from "../poll.js";
 
 export const REPLICATE = {
   baseUrl: "https://api.replicate.com/v1",
@@ -91,16 +91,6 @@ export function createReplicate(parts: ProviderParts, kind: MediaKind): MediaPro
       PredictionSchema,
       readError,
     );
-  /** Stops a prediction this call gave up on, so it is not billed further (best effort, bounded). */
-  const cancel = async (id: string, context: ToolContext) => {
-    await parts.api.request(`${parts.baseUrl}/predictions/${id}/cancel`, {
-      method: "POST",
-      headers: { accept: "application/json" },
-      maxResponseBytes: 64 * 1024,
-      timeoutMs: CANCEL_TIMEOUT_MS,
-      caller: context,
-    });
-  };
   const fetchOutput = async (done: Prediction, what: string, context: ToolContext): Promise<MediaBytes> => {
     const fileUrl = outputUrl(done.output);
     if (fileUrl === undefined) {
@@ -146,7 +136,8 @@ export function createReplicate(parts: ProviderParts, kind: MediaKind): MediaPro
           look: () => look(created.id, context),
           finished: (prediction) => TERMINAL.has(prediction.status),
           describe: (prediction) => `${what} (${parts.model}, still ${prediction.status})`,
-          cancel: () => cancel(created.id, context),
+          cancel: () =>
+            requestStop(parts.api, `${parts.baseUrl}/predictions/${created.id}/cancel`, "POST", context),
         });
         if (done.status === "aborted") {
           throw new ToolFailure(
