@@ -3,40 +3,21 @@
  * spoken rather than obeyed, and a process killed on abort, on timeout and past the output cap. Skipped
  * where espeak-ng is not installed, never in CI.
  */
-import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createExecutionContext, type ToolContext } from "../../seam/context.js";
 import { sniffAudio } from "./audio-format.js";
 import { createEspeakSpeechProvider } from "./espeak-speech.js";
+import { espeakInstalled, runContext } from "./fakes/audio-test-setup.js";
 
-function hasEspeak(): boolean {
-  try {
-    execFileSync("espeak-ng", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const installed = hasEspeak();
-if (!installed && process.env.CI === "true")
-  throw new Error("espeak-ng must be installed in CI (.ci/run installs it)");
+const installed = espeakInstalled();
 if (!installed) console.warn("espeak-ng is not installed: skipping its tests (apt-get install espeak-ng)");
 
 const scratch = mkdtempSync(join(tmpdir(), "toolreg-espeak-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** What the seam hands a tool's run: the caller's context, its signal and deadline. */
-const context = (signal = new AbortController().signal): ToolContext => ({
-  ...createExecutionContext({ tenantId: "t1", principalId: "p1", runId: "r1", toolCallId: "c1" }),
-  signal,
-  deadline: Date.now() + 30_000,
-  idempotencyKey: undefined,
-  approvalId: undefined,
-});
+const context = (signal?: AbortSignal) => runContext(signal);
 
 /** A stand-in program that outlives any test unless killed, for the timeout and abort paths. */
 function sleeper(): string {

@@ -3,13 +3,12 @@
  * against the fake, through a real egress client that injects the key, and espeak-ng as a process (skipped
  * where it is not installed, never in CI).
  */
-import { execFileSync } from "node:child_process";
 import { runSpeechProviderConformance } from "../../ports/speech-provider.conformance.js";
 import { runTranscriptionProviderConformance } from "../../ports/transcription-provider.conformance.js";
-import { createExecutionContext, type ToolContext } from "../../seam/context.js";
 import { createToolkitHost } from "../toolkit/toolkit-host.js";
 import { createEspeakSpeechProvider } from "./espeak-speech.js";
 import { credentialsResolving } from "./fakes/audio-rig.js";
+import { espeakInstalled, runContext } from "./fakes/audio-test-setup.js";
 import {
   OPENAI_CREDENTIAL_REF,
   OPENAI_TEST_KEY,
@@ -19,28 +18,8 @@ import {
 import { createOpenAiSpeechProvider } from "./openai-speech.js";
 import { createOpenAiTranscriptionProvider } from "./openai-transcription.js";
 
-function hasEspeak(): boolean {
-  try {
-    execFileSync("espeak-ng", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const context = (signal = new AbortController().signal): ToolContext => ({
-  ...createExecutionContext({
-    tenantId: "t1",
-    principalId: "p1",
-    runId: "r1",
-    toolCallId: "c1",
-    credentials: credentialsResolving(OPENAI_TEST_KEY),
-  }),
-  signal,
-  deadline: Date.now() + 30_000,
-  idempotencyKey: undefined,
-  approvalId: undefined,
-});
+const context = (signal?: AbortSignal) =>
+  runContext(signal, { credentials: credentialsResolving(OPENAI_TEST_KEY) });
 
 /** OpenAI's adapter over the fake, with egress injecting the key as a deployment's does. */
 async function openAi() {
@@ -81,9 +60,7 @@ runSpeechProviderConformance("openai", async () => {
   return { provider: createOpenAiSpeechProvider({ ...setup, model: "tts-1" }), context, cleanup };
 });
 
-const espeak = hasEspeak();
-if (!espeak && process.env.CI === "true")
-  throw new Error("espeak-ng must be installed in CI (.ci/run installs it)");
+const espeak = espeakInstalled();
 runSpeechProviderConformance(
   "espeak-ng",
   async () => ({ provider: createEspeakSpeechProvider(), context, cleanup: async () => {} }),

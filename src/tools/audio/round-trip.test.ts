@@ -3,37 +3,19 @@
  * sends exactly those bytes to the OpenAI fake and returns what it heard, fenced. Skipped where espeak-ng
  * is not installed, never in CI.
  */
-import { execFileSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMemoryAttachmentStore } from "../../stores/memory/attachments.js";
 import { createTestHarness } from "../../test/test-harness.js";
-import { ALLOW_ALL, type AudioRig, startAudioRig } from "./fakes/audio-rig.js";
+import { ALLOW_ALL } from "./fakes/audio-rig.js";
+import { espeakInstalled, useAudioRig } from "./fakes/audio-test-setup.js";
 
-function hasEspeak(): boolean {
-  try {
-    execFileSync("espeak-ng", ["--version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const installed = hasEspeak();
-if (!installed && process.env.CI === "true")
-  throw new Error("espeak-ng must be installed in CI (.ci/run installs it)");
+const installed = espeakInstalled();
 
 describe.skipIf(!installed)("speech_generate (espeak-ng) then transcribe (OpenAI fake)", () => {
-  let rig: AudioRig;
-  beforeAll(async () => {
-    rig = await startAudioRig({
-      config: { speech: { provider: "espeak" } },
-      attachments: createMemoryAttachmentStore(),
-      harness: (tools) => createTestHarness(tools, { clock: Date.now, approvalPolicy: ALLOW_ALL }),
-    });
-  });
-  afterAll(async () => {
-    expect(rig.fake.problems).toEqual([]);
-    await rig.close();
+  const rig = useAudioRig({
+    config: { speech: { provider: "espeak" } },
+    attachments: createMemoryAttachmentStore(),
+    harness: (tools) => createTestHarness(tools, { clock: Date.now, approvalPolicy: ALLOW_ALL }),
   });
 
   it("transcribes the artifact speech_generate kept, byte for byte", async () => {

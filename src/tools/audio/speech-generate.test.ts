@@ -3,22 +3,16 @@
  * OpenAI's CreateSpeechRequest by the fake), the audio kept as an artifact and readable, never inlined,
  * and refusals before any request.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMemoryAttachmentStore } from "../../stores/memory/attachments.js";
 import { createTestHarness } from "../../test/test-harness.js";
-import { ALLOW_ALL, type AudioRig, credentialsResolving, startAudioRig } from "./fakes/audio-rig.js";
+import { ALLOW_ALL, credentialsResolving } from "./fakes/audio-rig.js";
+import { useAudioRig } from "./fakes/audio-test-setup.js";
 import { OPENAI_TEST_KEY } from "./fakes/openai-audio-fake.js";
 
-let rig: AudioRig;
-beforeAll(async () => {
-  rig = await startAudioRig({
-    attachments: createMemoryAttachmentStore(),
-    harness: (tools) => createTestHarness(tools, { clock: Date.now, approvalPolicy: ALLOW_ALL }),
-  });
-});
-afterAll(async () => {
-  expect(rig.fake.problems).toEqual([]);
-  await rig.close();
+const rig = useAudioRig({
+  attachments: createMemoryAttachmentStore(),
+  harness: (tools) => createTestHarness(tools, { clock: Date.now, approvalPolicy: ALLOW_ALL }),
 });
 
 describe("speech_generate with OpenAI", () => {

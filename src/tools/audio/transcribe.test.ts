@@ -3,22 +3,16 @@
  * injected by egress, the fenced transcript, who may read which audio, hostile input, and each of
  * OpenAI's documented failures as the envelope code a model acts on.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMemoryAttachmentStore } from "../../stores/memory/attachments.js";
 import { createTestHarness } from "../../test/test-harness.js";
-import { ALLOW_ALL, type AudioRig, startAudioRig } from "./fakes/audio-rig.js";
+import { ALLOW_ALL } from "./fakes/audio-rig.js";
+import { useAudioRig } from "./fakes/audio-test-setup.js";
 import { DEFAULT_TRANSCRIPT, OPENAI_TEST_KEY, silentWav } from "./fakes/openai-audio-fake.js";
 
-let rig: AudioRig;
-beforeAll(async () => {
-  rig = await startAudioRig({
-    attachments: createMemoryAttachmentStore(),
-    harness: (tools) => createTestHarness(tools, { clock: Date.now, approvalPolicy: ALLOW_ALL }),
-  });
-});
-afterAll(async () => {
-  expect(rig.fake.problems).toEqual([]);
-  await rig.close();
+const rig = useAudioRig({
+  attachments: createMemoryAttachmentStore(),
+  harness: (tools) => createTestHarness(tools, { clock: Date.now, approvalPolicy: ALLOW_ALL }),
 });
 
 describe("transcribe", () => {
