@@ -4,24 +4,14 @@
  */
 
 import { spawn } from "node:child_process";
-import type { Envelope, OkEnvelope } from "toolreg";
+import type { Envelope } from "toolreg";
 import { createToolkitHost } from "toolreg/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BrowserConfigSchema } from "./browser-config.js";
 import { BrowserSessions } from "./browser-sessions.js";
 import { findGroup, groupMembers, killGroup, killSessionGroup } from "./chromium-process.js";
-import { SKIP, startBrowserHarness } from "./fake/browser-harness.js";
+import { failed, ok, SKIP, startBrowserHarness } from "./fake/browser-harness.js";
 import { startTestSite, type TestSite } from "./fake/test-site.js";
-
-function ok(envelope: Envelope): OkEnvelope {
-  if (!envelope.ok) throw new Error(`${envelope.error.code}: ${envelope.error.message}`);
-  return envelope;
-}
-
-function failed(envelope: Envelope) {
-  if (envelope.ok) throw new Error(`expected a failure, got: ${envelope.content.slice(0, 200)}`);
-  return envelope.error;
-}
 
 const sessionOf = (envelope: Envelope) => (ok(envelope).data as { sessionId: string }).sessionId;
 const groupOf = (sessionId: string) => findGroup(`--toolreg-browser-session=${sessionId}`);

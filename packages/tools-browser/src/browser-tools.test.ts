@@ -3,20 +3,10 @@
  * what it may not, reading, clicking and typing by reference, downloads as artifacts. One Chromium for the
  * whole file (one run, one session); the caps have their own file.
  */
-import type { Envelope, OkEnvelope } from "toolreg";
+import type { OkEnvelope } from "toolreg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BrowserHarness, SKIP, startBrowserHarness } from "./fake/browser-harness.js";
+import { type BrowserHarness, failed, ok, SKIP, startBrowserHarness } from "./fake/browser-harness.js";
 import { startTestSite, type TestSite } from "./fake/test-site.js";
-
-function ok(envelope: Envelope): OkEnvelope {
-  if (!envelope.ok) throw new Error(`${envelope.error.code}: ${envelope.error.message}`);
-  return envelope;
-}
-
-function failed(envelope: Envelope) {
-  if (envelope.ok) throw new Error(`expected a failure, got: ${envelope.content.slice(0, 200)}`);
-  return envelope.error;
-}
 
 describe.skipIf(SKIP)("the governed browser", () => {
   let site: TestSite;

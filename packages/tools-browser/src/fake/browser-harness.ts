@@ -3,7 +3,7 @@
  * test site's 127.0.0.1 (by CIDR) and, through the toolkit's port list, its one port.
  */
 import { existsSync } from "node:fs";
-import { approvalIdOf, type Envelope } from "toolreg";
+import { approvalIdOf, type Envelope, type OkEnvelope } from "toolreg";
 import { createTestHarness, type TestHarness } from "toolreg/test";
 import { createToolkitHost } from "toolreg/toolkit";
 import { expect } from "vitest";
@@ -15,6 +15,18 @@ const MISSING = !existsSync(CHROMIUM);
 /** A laptop without Chromium skips; CI must run these, so there a missing browser fails them. */
 export const SKIP = MISSING && process.env.CI !== "true";
 if (SKIP) console.warn(`browser tests skipped: ${CHROMIUM} is missing (apt-get install chromium)`);
+
+/** The envelope of a call expected to succeed; a failure throws with its code and message. */
+export function ok(envelope: Envelope): OkEnvelope {
+  if (!envelope.ok) throw new Error(`${envelope.error.code}: ${envelope.error.message}`);
+  return envelope;
+}
+
+/** The error of a call expected to fail; a success throws with the start of its content. */
+export function failed(envelope: Envelope) {
+  if (envelope.ok) throw new Error(`expected a failure, got: ${envelope.content.slice(0, 200)}`);
+  return envelope.error;
+}
 
 export interface BrowserHarness extends TestHarness {
   artifacts: MemoryArtifacts;
