@@ -6,7 +6,10 @@
 import type { Envelope } from "toolreg";
 import { createTestHarness, type TestHarness } from "toolreg/test";
 import { createToolkitHost } from "toolreg/toolkit";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import type { ResearchConfig } from "../research-config.js";
+import type { ResearchOutput, SourceReport } from "../research-results.js";
+import type { SourceName } from "../research-source.js";
 import { researchToolkit } from "../toolkit.js";
 import { type ResearchFake, type ResearchFakeOptions, startResearchFake } from "./research-fake.js";
 
@@ -41,4 +44,37 @@ export async function startResearchHarness(
       await fake.close();
     },
   };
+}
+
+/**
+ * A harness started before the file's tests and closed after them, the fake's recorded requests cleared
+ * before each test. It is read through a stand-in, so a test file keeps one `const` for it; its members are
+ * there once the file's tests have begun.
+ */
+export function useResearchHarness(config: Partial<ResearchConfig> = {}): ResearchHarness {
+  let started: ResearchHarness | undefined;
+  beforeAll(async () => {
+    started = await startResearchHarness(config);
+  });
+  afterAll(() => started?.close());
+  beforeEach(() => {
+    if (started) started.fake.requests.length = 0;
+  });
+  return new Proxy({} as ResearchHarness, {
+    get(_, key) {
+      if (!started) throw new Error("the research harness is used before the file's tests began");
+      return Reflect.get(started, key);
+    },
+  });
+}
+
+/** What `source` reported for a search of "CRISPR" (with `input` added); a search that failed throws. */
+export async function sourceReport(
+  research: ResearchHarness,
+  source: SourceName,
+  input: Record<string, unknown> = {},
+): Promise<SourceReport | undefined> {
+  const envelope = await research.search({ query: "CRISPR", ...input });
+  if (!envelope.ok) throw new Error(envelope.error.message);
+  return (envelope.data as ResearchOutput).sources.find((report) => report.source === source);
 }

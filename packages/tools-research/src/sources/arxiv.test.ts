@@ -1,22 +1,10 @@
 /** @module arXiv over the fake: the query built from a user's words, the error feed, throttling, malformed and entity-declaring XML. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ResearchHarness, startResearchHarness } from "../fake/research-harness.js";
-import type { ResearchOutput, SourceReport } from "../research-results.js";
+import { describe, expect, it } from "vitest";
+import { sourceReport, useResearchHarness } from "../fake/research-harness.js";
 
-let research: ResearchHarness;
-beforeAll(async () => {
-  research = await startResearchHarness({ sources: ["arxiv", "hackernews"] });
-});
-afterAll(() => research.close());
-beforeEach(() => {
-  research.fake.requests.length = 0;
-});
+const research = useResearchHarness({ sources: ["arxiv", "hackernews"] });
 
-async function arxivReport(input: Record<string, unknown> = {}): Promise<SourceReport | undefined> {
-  const envelope = await research.search({ query: "CRISPR", ...input });
-  if (!envelope.ok) throw new Error(envelope.error.message);
-  return (envelope.data as ResearchOutput).sources.find((report) => report.source === "arxiv");
-}
+const arxivReport = (input: Record<string, unknown> = {}) => sourceReport(research, "arxiv", input);
 
 describe("the arXiv source", () => {
   it("searches the user's words as words: operators, quotes and field prefixes are taken apart", async () => {

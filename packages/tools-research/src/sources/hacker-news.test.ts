@@ -1,22 +1,10 @@
 /** @module Hacker News over the fake: stories only, by relevance or date, a date window in Unix seconds, Algolia's errors. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ResearchHarness, startResearchHarness } from "../fake/research-harness.js";
-import type { ResearchOutput, SourceReport } from "../research-results.js";
+import { describe, expect, it } from "vitest";
+import { sourceReport, useResearchHarness } from "../fake/research-harness.js";
 
-let research: ResearchHarness;
-beforeAll(async () => {
-  research = await startResearchHarness({ sources: ["hackernews", "arxiv"] });
-});
-afterAll(() => research.close());
-beforeEach(() => {
-  research.fake.requests.length = 0;
-});
+const research = useResearchHarness({ sources: ["hackernews", "arxiv"] });
 
-async function hackerNewsReport(): Promise<SourceReport | undefined> {
-  const envelope = await research.search({ query: "CRISPR" });
-  if (!envelope.ok) throw new Error(envelope.error.message);
-  return (envelope.data as ResearchOutput).sources.find((report) => report.source === "hackernews");
-}
+const hackerNewsReport = () => sourceReport(research, "hackernews");
 
 describe("the Hacker News source", () => {
   it("searches stories by relevance with the count asked", async () => {

@@ -1,27 +1,20 @@
 /** @module PubMed over the fake: ESearch then ESummary, NCBI's tool and email, its 429, its errors, cut JSON, and the pacing NCBI asks. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ResearchHarness, startResearchHarness } from "../fake/research-harness.js";
+import { describe, expect, it } from "vitest";
+import {
+  type ResearchHarness,
+  sourceReport,
+  startResearchHarness,
+  useResearchHarness,
+} from "../fake/research-harness.js";
 import { PUBMED_INTERVAL_MS } from "../research-config.js";
-import type { ResearchOutput, SourceReport } from "../research-results.js";
 
-let research: ResearchHarness;
-beforeAll(async () => {
-  research = await startResearchHarness({
-    sources: ["pubmed", "hackernews"],
-    contactEmail: "ops@example.org",
-    pacingMs: { arxiv: 0, pubmed: 150 },
-  });
-});
-afterAll(() => research.close());
-beforeEach(() => {
-  research.fake.requests.length = 0;
+const research = useResearchHarness({
+  sources: ["pubmed", "hackernews"],
+  contactEmail: "ops@example.org",
+  pacingMs: { arxiv: 0, pubmed: 150 },
 });
 
-async function pubmedReport(): Promise<SourceReport | undefined> {
-  const envelope = await research.search({ query: "CRISPR" });
-  if (!envelope.ok) throw new Error(envelope.error.message);
-  return (envelope.data as ResearchOutput).sources.find((report) => report.source === "pubmed");
-}
+const pubmedReport = () => sourceReport(research, "pubmed");
 
 describe("the PubMed source", () => {
   it("finds PMIDs with ESearch, then summarises them with ESummary, naming the tool and contact each time", async () => {

@@ -1,26 +1,15 @@
 /** @module Wikipedia over the fake: the Action API request, MediaWiki's 200-with-error answers, its rate limit, a non-JSON page. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type ResearchHarness, startResearchHarness } from "../fake/research-harness.js";
-import type { ResearchOutput, SourceReport } from "../research-results.js";
+import { describe, expect, it } from "vitest";
+import { sourceReport, useResearchHarness } from "../fake/research-harness.js";
+import type { ResearchOutput } from "../research-results.js";
 import { articlePath } from "./wikipedia.js";
 
-let research: ResearchHarness;
-beforeAll(async () => {
-  research = await startResearchHarness({
-    sources: ["wikipedia", "hackernews"],
-    contactEmail: "ops@example.org",
-  });
-});
-afterAll(() => research.close());
-beforeEach(() => {
-  research.fake.requests.length = 0;
+const research = useResearchHarness({
+  sources: ["wikipedia", "hackernews"],
+  contactEmail: "ops@example.org",
 });
 
-async function wikipediaReport(): Promise<SourceReport | undefined> {
-  const envelope = await research.search({ query: "CRISPR" });
-  if (!envelope.ok) throw new Error(envelope.error.message);
-  return (envelope.data as ResearchOutput).sources.find((report) => report.source === "wikipedia");
-}
+const wikipediaReport = () => sourceReport(research, "wikipedia");
 
 describe("the Wikipedia source", () => {
   it("sends list=search in formatversion 2 with a User-Agent naming the deployment's contact", async () => {
