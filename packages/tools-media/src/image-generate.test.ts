@@ -1,24 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PNG } from "./fake/media-files.js";
-import { KEYS, type MediaHarness, startMediaHarness } from "./fake/media-harness.js";
+import { failed, KEYS, startMediaHarness, useMediaHarness } from "./fake/media-harness.js";
 
 const PROMPT = "A lighthouse on a cliff at dusk, watercolor";
 
-function failed(envelope: Awaited<ReturnType<MediaHarness["callApproved"]>>) {
-  if (envelope.ok) throw new Error(`expected a failure, got: ${envelope.content}`);
-  return envelope.error;
-}
-
 describe("image_generate with OpenAI Images", () => {
-  let media: MediaHarness;
-  beforeAll(async () => {
-    media = await startMediaHarness({ image: "openai" });
-  });
-  afterAll(() => media.close());
-  afterEach(() => {
-    media.fake.requests.length = 0;
-    media.artifacts.kept.length = 0;
-  });
+  const media = useMediaHarness({ image: "openai" });
 
   it("keeps gpt-image-1's inline image as an artifact and answers its address, never the bytes", async () => {
     const result = await media.callApproved("image_generate", { prompt: PROMPT });
@@ -127,15 +114,7 @@ describe("image_generate with OpenAI Images", () => {
 });
 
 describe("image_generate with Replicate", () => {
-  let media: MediaHarness;
-  beforeAll(async () => {
-    media = await startMediaHarness({ image: "replicate" });
-  });
-  afterAll(() => media.close());
-  afterEach(() => {
-    media.fake.requests.length = 0;
-    media.artifacts.kept.length = 0;
-  });
+  const media = useMediaHarness({ image: "replicate" });
 
   it("creates a prediction with Prefer: wait, polls it until it succeeds and keeps the delivered file", async () => {
     const result = await media.callApproved("image_generate", { prompt: PROMPT, aspectRatio: "9:16" });
@@ -269,14 +248,7 @@ describe("image_generate with Replicate", () => {
 });
 
 describe("image_generate with fal", () => {
-  let media: MediaHarness;
-  beforeAll(async () => {
-    media = await startMediaHarness({ image: "fal" });
-  });
-  afterAll(() => media.close());
-  afterEach(() => {
-    media.fake.requests.length = 0;
-  });
+  const media = useMediaHarness({ image: "fal" });
 
   it("calls the synchronous endpoint with `Key` auth and keeps the image from its URL", async () => {
     const result = await media.callApproved("image_generate", { prompt: PROMPT, aspectRatio: "16:9" });
@@ -318,11 +290,7 @@ describe("image_generate with fal", () => {
 });
 
 describe("image_generate's bounds", () => {
-  let media: MediaHarness;
-  beforeAll(async () => {
-    media = await startMediaHarness({ image: "replicate" }, { config: { maxImageBytes: 4096 } });
-  });
-  afterAll(() => media.close());
+  const media = useMediaHarness({ image: "replicate" }, { config: { maxImageBytes: 4096 } });
 
   it("keeps nothing larger than maxImageBytes, downloaded or inline", async () => {
     media.fake.script("replicate", "large");

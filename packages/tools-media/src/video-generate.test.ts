@@ -1,25 +1,12 @@
 import { approvalIdOf } from "toolreg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MP4 } from "./fake/media-files.js";
-import { KEYS, type MediaHarness, startMediaHarness } from "./fake/media-harness.js";
+import { failed, KEYS, useMediaHarness } from "./fake/media-harness.js";
 
 const PROMPT = "A paper boat drifting down a rainy street, slow dolly shot";
 
-function failed(envelope: Awaited<ReturnType<MediaHarness["callApproved"]>>) {
-  if (envelope.ok) throw new Error(`expected a failure, got: ${envelope.content}`);
-  return envelope.error;
-}
-
 describe("video_generate with Luma Dream Machine", () => {
-  let media: MediaHarness;
-  beforeAll(async () => {
-    media = await startMediaHarness({ video: "luma" });
-  });
-  afterAll(() => media.close());
-  afterEach(() => {
-    media.fake.requests.length = 0;
-    media.artifacts.kept.length = 0;
-  });
+  const media = useMediaHarness({ video: "luma" });
 
   it("parks for a person's approval and sends nothing until then", async () => {
     const parked = await media.seam.call(media.context(), "video_generate", { prompt: PROMPT });
@@ -113,11 +100,7 @@ describe("video_generate with Luma Dream Machine", () => {
 });
 
 describe("video_generate with Replicate", () => {
-  let media: MediaHarness;
-  beforeAll(async () => {
-    media = await startMediaHarness({ video: "replicate" });
-  });
-  afterAll(() => media.close());
+  const media = useMediaHarness({ video: "replicate" });
 
   it("runs the configured video model and keeps its MP4", async () => {
     const result = await media.callApproved("video_generate", { prompt: PROMPT });

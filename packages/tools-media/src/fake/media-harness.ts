@@ -6,6 +6,7 @@
 import { approvalIdOf, type Envelope } from "toolreg";
 import { createTestHarness, type TestHarness } from "toolreg/test";
 import { createToolkitHost } from "toolreg/toolkit";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import type { MediaConfig } from "../media-config.js";
 import { mediaToolkit } from "../toolkit.js";
 import { type MediaFake, startMediaFake } from "./media-fake.js";
@@ -90,4 +91,37 @@ export async function startMediaHarness(
       await fake.close();
     },
   };
+}
+
+/**
+ * A harness started before the enclosing suite's tests and closed after them, the fake's requests and the
+ * kept artifacts cleared after each test. It is read through a stand-in, so a suite keeps one `const` for
+ * it; its members are there once the suite's tests have begun.
+ */
+export function useMediaHarness(
+  choice: Choice,
+  options: { artifacts?: boolean; config?: Partial<MediaConfig> } = {},
+): MediaHarness {
+  let started: MediaHarness | undefined;
+  beforeAll(async () => {
+    started = await startMediaHarness(choice, options);
+  });
+  afterAll(() => started?.close());
+  afterEach(() => {
+    if (!started) return;
+    started.fake.requests.length = 0;
+    started.artifacts.kept.length = 0;
+  });
+  return new Proxy({} as MediaHarness, {
+    get(_, key) {
+      if (!started) throw new Error("the media harness is used before its suite's tests began");
+      return Reflect.get(started, key);
+    },
+  });
+}
+
+/** The error of a call expected to fail; a success throws with its content. */
+export function failed(envelope: Envelope) {
+  if (envelope.ok) throw new Error(`expected a failure, got: ${envelope.content}`);
+  return envelope.error;
 }
