@@ -22,6 +22,8 @@ import { wmoSummary } from "./wmo-codes.js";
 
 export const OPEN_METEO_BASE_URL = "https://api.open-meteo.com";
 export const OPEN_METEO_GEOCODING_URL = "https://geocoding-api.open-meteo.com";
+/** Its `forecast_days` reaches 16. */
+export const OPEN_METEO_MAX_DAYS = 16;
 
 const DAILY = [
   "weather_code",
@@ -95,6 +97,7 @@ export function createOpenMeteoProvider({
     name: "open-meteo",
     label: identity.label,
     endpoint,
+    maxDays: OPEN_METEO_MAX_DAYS,
     async geocode(name, context) {
       const url = new URL(endpointUrl(geocodingBaseUrl, "/v1/search"));
       url.searchParams.set("name", name);

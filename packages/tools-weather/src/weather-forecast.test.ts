@@ -1,4 +1,4 @@
-import { createToolkitHost } from "toolreg/toolkit";
+import { createToolkitHost, type ToolkitHost } from "toolreg/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWeatherHarness, type WeatherHarness } from "./fake/weather-harness.js";
 import { weatherToolkit } from "./toolkit.js";
@@ -184,16 +184,28 @@ describe("weather_forecast under a deployment allowing fewer days than the defau
 });
 
 describe("the weather toolkit", () => {
-  it("declares weather_forecast as read, never approved, general, keyless, on Open-Meteo's two hosts", async () => {
+  it("declares weather_forecast as read, never approved, general, keyless on Open-Meteo's two hosts", async () => {
     expect(
       weatherToolkit.declarations().map((tool) => [tool.name, tool.category, tool.effect, tool.approval]),
     ).toEqual([["weather_forecast", "general", "read", "never"]]);
-    expect(weatherToolkit.auth).toEqual({ kind: "none" });
-    expect(weatherToolkit.hosts).toEqual(["api.open-meteo.com", "geocoding-api.open-meteo.com"]);
+    expect(weatherToolkit.hosts).toEqual([
+      "api.open-meteo.com",
+      "geocoding-api.open-meteo.com",
+      "api.openweathermap.org",
+    ]);
     const host = createToolkitHost({});
-    expect((await weatherToolkit.build({}, host)).map((tool) => tool.name)).toEqual(["weather_forecast"]);
+    const asked: unknown[] = [];
+    const watched: ToolkitHost = {
+      ...host,
+      egress(request) {
+        asked.push(request);
+        return host.egress(request);
+      },
+    };
+    expect((await weatherToolkit.build({}, watched)).map((tool) => tool.name)).toEqual(["weather_forecast"]);
+    expect(asked).toEqual([{ hosts: ["api.open-meteo.com", "geocoding-api.open-meteo.com"] }]);
     await host.close();
     expect(() => weatherToolkit.parseConfig({ maxDays: 17 })).toThrow(/maxDays/);
-    expect(() => weatherToolkit.parseConfig({ credentialRef: "x" })).toThrow();
+    expect(() => weatherToolkit.parseConfig({ credentialRef: "x" })).toThrow(/open-meteo takes no API key/);
   });
 });

@@ -4,7 +4,7 @@
  */
 import type { EgressClient, ToolContext } from "toolreg/toolkit";
 
-export const PROVIDER_NAMES = ["open-meteo"] as const;
+export const PROVIDER_NAMES = ["open-meteo", "openweather"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 export const UNITS = ["metric", "imperial"] as const;
@@ -45,6 +45,8 @@ export interface WeatherProvider {
   readonly label: string;
   /** The forecast endpoint: the source named on the untrusted results. */
   readonly endpoint: string;
+  /** The most days its forecast reaches: a deployment's maxDays is cut to it. */
+  readonly maxDays: number;
   /** The best match for a place name, or undefined when the vendor finds none. */
   geocode(name: string, context: ToolContext): Promise<Place | undefined>;
   forecast(
