@@ -1,6 +1,6 @@
 import { createToolkitHost, type ToolkitEgressRequest, type ToolkitHost } from "toolreg/toolkit";
 import { describe, expect, it } from "vitest";
-import { ARXIV_INTERVAL_MS, PUBMED_INTERVAL_MS } from "./research-config.js";
+import { ARXIV_INTERVAL_MS } from "./research-config.js";
 import { researchToolkit, sourceHost } from "./toolkit.js";
 
 describe("the research toolkit as data", () => {
@@ -16,7 +16,7 @@ describe("the research toolkit as data", () => {
       provenance: "package:@toolreg/tools-research",
     });
     expect(tool?.overrides).toEqual([]);
-    expect(researchToolkit.auth).toEqual({ kind: "none" });
+    expect(researchToolkit.auth).toEqual({ kind: "api-key", query: "api_key" });
     expect(researchToolkit.triage).toBeUndefined();
   });
 
@@ -37,7 +37,7 @@ describe("the research toolkit's configuration", () => {
       baseUrls: {},
       maxResults: 5,
       wikipediaLanguage: "en",
-      pacingMs: { arxiv: ARXIV_INTERVAL_MS, pubmed: PUBMED_INTERVAL_MS },
+      pacingMs: { arxiv: ARXIV_INTERVAL_MS },
     });
   });
 
@@ -83,5 +83,23 @@ describe("the research toolkit's configuration", () => {
     await host.close();
     expect(tools.map((tool) => tool.name)).toEqual(["research_search"]);
     expect(asked).toEqual([{ hosts: ["*.wikipedia.org"] }, { hosts: ["eutils.proxy.example"] }]);
+  });
+
+  it("gives PubMed's client, and only it, the NCBI key as api_key when a credentialRef names it", async () => {
+    const host = createToolkitHost();
+    const asked: ToolkitEgressRequest[] = [];
+    const spying: ToolkitHost = {
+      ...host,
+      egress(request = {}) {
+        asked.push(request);
+        return host.egress(request);
+      },
+    };
+    await researchToolkit.build({ sources: ["arxiv", "pubmed"], credentialRef: "ncbi" }, spying);
+    await host.close();
+    expect(asked).toEqual([
+      { hosts: ["export.arxiv.org"] },
+      { hosts: ["eutils.ncbi.nlm.nih.gov"], credential: { query: "api_key", credentialRef: "ncbi" } },
+    ]);
   });
 });

@@ -1,12 +1,19 @@
 /**
  * @module The research toolkit: `research_search` over Wikipedia, arXiv, PubMed and Hacker News. No source
- * takes a key. Each source gets its own egress client that reaches its API's host alone (every Wikipedia
- * edition is a subdomain of wikipedia.org), and arXiv and NCBI each a pacer shared by every call, as
- * their operators ask.
+ * needs a key; NCBI takes an optional one in the `api_key` query parameter, which egress places when the
+ * deployment names its credentialRef, and then allows ten requests a second instead of three. Each source
+ * gets its own egress client that reaches its API's host alone (every Wikipedia edition is a subdomain of
+ * wikipedia.org), and arXiv and NCBI each a pacer shared by every call, as their operators ask.
  */
 import { defineToolkit, type ToolkitHost } from "toolreg/toolkit";
 import { createRequestPacer } from "./request-pacer.js";
-import { LANGUAGE_SLOT, type ResearchConfig, ResearchConfigSchema } from "./research-config.js";
+import {
+  LANGUAGE_SLOT,
+  PUBMED_INTERVAL_MS,
+  PUBMED_KEYED_INTERVAL_MS,
+  type ResearchConfig,
+  ResearchConfigSchema,
+} from "./research-config.js";
 import type { ResearchEnv } from "./research-env.js";
 import { SOURCE_LABELS } from "./research-results.js";
 import { researchSearch } from "./research-search.js";
@@ -37,9 +44,11 @@ export const researchToolkit = defineToolkit({
   id: "research",
   version: VERSION,
   package: PACKAGE,
-  description: "Research: one search over Wikipedia, arXiv, PubMed and Hacker News, with no key.",
+  description:
+    "Research: one search over Wikipedia, arXiv, PubMed and Hacker News, with no key (NCBI's optional one raises its pace).",
   config: ResearchConfigSchema,
-  auth: { kind: "none" },
+  // NCBI's optional key; every other source, and PubMed without one, is bound with no credential.
+  auth: { kind: "api-key", query: "api_key" },
   hosts: Object.values(DEFAULT_BASE_URLS).map(sourceHost),
   tools: [researchSearch],
   bind(config, host): ResearchEnv {
@@ -53,9 +62,15 @@ export const researchToolkit = defineToolkit({
 
 function createSource(name: SourceName, config: ResearchConfig, host: ToolkitHost): ResearchSource {
   const baseUrl = config.baseUrls[name] ?? DEFAULT_BASE_URLS[name];
+  const hosts = [sourceHost(baseUrl)];
+  const keyed = name === "pubmed" && config.credentialRef !== undefined;
   const client: SourceClient = {
     label: SOURCE_LABELS[name],
-    egress: host.egress({ hosts: [sourceHost(baseUrl)] }),
+    egress: host.egress(
+      keyed && config.credentialRef
+        ? { hosts, credential: { query: "api_key", credentialRef: config.credentialRef } }
+        : { hosts },
+    ),
     userAgent: `toolreg-tools-research/${VERSION}${config.contactEmail ? ` (mailto:${config.contactEmail})` : ""}`,
   };
   switch (name) {
@@ -71,7 +86,17 @@ function createSource(name: SourceName, config: ResearchConfig, host: ToolkitHos
       return createPubmedSource(
         client,
         baseUrl,
-        createRequestPacer("NCBI", config.pacingMs.pubmed, "three requests a second without an API key"),
+        keyed
+          ? createRequestPacer(
+              "NCBI",
+              config.pacingMs.pubmed ?? PUBMED_KEYED_INTERVAL_MS,
+              "ten requests a second with an API key",
+            )
+          : createRequestPacer(
+              "NCBI",
+              config.pacingMs.pubmed ?? PUBMED_INTERVAL_MS,
+              "three requests a second without an API key",
+            ),
         { tool: "toolreg", email: config.contactEmail },
       );
     case "hackernews":

@@ -98,6 +98,8 @@ export interface ResearchFakeOptions {
    * one second are answered with the 429 above. Off unless given, so tests that pace faster still run.
    */
   ncbiPerSecond?: number;
+  /** The same with an `api_key`, which NCBI raises to ten a second; off unless given. */
+  ncbiKeyedPerSecond?: number;
 }
 
 export async function startResearchFake(options: ResearchFakeOptions = {}): Promise<ResearchFake> {
@@ -122,11 +124,11 @@ export async function startResearchFake(options: ResearchFakeOptions = {}): Prom
         at: Date.now(),
       };
       requests.push(request);
+      const ncbiLimit = request.query.api_key ? options.ncbiKeyedPerSecond : options.ncbiPerSecond;
       const overNcbiLimit =
         source === "pubmed" &&
-        options.ncbiPerSecond !== undefined &&
-        requests.filter((seen) => seen.source === "pubmed" && seen.at > request.at - 1000).length >
-          options.ncbiPerSecond;
+        ncbiLimit !== undefined &&
+        requests.filter((seen) => seen.source === "pubmed" && seen.at > request.at - 1000).length > ncbiLimit;
       if (overNcbiLimit) queued.pubmed.unshift("rate-limited");
       const reply = answer(request, source, queued);
       const json = typeof reply.body !== "string";

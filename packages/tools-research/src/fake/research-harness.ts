@@ -1,7 +1,8 @@
 /**
  * @module The research toolkit bound to the fake behind a real seam, as a deployment binds it: the real
  * toolkit host and egress client (loopback allowed for the fake alone), the fake's address as every
- * source's base URL, and no pacing unless a test asks for it (the pacer has its own test).
+ * source's base URL, and no pacing unless a test asks for it (the pacer has its own test). Given an NCBI
+ * key, the caller's credential resolver answers it for `NCBI_CREDENTIAL_REF`.
  */
 import type { Envelope } from "toolreg";
 import { createTestHarness, type TestHarness } from "toolreg/test";
@@ -13,6 +14,8 @@ import type { SourceName } from "../research-source.js";
 import { researchToolkit } from "../toolkit.js";
 import { type ResearchFake, type ResearchFakeOptions, startResearchFake } from "./research-fake.js";
 
+export const NCBI_CREDENTIAL_REF = "ncbi";
+
 export interface ResearchHarness extends TestHarness {
   fake: ResearchFake;
   /** Calls research_search through the seam. */
@@ -23,6 +26,7 @@ export interface ResearchHarness extends TestHarness {
 export async function startResearchHarness(
   config: Partial<ResearchConfig> = {},
   fakeOptions: ResearchFakeOptions = {},
+  ncbiKey?: string,
 ): Promise<ResearchHarness> {
   const fake = await startResearchFake(fakeOptions);
   const host = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });
@@ -38,7 +42,21 @@ export async function startResearchHarness(
   return {
     ...harness,
     fake,
-    search: (input) => harness.seam.call(harness.context(), "research_search", input),
+    search: (input) =>
+      harness.seam.call(
+        harness.context(
+          ncbiKey === undefined
+            ? {}
+            : {
+                credentials: {
+                  resolve: async (ref: string) =>
+                    ref === NCBI_CREDENTIAL_REF ? ncbiKey : Promise.reject(new Error(`no credential ${ref}`)),
+                },
+              },
+        ),
+        "research_search",
+        input,
+      ),
     async close() {
       await host.close();
       await fake.close();

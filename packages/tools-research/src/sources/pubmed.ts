@@ -3,7 +3,8 @@
  * (`esearch.fcgi`) finds the PMIDs, ESummary (`esummary.fcgi`) reads their titles, authors, dates, journal and
  * DOI, both as JSON (`retmode=json`). Every request names the tool and, when configured, a contact email, as
  * NCBI's usage guidelines ask (https://www.ncbi.nlm.nih.gov/books/NBK25497/); without an API key NCBI takes
- * three requests a second from one address and answers more with 429 and
+ * three requests a second from one address, ten with one (`api_key`, placed by egress when the deployment
+ * configures it, never seen here), and answers more with 429 and
  * `{"error":"API rate limit exceeded",…}` and no Retry-After (the limit is per second), so the pacer spaces them.
  * ESummary carries no abstract: the snippet is the journal citation.
  */
