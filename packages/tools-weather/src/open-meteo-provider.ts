@@ -7,16 +7,19 @@
  * request limit exceeded. Please try again in one minute.", "Daily API request limit exceeded. Please try
  * again tomorrow.", open-meteo/open-meteo#439 and #854) and no Retry-After.
  */
-import { type EgressResponse, retryAfterMs, upstreamRateLimited } from "toolreg/toolkit";
-import { z } from "zod";
 import {
+  type EgressResponse,
   endpointUrl,
   parseAnswer,
+  retryAfterMs,
   sendRequest,
   shortDetail,
   statusFailure,
+  ToolFailure,
+  upstreamRateLimited,
   type VendorIdentity,
-} from "./vendor-http.js";
+} from "toolreg/toolkit";
+import { z } from "zod";
 import type { Forecast, ProviderSetup, Units, WeatherProvider } from "./weather-provider.js";
 import { wmoSummary } from "./wmo-codes.js";
 
@@ -81,16 +84,7 @@ export function createOpenMeteoProvider({
   const failure = (response: EgressResponse, body: unknown) => {
     const parsed = ErrorBody.safeParse(body);
     const reason = parsed.success ? shortDetail(parsed.data.reason) : undefined;
-    if (response.status === 429) {
-      const daily = reason !== undefined && /daily/i.test(reason);
-      return upstreamRateLimited(
-        `Open-Meteo's free API limit is reached${reason ? ` (it said: ${reason})` : ""}${daily ? "; the daily limit resets at midnight UTC" : ""}`,
-        {
-          retryAfterMs: retryAfterMs(response.headers["retry-after"]),
-          details: { status: 429, limit: daily ? "quota" : "rate" },
-        },
-      );
-    }
+    if (response.status === 429) return limitFailure(response, reason);
     return statusFailure(identity, response, reason);
   };
   return {
@@ -155,4 +149,37 @@ export function createOpenMeteoProvider({
       };
     },
   };
+}
+
+/**
+ * Open-Meteo's free API limits per minute, hour, day and month, and names the one reached in its reason
+ * ("Hourly API request limit exceeded. Please try again in the next hour."). Each lifts at the start of
+ * the next period: the minute in a minute, the hour at the next full hour, the day at 00:00 UTC. A
+ * month is too long to wait for: final. A Retry-After, when a proxy adds one, wins.
+ */
+export function limitFailure(response: EgressResponse, reason: string | undefined, now = Date.now()) {
+  const said = reason ? ` (it said: ${reason})` : "";
+  const period = /\b(minutely|hourly|daily|monthly)\b/i.exec(reason ?? "")?.[1]?.toLowerCase();
+  if (period === "monthly") {
+    return new ToolFailure(
+      "upstream_rate_limited",
+      `Open-Meteo's free API monthly limit is reached${said}; retrying will not help this month: the deployment needs an Open-Meteo plan or another provider`,
+      { retryable: false, details: { status: 429, limit: "quota", period } },
+    );
+  }
+  const hour = 3_600_000;
+  const day = 24 * hour;
+  const untilPeriodEnds =
+    period === "minutely"
+      ? 60_000
+      : period === "hourly"
+        ? hour - (now % hour)
+        : period === "daily"
+          ? day - (now % day)
+          : undefined;
+  const when = period === "daily" ? "; the daily limit resets at midnight UTC" : "";
+  return upstreamRateLimited(`Open-Meteo's free API limit is reached${said}${when}`, {
+    retryAfterMs: retryAfterMs(response.headers["retry-after"]) ?? untilPeriodEnds,
+    details: { status: 429, limit: period === "daily" ? "quota" : "rate", ...(period ? { period } : {}) },
+  });
 }

@@ -11,16 +11,19 @@
  * exceeding of requests limitation of your subscription type. …" (faq#error429), 404 "city not found",
  * 400 for a bad parameter ("wrong latitude").
  */
-import { type EgressResponse, retryAfterMs, ToolFailure, upstreamRateLimited } from "toolreg/toolkit";
-import { z } from "zod";
 import {
+  type EgressResponse,
   endpointUrl,
   parseAnswer,
+  retryAfterMs,
   sendRequest,
   shortDetail,
   statusFailure,
+  ToolFailure,
+  upstreamRateLimited,
   type VendorIdentity,
-} from "./vendor-http.js";
+} from "toolreg/toolkit";
+import { z } from "zod";
 import type { Forecast, ForecastDay, ProviderSetup, Units, WeatherProvider } from "./weather-provider.js";
 
 export const OPENWEATHER_BASE_URL = "https://api.openweathermap.org";

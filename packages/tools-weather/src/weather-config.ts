@@ -26,8 +26,7 @@ export const WeatherConfigSchema = z
         "the name of OpenWeather's API key in the deployment's credential store; egress sends it as appid",
     }),
     baseUrl: rootUrl.optional().meta({
-      description:
-        "replaces the forecast API's root (a proxy, a commercial customer- host, or a fake in tests)",
+      description: "replaces the forecast API's root (a proxy, or a fake in tests)",
     }),
     geocodingBaseUrl: rootUrl.optional().meta({
       description:

@@ -130,7 +130,7 @@ describe("weather_forecast through Open-Meteo", () => {
     expect(weather.fake.requests.length).toBe(before);
   });
 
-  it("tells the minutely limit (rate) from the daily one (quota), with no Retry-After, and reads one when given", async () => {
+  it("waits out Open-Meteo's minutely, hourly and daily limits to the end of their period, gives up on the monthly one, and reads a Retry-After when given", async () => {
     weather.fake.next("minutely-limit");
     const minute = await weather.call({ latitude: 1, longitude: 1 });
     if (minute.ok) throw new Error("expected a failure");
@@ -139,13 +139,26 @@ describe("weather_forecast through Open-Meteo", () => {
       retryable: true,
       details: { limit: "rate" },
     });
-    expect(minute.error.retryAfterMs).toBeUndefined();
+    expect(minute.error.retryAfterMs).toBe(60_000);
     expect(minute.error.message).toContain("Minutely API request limit exceeded");
+    weather.fake.next("hourly-limit");
+    const hour = await weather.call({ latitude: 1, longitude: 1 });
+    if (hour.ok) throw new Error("expected a failure");
+    expect(hour.error).toMatchObject({ code: "upstream_rate_limited", retryable: true });
+    expect(hour.error.retryAfterMs).toBeGreaterThan(0);
+    expect(hour.error.retryAfterMs).toBeLessThanOrEqual(3_600_000 - (Date.now() % 3_600_000) + 1000);
+    weather.fake.next("monthly-limit");
+    const month = await weather.call({ latitude: 1, longitude: 1 });
+    if (month.ok) throw new Error("expected a failure");
+    expect(month.error).toMatchObject({ code: "upstream_rate_limited", retryable: false });
+    expect(month.error.retryAfterMs).toBeUndefined();
     weather.fake.next("daily-limit");
     const day = await weather.call({ latitude: 1, longitude: 1 });
     if (day.ok) throw new Error("expected a failure");
     expect(day.error.details).toMatchObject({ limit: "quota" });
     expect(day.error.message).toContain("midnight UTC");
+    expect(day.error.retryAfterMs).toBeGreaterThan(0);
+    expect(day.error.retryAfterMs).toBeLessThanOrEqual(86_400_000 - (Date.now() % 86_400_000) + 1000);
     weather.fake.next("limit-retry-after");
     const timed = await weather.call({ latitude: 1, longitude: 1 });
     if (timed.ok) throw new Error("expected a failure");

@@ -3,14 +3,11 @@
  * resolves first (the place it chose is returned, so a wrong "Paris" shows). Forecast text and place names
  * are the vendor's: returned as untrusted.
  */
-import { ToolFailure } from "toolreg/toolkit";
+import { hasHiddenCharacters, oneLine, ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
 import { MAX_DAYS } from "./weather-config.js";
 import { weatherTool } from "./weather-env.js";
 import { type Forecast, type Place, UNITS } from "./weather-provider.js";
-
-/** Control characters and the invisible ones that hide or reorder text: nothing a place name needs. */
-const HIDDEN = /[\p{Cc}\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/u;
 
 const nullableNumber = z.number().nullable();
 /** Days forecast when the model names none: today and the next two. */
@@ -34,7 +31,7 @@ export const weatherForecast = weatherTool({
         .max(100)
         .refine((text) => text.trim().length > 0, "the place name is blank")
         .refine(
-          (text) => !HIDDEN.test(text),
+          (text) => !hasHiddenCharacters(text),
           "control and invisible characters are not allowed in a place name",
         )
         .optional()
@@ -125,12 +122,14 @@ export const weatherForecast = weatherTool({
 
 function renderForecast(label: string, place: Place | null, forecast: Forecast): string {
   const where = place
-    ? `${[place.name, place.region, place.country].filter(Boolean).join(", ")} (${place.latitude}, ${place.longitude})`
+    ? `${[place.name, place.region, place.country]
+        .flatMap((part) => (part ? [oneLine(part, 100)] : []))
+        .join(", ")} (${place.latitude}, ${place.longitude})`
     : `${forecast.latitude}, ${forecast.longitude}`;
   const { temperature, precipitation, windSpeed } = forecast.units;
   const lines = forecast.days.map((day) => {
     const parts = [
-      day.summary,
+      day.summary === null ? null : oneLine(day.summary, 120),
       day.temperatureMax === null ? null : `high ${day.temperatureMax}${temperature}`,
       day.temperatureMin === null ? null : `low ${day.temperatureMin}${temperature}`,
       day.precipitation === null ? null : `precipitation ${day.precipitation} ${precipitation}`,

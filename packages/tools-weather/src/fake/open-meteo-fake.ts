@@ -22,6 +22,8 @@ import {
 export type OpenMeteoScenario =
   | "minutely-limit"
   | "daily-limit"
+  | "hourly-limit"
+  | "monthly-limit"
   | "limit-retry-after"
   | "not-json"
   | "wrong-shape";
@@ -103,6 +105,11 @@ function answer(request: SeenRequest, scenario: OpenMeteoScenario | undefined): 
   switch (scenario) {
     case "minutely-limit":
       return reason(429, "Minutely API request limit exceeded. Please try again in one minute.");
+    // The free API's hourly and monthly limits answer the same way (open-meteo/open-meteo#854).
+    case "hourly-limit":
+      return reason(429, "Hourly API request limit exceeded. Please try again in the next hour.");
+    case "monthly-limit":
+      return reason(429, "Monthly API request limit exceeded. Please try again in the next month.");
     case "daily-limit":
       return reason(429, "Daily API request limit exceeded. Please try again tomorrow.");
     case "limit-retry-after":
