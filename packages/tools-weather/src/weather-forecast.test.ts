@@ -96,6 +96,15 @@ describe("weather_forecast through Open-Meteo", () => {
     expect(result.content).toContain("Berlin, Land Berlin, Germany");
   });
 
+  it("resolves a place in the 'name, area' form its description recommends, and not in an area it is not in", async () => {
+    const result = await weather.call({ place: "Springfield, Illinois" });
+    if (!result.ok) throw new Error(result.error.message);
+    expect((result.data as Forecasted).place).toMatchObject({ name: "Springfield", region: "Illinois" });
+    expect(result.content).toContain("Springfield, Illinois, United States");
+    const elsewhere = await weather.call({ place: "Berlin, Texas" });
+    expect(elsewhere.ok).toBe(false);
+  });
+
   it("says a place the geocoder does not know is not found, without asking for a forecast", async () => {
     const before = weather.fake.requests.length;
     const result = await weather.call({ place: "Nowhereville" });

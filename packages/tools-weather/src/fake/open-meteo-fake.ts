@@ -44,7 +44,35 @@ const PLACES: Record<string, object> = {
     country: "Germany",
     admin1: "Land Berlin",
   },
+  springfield: {
+    id: 4250542,
+    name: "Springfield",
+    latitude: 39.80172,
+    longitude: -89.64371,
+    elevation: 182,
+    feature_code: "PPLA",
+    country_code: "US",
+    timezone: "America/Chicago",
+    population: 116565,
+    country: "United States",
+    admin1: "Illinois",
+  },
 };
+
+/**
+ * The geocoder's "name, area" form (the tool's description recommends it): the part before the first
+ * comma is the name, and what follows must name the place's first-level area or country.
+ */
+function lookUp(query: string): object | undefined {
+  const [name = "", ...rest] = query.toLowerCase().split(",");
+  const place = PLACES[name.trim()] as
+    | { admin1?: string; country?: string; country_code?: string }
+    | undefined;
+  const area = rest.join(",").trim();
+  if (place === undefined || area === "") return place;
+  const areas = [place.admin1, place.country, place.country_code].map((value) => value?.toLowerCase());
+  return areas.some((value) => value?.startsWith(area)) ? place : undefined;
+}
 
 function forecast(request: SeenRequest): FakeReply {
   const { latitude, longitude, daily, forecast_days: forecastDays = "7" } = request.query;
@@ -129,8 +157,7 @@ function answer(request: SeenRequest, scenario: OpenMeteoScenario | undefined): 
   }
   if (request.path === "/v1/forecast") return forecast(request);
   if (request.path === "/v1/search") {
-    const name = (request.query.name ?? "").toLowerCase();
-    const found = PLACES[name];
+    const found = lookUp(request.query.name ?? "");
     return {
       status: 200,
       body: found ? { results: [found], generationtime_ms: 0.5 } : { generationtime_ms: 0.5 },
