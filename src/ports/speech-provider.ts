@@ -38,8 +38,8 @@ export interface SpeechProvider {
   readonly maxChars: number;
   /**
    * Speaks `request.text`. Aborted by `context.signal`; throws a ToolFailure: `invalid_input` for a voice
-   * or format it does not offer, `upstream_rate_limited` for a rate limit or spent quota, `upstream_error`
-   * for an engine that failed.
+   * or format it does not offer, `upstream_rate_limited` for a rate limit a wait lifts, `upstream_error`
+   * for an engine that failed or a spent quota (not retryable).
    */
   speak(request: SpeechRequest, context: ToolContext): Promise<SpeechAudio>;
 }

@@ -44,7 +44,8 @@ export interface TranscriptionProvider {
   readonly maxBytes: number;
   /**
    * Transcribes one file. Aborted by `context.signal`; throws a ToolFailure: `invalid_input` for audio the
-   * engine refuses, `upstream_rate_limited` for a rate limit or spent quota, `upstream_error` otherwise.
+   * engine refuses, `upstream_rate_limited` for a rate limit a wait lifts, `upstream_error` otherwise (a spent
+   * quota included: not retryable).
    */
   transcribe(request: TranscriptionRequest, context: ToolContext): Promise<Transcript>;
 }

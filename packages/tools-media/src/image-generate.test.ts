@@ -63,7 +63,7 @@ describe("image_generate with OpenAI Images", () => {
     const quota = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
     // One meaning with the audio tools' insufficient_quota: a limit no wait lifts.
     expect(quota).toMatchObject({
-      code: "upstream_rate_limited",
+      code: "upstream_error",
       retryable: false,
       details: { limit: "quota" },
     });
@@ -175,7 +175,7 @@ describe("image_generate with Replicate", () => {
     expect(bare.retryAfterMs).toBeUndefined();
     const billing = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
     expect(billing).toMatchObject({
-      code: "upstream_rate_limited",
+      code: "upstream_error",
       retryable: false,
       details: { limit: "quota" },
     });
@@ -278,7 +278,7 @@ describe("image_generate with fal", () => {
     expect(failed(await media.callApproved("image_generate", { prompt: PROMPT })).code).toBe("invalid_input");
     const billing = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
     expect(billing).toMatchObject({
-      code: "upstream_rate_limited",
+      code: "upstream_error",
       retryable: false,
       details: { limit: "quota" },
     });

@@ -112,10 +112,10 @@ export function billingFailure(
   response: EgressResponse,
   detail: string | undefined,
 ): ToolFailure {
-  // The meaning the audio tools give OpenAI's insufficient_quota: a limit (upstream_rate_limited) that no
-  // wait lifts (not retryable), one for the same condition at every vendor.
+  // One meaning at every vendor, as the audio tools and toolreg/toolkit's creditsFailure give it: a spent balance
+  // is final (upstream_error, not retryable) — upstream_rate_limited is for what a wait lifts.
   return new ToolFailure(
-    "upstream_rate_limited",
+    "upstream_error",
     `${vendor.label} refused for billing: this account's quota or credit is spent${said(detail)}; retrying will not help until the deployment adds credit or raises its limit`,
     { retryable: false, details: { status: response.status, limit: "quota" } },
   );

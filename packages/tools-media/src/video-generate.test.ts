@@ -83,7 +83,7 @@ describe("video_generate with Luma Dream Machine", () => {
     );
     const billing = failed(await media.callApproved("video_generate", { prompt: PROMPT }));
     expect(billing).toMatchObject({
-      code: "upstream_rate_limited",
+      code: "upstream_error",
       retryable: false,
       details: { limit: "quota" },
     });

@@ -7,12 +7,10 @@ import {
   type EgressClient,
   type EgressResponse,
   parseAnswer,
-  retryAfterMs,
   sendRequest,
   statusFailure,
   type ToolContext,
   ToolFailure,
-  upstreamRateLimited,
   type VendorIdentity,
 } from "toolreg/toolkit";
 import type { z } from "zod";
@@ -120,8 +118,8 @@ export async function vendorJson<T>(
 
 /**
  * A vendor's 4xx or 5xx as the envelope code a model can act on. What differs from toolreg/toolkit's
- * `statusFailure`: a 402 (Firecrawl's and Jina's spent credits) is told as a limit, and another 4xx is about
- * the page the vendor was asked to read, not the request's shape.
+ * `statusFailure`: a 4xx other than the key, credits (402) and rate limit is about the page the vendor was
+ * asked to read, not the request's shape.
  */
 function readFailure(
   identity: VendorIdentity,
@@ -130,13 +128,7 @@ function readFailure(
 ): ToolFailure {
   const { status } = response;
   const said = detail ? ` (${detail})` : "";
-  if (status === 402) {
-    return upstreamRateLimited(
-      `${identity.label} says this account's credits are spent${said}; the deployment can top up or raise its plan`,
-      { retryAfterMs: retryAfterMs(response.headers["retry-after"]), details: { status, limit: "quota" } },
-    );
-  }
-  if (status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429) {
+  if (status >= 400 && status < 500 && ![401, 402, 403, 429].includes(status)) {
     return new ToolFailure(
       "upstream_error",
       `${identity.label} could not read the page (${status}${said}); check the URL before retrying`,

@@ -72,9 +72,9 @@ export function openAiFailure(identity: OpenAiIdentity, response: EgressResponse
     );
   }
   if (status === 429 && (error?.code === "insufficient_quota" || error?.type === "insufficient_quota")) {
-    // Not retryable: the quota lifts when the account is paid for, not after a wait.
+    // Final: the quota lifts when the account is paid for, not after a wait (a rate limit is retryable by code).
     return new ToolFailure(
-      "upstream_rate_limited",
+      "upstream_error",
       `${identity.label} says this account's quota is spent${said}; the deployment must add credit or raise its limit, retrying will not help`,
       { retryable: false, details: { ...details, limit: "quota" } },
     );

@@ -112,7 +112,7 @@ describe("speech_generate with OpenAI", () => {
     rig.fake.next("quota");
     expect(await rig.call("speech_generate", { text: "Quota." })).toMatchObject({
       ok: false,
-      error: { code: "upstream_rate_limited", retryable: false, details: { limit: "quota" } },
+      error: { code: "upstream_error", retryable: false, details: { limit: "quota" } },
     });
     rig.fake.next("rate-limited");
     expect(await rig.call("speech_generate", { text: "Rate." })).toMatchObject({

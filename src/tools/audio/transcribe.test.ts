@@ -152,7 +152,7 @@ describe("transcribe", () => {
     [
       "quota",
       {
-        code: "upstream_rate_limited",
+        code: "upstream_error",
         retryable: false,
         details: { limit: "quota", vendorCode: "insufficient_quota" },
       },

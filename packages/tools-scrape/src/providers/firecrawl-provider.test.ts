@@ -60,7 +60,7 @@ describe("web_scrape through Firecrawl", () => {
   });
 
   it.each<[VendorScenario, Record<string, unknown>]>([
-    ["credits", { code: "upstream_rate_limited", details: { status: 402, limit: "quota" } }],
+    ["credits", { code: "upstream_error", retryable: false, details: { status: 402, limit: "credits" } }],
     [
       "rate-limited",
       { code: "upstream_rate_limited", retryAfterMs: 7000, details: { status: 429, limit: "rate" } },
@@ -75,7 +75,7 @@ describe("web_scrape through Firecrawl", () => {
     const envelope = await scrape.call("web_scrape", { url: `${SITE}/guide` });
     expect(envelope).toMatchObject({ ok: false, error });
     if (scenario === "rate-limited-bare") expect(!envelope.ok && envelope.error.retryAfterMs).toBeUndefined();
-    if (scenario === "credits") expect(!envelope.ok && envelope.error.message).toContain("credits are spent");
+    if (scenario === "credits") expect(!envelope.ok && envelope.error.message).toContain("no credits left");
   });
 
   it("hands Firecrawl no page the egress policy refuses, nor returns one that redirected there", async () => {

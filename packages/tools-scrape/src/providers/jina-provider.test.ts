@@ -78,7 +78,7 @@ describe("web_scrape through Jina Reader", () => {
   });
 
   it.each<[VendorScenario, Record<string, unknown>]>([
-    ["credits", { code: "upstream_rate_limited", details: { status: 402, limit: "quota" } }],
+    ["credits", { code: "upstream_error", retryable: false, details: { status: 402, limit: "credits" } }],
     [
       "rate-limited",
       { code: "upstream_rate_limited", retryAfterMs: 20_000, details: { status: 429, limit: "rate" } },
