@@ -80,7 +80,7 @@ describe("toolkits from the config file", () => {
 
   it("refuses an unknown toolkit and a bad configuration with a usage error naming them", async () => {
     await expect(served({ toolkits: [{ toolkit: "crm" }] })).rejects.toThrow(
-      /toolkit crm: not a built-in toolkit \(general, web, search, data, files, generate, sql, shell, demo, todo, memory, schedules, knowledge, human, attachments, documents, skills\) nor an installed package/,
+      /toolkit crm: not a built-in toolkit \(general, web, search, data, files, generate, sql, shell, demo, todo, memory, schedules, knowledge, human, attachments, documents, skills, audio\) nor an installed package/,
     );
     await expect(served({ toolkits: [{ toolkit: "files", config: { readRoot: 7 } }] })).rejects.toThrow(
       UsageError,

@@ -26,11 +26,25 @@ async function listed(args: string[]): Promise<string[]> {
 }
 
 describe("reachability", () => {
-  it("serves the 48 vendor tools and web_search from examples/vendors", async () => {
+  it("serves the 48 vendor tools, the 16 of wave 2, web_search and the audio tools from examples/vendors", async () => {
     const names = await listed(["--config", VENDORS]);
     expect(names.filter((name) => name.startsWith("github_"))).toHaveLength(44);
     expect(names.filter((name) => name.startsWith("slack_"))).toHaveLength(4);
-    expect(names).toContain("web_search");
+    expect(names).toEqual(
+      expect.arrayContaining([
+        ...["web_scrape", "web_scrape_batch", "web_crawl", "research_search"],
+        ...[
+          "browser_navigate",
+          "browser_read",
+          "browser_screenshot",
+          "browser_click",
+          "browser_type",
+          "browser_close",
+        ],
+        ...["stock_quote", "stock_fundamentals", "weather_forecast", "place_search"],
+        ...["image_generate", "video_generate", "transcribe", "speech_generate", "web_search"],
+      ]),
+    );
   });
 
   it("serves every tool of every toolkit in the list from the examples and the wiring flags", async () => {
