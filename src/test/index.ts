@@ -1,4 +1,4 @@
-/** @module toolreg/test — what users and adapter authors test with: memory stores, a fake clock, a scripted tool. */
+/** @module toolreg/test — what users and adapter authors test with: memory stores, a fake clock, a scripted tool, a vendor's fake server. */
 export {
   createMemoryApprovalStore,
   createMemoryAuditStore,
@@ -8,3 +8,11 @@ export {
 export { createFakeClock, type FakeClock } from "./fake-clock.js";
 export { createScriptedTool, type ScriptedTool, type ScriptStep } from "./scripted-tool.js";
 export { createTestHarness, type TestHarness } from "./test-harness.js";
+export {
+  type FakeReply,
+  HTML_PAGE,
+  type SeenRequest,
+  startVendorFake,
+  type VendorFake,
+  type VendorRules,
+} from "./vendor-fake.js";

@@ -4,13 +4,12 @@
  * egress from the caller's credential resolver.
  */
 import type { Envelope } from "toolreg";
-import { createTestHarness, type TestHarness } from "toolreg/test";
+import { createTestHarness, type TestHarness, type VendorFake } from "toolreg/test";
 import { createToolkitHost } from "toolreg/toolkit";
 import type { ProviderName } from "../finance-provider.js";
 import { financeToolkit } from "../toolkit.js";
 import { FD_KEY, startFinancialDatasetsFake } from "./financial-datasets-fake.js";
 import { startOpenBBFake } from "./openbb-fake.js";
-import type { VendorFake } from "./vendor-fake.js";
 import { startYahooFake } from "./yahoo-fake.js";
 
 export const CREDENTIAL_REF = "financial-datasets";

@@ -10,13 +10,7 @@
  * - failures: 401 for a missing or wrong key, 402 Payment Required when the credit balance is spent,
  *   429 with and without Retry-After, 404 for a ticker it does not cover, and a malformed 200.
  */
-import {
-  type FakeReply,
-  HTML_PAGE,
-  type SeenRequest,
-  startVendorFake,
-  type VendorFake,
-} from "./vendor-fake.js";
+import { type FakeReply, HTML_PAGE, type SeenRequest, startVendorFake, type VendorFake } from "toolreg/test";
 
 export const FD_KEY = "fd-test-key";
 

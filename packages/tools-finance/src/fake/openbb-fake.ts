@@ -9,13 +9,7 @@
  *   for a bad parameter, 500 `{detail: "Unexpected error."}`; and 429 from a proxy, with and without
  *   Retry-After, a page in place of JSON and a malformed 200.
  */
-import {
-  type FakeReply,
-  HTML_PAGE,
-  type SeenRequest,
-  startVendorFake,
-  type VendorFake,
-} from "./vendor-fake.js";
+import { type FakeReply, HTML_PAGE, type SeenRequest, startVendorFake, type VendorFake } from "toolreg/test";
 
 /** base64("analyst:s3cret"), as egress would send it after the Basic scheme. */
 export const OPENBB_BASIC = Buffer.from("analyst:s3cret").toString("base64");

@@ -10,7 +10,7 @@
  *   bots (tradingview/yahoo_datafeed#9, atreadw1492/yahoo_fin#130), with and without Retry-After;
  * - a consent or bot page in place of JSON, and a 200 whose `result` is not the documented shape.
  */
-import { type FakeReply, HTML_PAGE, startVendorFake, type VendorFake } from "./vendor-fake.js";
+import { type FakeReply, HTML_PAGE, startVendorFake, type VendorFake } from "toolreg/test";
 
 export type YahooScenario = "rate-limited" | "rate-limited-retry-after" | "not-json" | "wrong-shape";
 

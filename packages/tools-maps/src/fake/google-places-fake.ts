@@ -13,13 +13,7 @@
  *   RESOURCE_EXHAUSTED for a per-minute quota (with and without Retry-After) and for a per-day one, 503
  *   UNAVAILABLE; a page in place of JSON and a malformed 200.
  */
-import {
-  type FakeReply,
-  HTML_PAGE,
-  type SeenRequest,
-  startVendorFake,
-  type VendorFake,
-} from "./vendor-fake.js";
+import { type FakeReply, HTML_PAGE, type SeenRequest, startVendorFake, type VendorFake } from "toolreg/test";
 
 export const GOOGLE_KEY = "AIza-test-key";
 

@@ -4,13 +4,12 @@
  * egress from the caller's credential resolver.
  */
 import type { Envelope } from "toolreg";
-import { createTestHarness, type TestHarness } from "toolreg/test";
+import { createTestHarness, type TestHarness, type VendorFake } from "toolreg/test";
 import { createToolkitHost } from "toolreg/toolkit";
 import type { ProviderName } from "../maps-provider.js";
 import { mapsToolkit } from "../toolkit.js";
 import { GOOGLE_KEY, startGooglePlacesFake } from "./google-places-fake.js";
 import { startNominatimFake } from "./nominatim-fake.js";
-import type { VendorFake } from "./vendor-fake.js";
 
 export const CREDENTIAL_REF = "google-maps";
 export const TEST_USER_AGENT = "toolreg-tests/1.0 (tests@toolreg.example)";

@@ -11,13 +11,7 @@
  *   malformed 200.
  * It records when each request arrived, so a test can check the one-request-a-second pacing.
  */
-import {
-  type FakeReply,
-  HTML_PAGE,
-  type SeenRequest,
-  startVendorFake,
-  type VendorFake,
-} from "./vendor-fake.js";
+import { type FakeReply, HTML_PAGE, type SeenRequest, startVendorFake, type VendorFake } from "toolreg/test";
 
 export type NominatimScenario =
   | "rate-limited"

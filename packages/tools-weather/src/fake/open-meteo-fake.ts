@@ -11,13 +11,7 @@
  *   with a Retry-After as a proxy in front of a commercial host may add;
  * - a page in place of JSON, and a 200 whose `daily` arrays are not numbers.
  */
-import {
-  type FakeReply,
-  HTML_PAGE,
-  type SeenRequest,
-  startVendorFake,
-  type VendorFake,
-} from "./vendor-fake.js";
+import { type FakeReply, HTML_PAGE, type SeenRequest, startVendorFake, type VendorFake } from "toolreg/test";
 
 export type OpenMeteoScenario =
   | "minutely-limit"

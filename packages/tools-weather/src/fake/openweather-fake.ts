@@ -14,13 +14,7 @@
  *   latitude";
  * - a page in place of JSON, and a 200 whose steps are not numbers.
  */
-import {
-  type FakeReply,
-  HTML_PAGE,
-  type SeenRequest,
-  startVendorFake,
-  type VendorFake,
-} from "./vendor-fake.js";
+import { type FakeReply, HTML_PAGE, type SeenRequest, startVendorFake, type VendorFake } from "toolreg/test";
 
 /** The key the fake accepts. */
 export const OPENWEATHER_KEY = "0123456789abcdef0123456789abcdef";

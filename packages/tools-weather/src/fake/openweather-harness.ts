@@ -4,11 +4,10 @@
  * by egress from the caller's credential resolver.
  */
 import type { Envelope } from "toolreg";
-import { createTestHarness, type TestHarness } from "toolreg/test";
+import { createTestHarness, type TestHarness, type VendorFake } from "toolreg/test";
 import { createToolkitHost } from "toolreg/toolkit";
 import { weatherToolkit } from "../toolkit.js";
 import { OPENWEATHER_KEY, type OpenWeatherScenario, startOpenWeatherFake } from "./openweather-fake.js";
-import type { VendorFake } from "./vendor-fake.js";
 
 export const CREDENTIAL_REF = "openweather";
 

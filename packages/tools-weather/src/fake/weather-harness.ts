@@ -3,11 +3,10 @@
  * the real toolkit host and egress client (loopback allowed for the fake alone).
  */
 import type { Envelope } from "toolreg";
-import { createTestHarness, type TestHarness } from "toolreg/test";
+import { createTestHarness, type TestHarness, type VendorFake } from "toolreg/test";
 import { createToolkitHost } from "toolreg/toolkit";
 import { weatherToolkit } from "../toolkit.js";
 import { type OpenMeteoScenario, startOpenMeteoFake } from "./open-meteo-fake.js";
-import type { VendorFake } from "./vendor-fake.js";
 
 export interface WeatherHarness extends TestHarness {
   fake: VendorFake<OpenMeteoScenario>;

@@ -1,7 +1,7 @@
 /**
- * @module The HTTP server under each vendor's fake: a real server on 127.0.0.1 that logs each request for
- * assertions and answers it through the vendor's rules, or with a failure queued for the next request
- * (`next`) in that vendor's own shape.
+ * @module The HTTP server under a vendor's fake, for a toolkit's tests: a real server on 127.0.0.1 that logs
+ * each request for assertions and answers it through the vendor's rules, or with a failure queued for the
+ * next request (`next`) in that vendor's own shape.
  */
 import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders } from "node:http";
