@@ -125,7 +125,8 @@ export async function startTestSite(): Promise<TestSite> {
         return send(
           page(
             "Endless",
-            `<main><p>Fetching.</p><script>fetch("/endless").then((r) => r.arrayBuffer());</script></main>`,
+            // On a click, not on load: a fetch begun while the page loads can pass the cap before navigation ends.
+            `<main><button onclick="fetch('/endless').then((r) => r.arrayBuffer())">Fetch</button></main>`,
           ),
         );
       case "/endless": {
