@@ -5,6 +5,7 @@ export {
   createMemoryIdempotencyStore,
   createMemoryStores,
 } from "../stores/memory/index.js";
+export { createMemoryToolkitRecordStore } from "../stores/memory/toolkit-records.js";
 export { createFakeClock, type FakeClock } from "./fake-clock.js";
 export { createScriptedTool, type ScriptedTool, type ScriptStep } from "./scripted-tool.js";
 export { createTestHarness, type TestHarness } from "./test-harness.js";

@@ -6,6 +6,13 @@ export type { EgressClient, EgressResponse } from "../../egress/egress-client.js
 export type { CredentialExchange } from "../../egress/egress-policy.js";
 export { ToolFailure } from "../../errors/tool-failure.js";
 export type { Artifact, ArtifactStore } from "../../ports/artifact-store.js";
+export type {
+  ToolkitRecord,
+  ToolkitRecordKey,
+  ToolkitRecordOwner,
+  ToolkitRecordPage,
+  ToolkitRecordStore,
+} from "../../ports/toolkit-record-store.js";
 export type { ToolContext } from "../../seam/context.js";
 export type { ErrorCode } from "../../seam/envelope.js";
 export { charsetOf, decodeText } from "../../text/decode-text.js";
@@ -18,6 +25,7 @@ export {
   type OAuthEndpoints,
   type ToolkitAuth,
 } from "./auth-model.js";
+export { type BasicCredentialOptions, basicCredential } from "./basic-credential.js";
 export { boundNote, type CollectedPages, collectPages, type Page, type PageBound } from "./collect-pages.js";
 export {
   type AnyToolSpec,

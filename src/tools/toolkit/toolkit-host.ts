@@ -12,6 +12,7 @@ import type { MemoryStore } from "../../ports/memory-store.js";
 import type { ScheduleStore, ScheduleTargets } from "../../ports/schedule-store.js";
 import type { SkillStore } from "../../ports/skill-store.js";
 import type { TodoStore } from "../../ports/todo-store.js";
+import type { ToolkitRecordStore } from "../../ports/toolkit-record-store.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { type CredentialPlacement, placementOf } from "./auth-model.js";
 
@@ -43,6 +44,8 @@ export interface ToolkitStores {
   skills?: SkillStore | undefined;
   /** Where the files tools make are kept (screenshots, images, speech), per tenant, served as `artifact://`. */
   artifacts?: ArtifactStore | undefined;
+  /** A toolkit's own records of its calls (the e-mail toolkit's sent messages), per principal. */
+  records?: ToolkitRecordStore | undefined;
 }
 
 export interface ToolkitHost extends ToolkitStores {
@@ -74,6 +77,7 @@ export function createToolkitHost(
     attachments: options.attachments,
     skills: options.skills,
     artifacts: options.artifacts,
+    records: options.records,
     egress(request = {}) {
       const { credential, hosts } = request;
       if (credential && !hosts)
