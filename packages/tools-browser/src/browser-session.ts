@@ -8,7 +8,7 @@ import { readFile, rm, stat } from "node:fs/promises";
 import type { Browser, BrowserContext, Download, ElementHandle, Page, Request } from "playwright-core";
 import { type ArtifactStore, type EgressClient, ToolFailure } from "toolreg/toolkit";
 import type { BrowserConfig } from "./browser-config.js";
-import { groupCarries, groupResidentBytes, killSessionGroup, launchChromium } from "./chromium-process.js";
+import { groupCarries, groupGone, groupResidentBytes, killSessionGroup, launchChromium } from "./chromium-process.js";
 import {
   type EgressProxy,
   FAILED_HEADER,
@@ -269,11 +269,12 @@ export class BrowserSession {
     if (parts) {
       // The whole group at once: renderers, zygotes and utility processes go with the browser. Playwright
       // then sees its browser gone and removes its temporary profile.
-      killSessionGroup(parts.group, parts.marker);
+      const killed = killSessionGroup(parts.group, parts.marker);
       await Promise.race([
         parts.browser.close().catch(() => {}),
         new Promise((resolve) => setTimeout(resolve, 500)),
       ]);
+      if (killed) await groupGone(parts.group, 5_000);
       if (parts.profileDir) await rm(parts.profileDir, { recursive: true, force: true }).catch(() => {});
       await parts.proxy.close();
     }

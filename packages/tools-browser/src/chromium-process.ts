@@ -104,6 +104,19 @@ export function killSessionGroup(group: number, marker: string): boolean {
   return true;
 }
 
+/**
+ * Waits until no live process is left in the group, at most `timeoutMs`. A SIGKILLed process lingers until
+ * the kernel has torn it down, which under load takes a while; a session counts as closed only after that.
+ */
+export async function groupGone(group: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (groupMembers(group).length > 0) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
 /** The temporary profile Playwright made, which a killed browser may leave behind; only under the temp folder. */
 function profileDirOf(commandLine: readonly string[]): string | undefined {
   const flag = commandLine.find((part) => part.startsWith("--user-data-dir="));
