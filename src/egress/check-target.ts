@@ -40,7 +40,22 @@ export async function checkTarget(
       { url: named },
     );
   }
-  const host = normaliseHost(url.hostname);
+  const { address, family } = await checkHost(normaliseHost(url.hostname), named, policy, resolver, signal);
+  return { url, host: normaliseHost(url.hostname), address, family };
+}
+
+/**
+ * The host lists and address rules alone, for a check of any connection (a URL's host, or an SMTP relay's):
+ * throws an EgressRefusedError naming the rule that fired (`named` is what its details call the target), or
+ * returns the one address to pin.
+ */
+export async function checkHost(
+  host: string,
+  named: string,
+  policy: EgressPolicy,
+  resolver: Resolver,
+  signal: AbortSignal,
+): Promise<ResolvedAddress> {
   const denied = matchingPattern(host, policy.denyHosts);
   if (denied) {
     throw new EgressRefusedError("host_denied", `${host} matches "${denied}" in the deny list`, {
@@ -68,8 +83,7 @@ export async function checkTarget(
       );
     }
   }
-  const pinned = answers[0] as ResolvedAddress;
-  return { url, host, address: pinned.address, family: pinned.family };
+  return answers[0] as ResolvedAddress;
 }
 
 function describe(classification: AddressClassification): string {

@@ -4,7 +4,7 @@ import { rootCertificates } from "node:tls";
 import type { Dispatcher } from "undici";
 import { ToolFailure } from "../errors/tool-failure.js";
 import { endHttpClientSpan, startHttpClientSpan } from "../telemetry/http-client-span.js";
-import { type CheckedTarget, checkTarget } from "./check-target.js";
+import { type CheckedTarget, checkHost, checkTarget } from "./check-target.js";
 import { type Resolver, systemResolver } from "./dns-resolver.js";
 import { type EgressPolicy, type EgressPolicyInit, resolveEgressPolicy } from "./egress-policy.js";
 import { EgressRefusedError } from "./egress-refused-error.js";
@@ -83,6 +83,15 @@ export interface EgressClientOptions {
    * test's own HTTPS server on 127.0.0.1.
    */
   extraCertificates?: readonly string[];
+}
+
+/** A host and port the policy let through for a connection the caller opens itself, with the address to use. */
+export interface CheckedConnection {
+  /** The host as matched: lower case, no trailing dot, no brackets. */
+  host: string;
+  port: number;
+  address: string;
+  family: 4 | 6;
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -219,6 +228,41 @@ export class EgressClient {
       this.#resolver,
       signal ? AbortSignal.any([timer, signal]) : timer,
     );
+  }
+
+  /**
+   * Checks a host and port for a connection that is not HTTP (an SMTP relay) through the same host lists and
+   * address rules, and returns the one address to connect to: the caller connects there and uses the host
+   * name only for TLS (SNI and the certificate), so a second DNS answer cannot move the connection.
+   * Refusals throw as `request` does; a host that is not one (a path, a user, a bad port) is `invalid_input`.
+   */
+  async checkConnection(host: string, port: number, signal?: AbortSignal): Promise<CheckedConnection> {
+    const named = `${host.slice(0, 200)}:${port}`;
+    // Parsed as a URL's host would be, so decimal or hex IPv4 forms become the dotted quads checked.
+    const url = URL.canParse(`http://${host}:${port}/`) ? new URL(`http://${host}:${port}/`) : undefined;
+    if (
+      !url ||
+      !Number.isInteger(port) ||
+      port < 1 ||
+      port > 65_535 ||
+      url.pathname !== "/" ||
+      url.username !== "" ||
+      url.password !== "" ||
+      url.search !== "" ||
+      url.hash !== ""
+    ) {
+      throw new ToolFailure("invalid_input", `${named} is not a host and port to connect to`);
+    }
+    const timer = AbortSignal.timeout(this.policy.connectTimeoutMs);
+    const normalised = normaliseHost(url.hostname);
+    const { address, family } = await checkHost(
+      normalised,
+      named,
+      this.policy,
+      this.#resolver,
+      signal ? AbortSignal.any([timer, signal]) : timer,
+    );
+    return { host: normalised, port, address, family };
   }
 
   /** Closes every pooled connection; requests in flight finish first. */
