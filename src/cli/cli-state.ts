@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { pino } from "pino";
 import { TODO_RETENTION_MS } from "../ports/todo-store.js";
+import { TOOLKIT_RECORD_RETENTION_MS } from "../ports/toolkit-record-store.js";
 import type { AnyTool } from "../registry/registry.js";
 import { ToolRegistry } from "../registry/registry.js";
 import {
@@ -89,6 +90,7 @@ export async function openCliState(
   await seam.sweep();
   // As serve does each minute: a desktop's `toolreg mcp` is a new run each session, and its lists would pile up.
   await stores.todos.purge({ before: Date.now() - TODO_RETENTION_MS });
+  await stores.records.purge({ before: Date.now() - TOOLKIT_RECORD_RETENTION_MS });
   const runId = `cli-${randomUUID()}`;
   let closing: Promise<void> | undefined;
   return {

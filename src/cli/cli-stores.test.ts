@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { CliIo } from "./cli-io.js";
-import { localStateDir, stateLocation } from "./cli-stores.js";
+import { lazyCliStores, localStateDir, stateLocation } from "./cli-stores.js";
 
 const io = (env: Record<string, string> = {}): CliIo => ({
   cwd: "/srv/app",
@@ -65,5 +68,29 @@ describe("where the CLI's state lives", () => {
     expect(localStateDir({ kind: "postgres", url: "postgres://db/prod", schema: undefined }, io())).toBe(
       "/srv/app/.toolreg",
     );
+  });
+});
+
+describe("the CLI's lazy stores", () => {
+  it("open the state file when a toolkit first writes a record, and keep it for the next command", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "toolreg-cli-records-"));
+    const path = join(directory, "toolreg.db");
+    const key = { toolkit: "email", tenantId: "acme", principalId: "ada", id: "msg-1" };
+    try {
+      const first = lazyCliStores(() => ({ kind: "sqlite", path }));
+      expect(await first.records().add({ ...key, data: { to: "bob" }, at: 1 })).toBe(true);
+      await first.close();
+      const next = lazyCliStores(() => ({ kind: "sqlite", path }));
+      const records = next.records();
+      expect(await records.update({ ...key, data: { to: "carol" }, version: 1, at: 2 })).toBe(true);
+      expect(await records.list({ ...key, limit: 10 })).toEqual({
+        records: [{ ...key, createdAt: 1, updatedAt: 2, version: 2, data: { to: "carol" } }],
+      });
+      expect(await records.purge({ before: 2 })).toBe(1);
+      expect(await records.get(key)).toBeUndefined();
+      await next.close();
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });

@@ -14,6 +14,7 @@ import type { MemoryStore } from "../ports/memory-store.js";
 import type { ScheduleStore, ScheduleStoreOptions } from "../ports/schedule-store.js";
 import type { SkillStore } from "../ports/skill-store.js";
 import type { TodoStore } from "../ports/todo-store.js";
+import type { ToolkitRecordStore } from "../ports/toolkit-record-store.js";
 import type { OutputStore } from "../seam/output-store.js";
 import { createPostgresArtifactStore, openPostgresDeployment } from "../stores/postgres/index.js";
 import { openSqliteDeployment } from "../stores/sqlite/index.js";
@@ -173,6 +174,14 @@ export function lazyCliStores(
       list: async (tenantId) => (await open()).skills.list(tenantId),
       versions: async (tenantId, name) => (await open()).skills.versions(tenantId, name),
       remove: async (tenantId, name, version) => (await open()).skills.remove(tenantId, name, version),
+    }),
+    /** A toolkit record store that opens the stores when a toolkit first adds, updates or reads a record. */
+    records: (): ToolkitRecordStore => ({
+      add: async (record) => (await open()).records.add(record),
+      update: async (record) => (await open()).records.update(record),
+      get: async (key) => (await open()).records.get(key),
+      list: async (request) => (await open()).records.list(request),
+      purge: async (request) => (await open()).records.purge(request),
     }),
     /** An artifact store that opens the stores when a file is first kept or read. */
     artifacts: (): ArtifactStore => ({

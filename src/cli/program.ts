@@ -246,6 +246,7 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
             attachments: stores.attachments(),
             skills: stores.skills(),
             artifacts: stores.artifacts(),
+            records: stores.records(),
           },
           egress,
         ),

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "../declaration/define-tool.js";
+import type { ToolkitRecordStore } from "../ports/toolkit-record-store.js";
+import { createMemoryToolkitRecordStore } from "../stores/memory/toolkit-records.js";
 import { dataToolkit } from "../tools/data/toolkit.js";
 import { generalToolkit } from "../tools/general/toolkit.js";
 import { createToolreg, type Toolreg } from "./create-toolreg.js";
@@ -93,6 +95,28 @@ describe("createToolreg", () => {
     await expect(createToolreg({ toolkits: [generalToolkit], tools: [calculateAgain()] })).rejects.toThrow(
       /calculate/,
     );
+  });
+
+  it("lends every toolkit the record store given, else one in memory", async () => {
+    const lent: (ToolkitRecordStore | undefined)[] = [];
+    const recording = {
+      ...generalToolkit,
+      build: async (_config: unknown, host: { records?: ToolkitRecordStore | undefined }) => {
+        lent.push(host.records);
+        return [];
+      },
+    };
+    toolreg = await createToolreg({ toolkits: [recording, recording] });
+    const [first, second] = lent;
+    expect(second).toBe(first);
+    const key = { toolkit: "email", tenantId: "acme", principalId: "ada", id: "msg-1" };
+    expect(await first?.add({ ...key, data: { to: "bob" }, at: 1 })).toBe(true);
+    expect(await first?.get(key)).toMatchObject({ version: 1, data: { to: "bob" } });
+    await toolreg.close(0);
+
+    const records = createMemoryToolkitRecordStore();
+    toolreg = await createToolreg({ toolkits: [recording], records });
+    expect(lent[2]).toBe(records);
   });
 
   it("refuses a toolkit's bad configuration and leaves nothing open", async () => {

@@ -17,6 +17,7 @@ import { type SearchHit, ToolSearchIndex } from "../catalog/search/tool-search-i
 import type { EgressPolicyInit } from "../egress/egress-policy.js";
 import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { ApprovalRecord, ApprovalStatus, Stores } from "../ports/stores.js";
+import type { ToolkitRecordStore } from "../ports/toolkit-record-store.js";
 import { type AnyTool, ToolRegistry } from "../registry/registry.js";
 import type { Sandbox } from "../sandbox/sandbox.js";
 import type { ConsentCallback, ConsentCompletion, GrantOf } from "../seam/consent/consent-desk.js";
@@ -31,6 +32,7 @@ import type { Envelope } from "../seam/envelope.js";
 import { type DecisionResult, Seam } from "../seam/seam.js";
 import type { SeamOptions } from "../seam/seam-settings.js";
 import { createMemoryStores } from "../stores/memory/index.js";
+import { createMemoryToolkitRecordStore } from "../stores/memory/toolkit-records.js";
 import { createToolkitHost } from "../tools/toolkit/toolkit-host.js";
 import type { AnyToolkit } from "../tools/toolkits.js";
 
@@ -54,6 +56,12 @@ export interface ToolregOptions {
   sandbox?: Sandbox;
   /** Where toolkits keep the files their tools make (screenshots, images, speech); those tools are absent without it. */
   artifacts?: ArtifactStore;
+  /**
+   * Where toolkits keep their own records of their calls (the e-mail toolkit's sent messages): in memory
+   * unless given (`createSqliteToolkitRecordStore` from `toolreg/stores/sqlite` for records that outlive the
+   * process; the host purges those past `TOOLKIT_RECORD_RETENTION_MS`).
+   */
+  records?: ToolkitRecordStore;
   /** Resolves the credentialRefs the toolkits' requests carry; none by default. With `consent`, leave it out. */
   credentials?: CredentialResolver;
   /**
@@ -122,6 +130,7 @@ export async function createToolreg(options: ToolregOptions = {}): Promise<Toolr
     egressPolicy: options.egress,
     sandbox: options.sandbox,
     artifacts: options.artifacts,
+    records: options.records ?? createMemoryToolkitRecordStore(),
   });
   try {
     return await assemble(options, host);

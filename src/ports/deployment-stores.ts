@@ -13,6 +13,7 @@ import type { ScheduleStore } from "./schedule-store.js";
 import type { SkillStore } from "./skill-store.js";
 import type { Stores } from "./stores.js";
 import type { TodoStore } from "./todo-store.js";
+import type { ToolkitRecordStore } from "./toolkit-record-store.js";
 
 export interface SealedStores {
   credentials: CredentialStore;
@@ -34,6 +35,8 @@ export interface DeploymentStores extends Stores {
   schedules: ScheduleStore;
   /** Each tenant's skills, which load_skill reads, skill_manage writes and MCP serves as prompts. */
   skills: SkillStore;
+  /** A toolkit's own records of its calls (the e-mail toolkit's sent messages), per principal. */
+  records: ToolkitRecordStore;
   /**
    * The credential and consent stores, when the stores were opened with the operator's 32-byte key, which
    * their secrets are sealed under (opening with another key than the one they were sealed under fails).

@@ -1,6 +1,6 @@
 /**
  * @module toolreg/stores — the store ports, for whoever writes a store adapter: approvals, idempotency records,
- * audit, API keys and sessions, credentials, consents, MCP pins, artifacts, principal memory, knowledge bases, run todo lists and events. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
+ * audit, API keys and sessions, credentials, consents, MCP pins, artifacts, principal memory, knowledge bases, run todo lists, toolkits' own records and events. Users pick an adapter (`toolreg/stores/memory`, `/sqlite`) instead.
  */
 export type * from "./artifact-store.js";
 export type * from "./attachment-rules.js";
@@ -34,3 +34,13 @@ export {
   TODO_RETENTION_MS,
   TODO_STATUSES,
 } from "./todo-store.js";
+export type * from "./toolkit-record-store.js";
+export {
+  checkedRecordData,
+  parseRecordCursor,
+  recordCursor,
+  recordPage,
+  recordPageSize,
+  TOOLKIT_RECORD_LIMITS,
+  TOOLKIT_RECORD_RETENTION_MS,
+} from "./toolkit-record-store.js";

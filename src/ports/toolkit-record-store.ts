@@ -96,3 +96,13 @@ export function parseRecordCursor(after: string | undefined): { createdAt: numbe
 export function recordPageSize(limit: number): number {
   return Math.min(Math.max(Math.trunc(limit) || 1, 1), TOOLKIT_RECORD_LIMITS.pageSize);
 }
+
+/**
+ * A page of `size` from the owner's records past the cursor, newest first: an adapter reads `size + 1`, and
+ * the one more says a next page exists.
+ */
+export function recordPage(newestFirst: readonly ToolkitRecord[], size: number): ToolkitRecordPage {
+  const records = newestFirst.slice(0, size);
+  const last = records.at(-1);
+  return newestFirst.length > size && last ? { records, next: recordCursor(last) } : { records };
+}

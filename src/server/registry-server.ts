@@ -15,6 +15,7 @@ import type { DeploymentStores } from "../ports/deployment-stores.js";
 import type { EventBus } from "../ports/event-bus.js";
 import type { KnowledgeBase, KnowledgeIntake } from "../ports/knowledge-base.js";
 import { TODO_RETENTION_MS } from "../ports/todo-store.js";
+import { TOOLKIT_RECORD_RETENTION_MS } from "../ports/toolkit-record-store.js";
 import type { ToolRegistry } from "../registry/registry.js";
 import type { AuditFailureMode } from "../seam/audit-guard.js";
 import type { Logger } from "../seam/context.js";
@@ -193,12 +194,16 @@ export function openRegistryServer(options: RegistryServerOptions): RegistryServ
     ...(options.authFailures ? { authFailures: new AuthFailures(options.authFailures) } : {}),
   });
   // Housekeeping, as the CLI does on open: expired approvals leave the inbox, old keys stop replaying,
-  // the todo lists of runs long over go, and expired attachments with the bytes nothing names any more.
+  // the todo lists of runs long over go, toolkits' records past their retention, and expired attachments
+  // with the bytes nothing names any more.
   const sweep = () => {
     seam.sweep().catch((error: unknown) => options.logger.warn({ err: error }, "sweep failed"));
     stores.todos
       .purge({ before: Date.now() - TODO_RETENTION_MS })
       .catch((error: unknown) => options.logger.warn({ err: error }, "todo purge failed"));
+    stores.records
+      .purge({ before: Date.now() - TOOLKIT_RECORD_RETENTION_MS })
+      .catch((error: unknown) => options.logger.warn({ err: error }, "toolkit record purge failed"));
     stores.attachments
       .purgeExpired({ now: Date.now() })
       .catch((error: unknown) => options.logger.warn({ err: error }, "attachment purge failed"));

@@ -11,6 +11,7 @@ import { createMemoryMemoryStore } from "./memories.js";
 import { createMemoryScheduleStore } from "./schedules.js";
 import { createMemorySkillStore } from "./skills.js";
 import { createMemoryTodoStore } from "./todos.js";
+import { createMemoryToolkitRecordStore } from "./toolkit-records.js";
 
 export {
   createMemoryApprovalStore,
@@ -24,6 +25,7 @@ export {
   createMemoryScheduleStore,
   createMemorySkillStore,
   createMemoryTodoStore,
+  createMemoryToolkitRecordStore,
 };
 
 /** All three stores in memory; completions and parkings record their audit events as they are made. */

@@ -2,7 +2,7 @@
 import {
   checkedRecordData,
   parseRecordCursor,
-  recordCursor,
+  recordPage,
   recordPageSize,
   type ToolkitRecord,
   type ToolkitRecordKey,
@@ -50,9 +50,7 @@ export function createMemoryToolkitRecordStore(): ToolkitRecordStore {
             record.createdAt < from.createdAt ||
             (record.createdAt === from.createdAt && record.id < from.id),
         );
-      const page = owned.slice(0, size).map(copy);
-      const last = page.at(-1);
-      return owned.length > size && last ? { records: page, next: recordCursor(last) } : { records: page };
+      return recordPage(owned.slice(0, size + 1).map(copy), size);
     },
     async purge({ before }) {
       let purged = 0;

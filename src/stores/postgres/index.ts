@@ -20,6 +20,7 @@ import { createPostgresScheduleStore } from "./schedules.js";
 import { SettledListener } from "./settled-listener.js";
 import { createPostgresSkillStore } from "./skills.js";
 import { createPostgresTodoStore } from "./todos.js";
+import { createPostgresToolkitRecordStore } from "./toolkit-records.js";
 
 export { createPostgresArtifactStore } from "./artifacts.js";
 export { POSTGRES_MIGRATIONS, type PostgresMigration } from "./migrations.js";
@@ -34,6 +35,7 @@ export {
   createPostgresScheduleStore,
   createPostgresSkillStore,
   createPostgresTodoStore,
+  createPostgresToolkitRecordStore,
 };
 
 export interface PostgresStoresOptions {
@@ -150,6 +152,7 @@ export async function openPostgresDeployment(
     const skills = createPostgresSkillStore(pool, schema);
     const knowledge = createPostgresKnowledgeBase(pool, schema);
     const attachments = createPostgresAttachmentStore(pool, schema);
+    const records = createPostgresToolkitRecordStore(pool, schema);
     return {
       pool,
       schema,
@@ -163,6 +166,7 @@ export async function openPostgresDeployment(
       attachments,
       knowledge,
       skills,
+      records,
       auth,
       sealed,
       close,

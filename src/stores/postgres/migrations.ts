@@ -501,6 +501,29 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX schedules_due ON {schema}.schedules (status, next_fire_at);
     `,
   },
+  {
+    version: 15,
+    name: "toolkit records",
+    sql: `
+      -- A toolkit's own records of its calls, per toolkit, tenant and principal. data is the toolkit's JSON as
+      -- text: JSONB would refuse a NUL or a lone surrogate that JSON.stringify escapes. id is compared
+      -- bytewise (COLLATE "C"), so a page ends where SQLite's and the memory store's would.
+      CREATE TABLE {schema}.toolkit_records (
+        toolkit      TEXT    NOT NULL,
+        tenant_id    TEXT    NOT NULL,
+        principal_id TEXT    NOT NULL,
+        id           TEXT    COLLATE "C" NOT NULL,
+        created_at   BIGINT  NOT NULL,
+        updated_at   BIGINT  NOT NULL,
+        version      INTEGER NOT NULL,
+        data         TEXT    NOT NULL,
+        PRIMARY KEY (toolkit, tenant_id, principal_id, id)
+      );
+      -- An owner's list, newest first; retention's purge by age.
+      CREATE INDEX toolkit_records_by_age ON {schema}.toolkit_records (toolkit, tenant_id, principal_id, created_at, id);
+      CREATE INDEX toolkit_records_created ON {schema}.toolkit_records (created_at);
+    `,
+  },
 ];
 
 /** `name` as a quoted identifier; only plain lower-case names are accepted, so nothing needs escaping. */

@@ -125,6 +125,7 @@ describe("openAuthDatabase", () => {
         "skill_versions",
         "skills",
         "todo_lists",
+        "toolkit_records",
       ]);
     }
   });

@@ -19,6 +19,7 @@ import { createSqliteMemoryStore } from "./memories.js";
 import { createSqliteScheduleStore } from "./schedules.js";
 import { createSqliteSkillStore } from "./skills.js";
 import { createSqliteTodoStore } from "./todos.js";
+import { createSqliteToolkitRecordStore } from "./toolkit-records.js";
 
 export { parseSecretKey, SecretBoxError } from "../sql/secret-box.js";
 export { MIGRATIONS, type Migration, migrate } from "./migrations.js";
@@ -35,6 +36,7 @@ export {
   createSqliteScheduleStore,
   createSqliteSkillStore,
   createSqliteTodoStore,
+  createSqliteToolkitRecordStore,
   type OpenDatabaseOptions,
   openDatabase,
   openSqliteAuthStore,
@@ -102,6 +104,7 @@ export function openSqliteDeployment(path: string, options: SqliteDeploymentOpti
     const memories = createSqliteMemoryStore(stores.database);
     const skills = createSqliteSkillStore(stores.database);
     const knowledge = createSqliteKnowledgeBase(stores.database);
+    const records = createSqliteToolkitRecordStore(stores.database);
     // The bytes beside the state file, in a folder of its own.
     const attachments = createSqliteAttachmentStore(stores.database, `${path}.attachments`);
     return {
@@ -115,6 +118,7 @@ export function openSqliteDeployment(path: string, options: SqliteDeploymentOpti
       attachments,
       knowledge,
       skills,
+      records,
       auth,
       sealed,
       close: closeAll,

@@ -436,6 +436,28 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX schedules_due ON schedules (status, next_fire_at);
     `,
   },
+  {
+    version: 13,
+    name: "toolkit records",
+    sql: `
+      -- A toolkit's own records of its calls, per toolkit, tenant and principal; data is the toolkit's JSON.
+      -- Ids are ASCII and TEXT compares bytewise, so every adapter pages in one order.
+      CREATE TABLE toolkit_records (
+        toolkit      TEXT    NOT NULL,
+        tenant_id    TEXT    NOT NULL,
+        principal_id TEXT    NOT NULL,
+        id           TEXT    NOT NULL,
+        created_at   INTEGER NOT NULL,
+        updated_at   INTEGER NOT NULL,
+        version      INTEGER NOT NULL,
+        data         TEXT    NOT NULL,
+        PRIMARY KEY (toolkit, tenant_id, principal_id, id)
+      ) WITHOUT ROWID;
+      -- An owner's list, newest first; retention's purge by age.
+      CREATE INDEX toolkit_records_by_age ON toolkit_records (toolkit, tenant_id, principal_id, created_at, id);
+      CREATE INDEX toolkit_records_created ON toolkit_records (created_at);
+    `,
+  },
 ];
 
 /**

@@ -105,6 +105,7 @@ describe("sqlite database", () => {
       "skill_versions",
       "skills",
       "todo_lists",
+      "toolkit_records",
     ]);
     first.audit.record({
       tenantId: "tenant-a",
