@@ -119,7 +119,7 @@ function convert(name: string, shape: PropertyShape, value: PropertyInput): Prop
         ? { select: { name: value } }
         : wrong("one option name (at most 100 characters, no comma) or null");
     case "status": {
-      if (value === null) return { status: null } as unknown as PropertyValue;
+      if (value === null) return { status: null };
       const options = shape.options ?? [];
       if (typeof value !== "string") return wrong(`one of its options (${options.join(", ")})`);
       return options.includes(value)
