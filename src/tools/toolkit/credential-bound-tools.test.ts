@@ -8,10 +8,12 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { EgressClient } from "../../egress/egress-client.js";
+import type { CredentialExchange } from "../../egress/egress-policy.js";
 import type { CredentialStore, NewCredential } from "../../ports/credential-store.js";
 import { createStoreCredentialResolver } from "../../seam/consent/store-credential-resolver.js";
 import { createMemoryCredentialStore } from "../../stores/memory/credentials.js";
 import { createTestHarness, type TestHarness } from "../../test/test-harness.js";
+import { basicCredential } from "./basic-credential.js";
 import { type AnyToolSpec, defineToolkit } from "./define-toolkit.js";
 import { callOptions } from "./egress-call.js";
 import { createToolkitHost } from "./toolkit-host.js";
@@ -60,26 +62,30 @@ const readSteps: AnyToolSpec<VendorEnv> = {
   },
 };
 
-const toolkit = defineToolkit({
-  id: "vendor",
-  version: "0.1.0",
-  package: "toolreg-test-vendor",
-  description: "A vendor, for tests.",
-  config: z.strictObject({}),
-  auth: {
-    kind: "oauth",
-    header: "authorization",
-    scheme: "Bearer",
-    oauth: { authorizeUrl: "https://vendor.example/authorize", tokenUrl: "https://vendor.example/token" },
-  },
-  tools: [readSteps],
-  bind: (_config, host) => ({
-    egress: host.egress({
-      hosts: ["127.0.0.1"],
-      credential: { header: "authorization", scheme: "Bearer", credentialRef: "vendor" },
+/** The vendor's toolkit; `exchange` turns the stored secret into what is sent. */
+const toolkitWith = (exchange?: CredentialExchange) =>
+  defineToolkit({
+    id: "vendor",
+    version: "0.1.0",
+    package: "toolreg-test-vendor",
+    description: "A vendor, for tests.",
+    config: z.strictObject({}),
+    auth: {
+      kind: "oauth",
+      header: "authorization",
+      scheme: "Bearer",
+      oauth: { authorizeUrl: "https://vendor.example/authorize", tokenUrl: "https://vendor.example/token" },
+    },
+    tools: [readSteps],
+    bind: (_config, host) => ({
+      egress: host.egress({
+        hosts: ["127.0.0.1"],
+        credential: exchange
+          ? { header: "authorization", credentialRef: "vendor", exchange }
+          : { header: "authorization", scheme: "Bearer", credentialRef: "vendor" },
+      }),
     }),
-  }),
-});
+  });
 
 const alice = { tenantId: "t1", principalId: "alice", ref: "vendor" };
 const connection = (accessToken: string, at: number): NewCredential => ({
@@ -107,7 +113,7 @@ const call = (steps: number) =>
 beforeEach(async () => {
   host = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });
   store = createMemoryCredentialStore();
-  harness = createTestHarness(await toolkit.build({}, host), { clock: Date.now });
+  harness = createTestHarness(await toolkitWith().build({}, host), { clock: Date.now });
   vendor.valid = new Set();
   vendor.seen = [];
   vendor.onRequest = async () => {};
@@ -142,6 +148,17 @@ describe("a vendor's 401", () => {
     vendor.onRequest = async () => {};
     expect(await call(1)).toMatchObject({ ok: true });
     expect(vendor.seen.at(-1)).toBe("new-token");
+  });
+
+  it("gives up the credential itself when its exchange caches nothing (HTTP Basic, or Bearer otherwise)", async () => {
+    harness = createTestHarness(await toolkitWith(basicCredential({ otherwise: "bearer" })).build({}, host), {
+      clock: Date.now,
+    });
+    await store.put(connection("old-token", 1_000));
+    const refused = await call(1);
+    expect(vendor.seen).toEqual(["old-token"]);
+    expect(refused).toMatchObject({ ok: false, error: { code: "auth_required", retryable: false } });
+    expect(await store.get(alice)).toMatchObject({ secrets: undefined, revokedReason: expect.any(String) });
   });
 });
 

@@ -3,8 +3,9 @@
  * credential it needs (its `credentialRef`, the toolkit's auth model, its OAuth scopes), which the seam's
  * consent step reads, and turns the failures that mean "this credential" into `auth_required`: egress
  * finding no usable credential, and the vendor's 401, after which the credential is given up so the next
- * call asks for consent again; for a credential exchanged before use (a GitHub App's key), the token it
- * was exchanged for is forgotten instead, and the next call exchanges anew.
+ * call asks for consent again; for a credential exchanged for a token it caches (a GitHub App's key, whose
+ * exchange can `forget`), the token is forgotten instead, and the next call exchanges anew. An exchange
+ * that only re-encodes the secret (HTTP Basic) caches nothing: its 401 refuses the credential itself.
  */
 import type { CredentialExchange } from "../../egress/egress-policy.js";
 import { ToolFailure } from "../../errors/tool-failure.js";
@@ -19,7 +20,7 @@ import type { CredentialResolver, ToolContext } from "../../seam/context.js";
 import { canAskForConsent, type ToolkitAuth } from "./auth-model.js";
 import type { ToolkitHost } from "./toolkit-host.js";
 
-/** The host as `bind` sees it, noting each credential reference it asks egress to inject, and its exchanges. */
+/** The host as `bind` sees it, noting each credential reference it asks egress to inject, and its exchanges that cache a token. */
 export function watchCredentialRefs(host: ToolkitHost): {
   host: ToolkitHost;
   refs(): readonly string[];
@@ -35,7 +36,7 @@ export function watchCredentialRefs(host: ToolkitHost): {
       onClose: (close) => host.onClose(close),
       egress(request) {
         if (request?.credential) refs.add(request.credential.credentialRef);
-        if (request?.credential?.exchange) exchanges.push(request.credential.exchange);
+        if (request?.credential?.exchange?.forget) exchanges.push(request.credential.exchange);
         return host.egress(request);
       },
     },
