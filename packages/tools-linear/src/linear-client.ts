@@ -5,8 +5,9 @@
  * is checked against the shape the query asked for.
  *
  * Why not @linear/sdk: its LinearGraphQLClient sends with the global `fetch` and takes no fetch of its own
- * (packages/sdk/src/graphql-client.ts), so it cannot go through egress; and its generated documents ask
- * for every field of an entity, which Linear's complexity budget charges for. The queries here are small.
+ * (packages/sdk/src/graphql-client.ts), so it cannot go through egress; its LinearSdk takes a request
+ * function, but its generated documents ask for every field of an entity, which Linear's complexity budget
+ * charges for. The queries here are small.
  */
 import {
   type EgressClient,
