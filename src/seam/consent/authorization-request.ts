@@ -31,8 +31,8 @@ export function newAuthorizationRequest(input: {
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", input.clientId);
   url.searchParams.set("redirect_uri", input.redirectUri);
-  if (input.scopes.length > 0)
-    url.searchParams.set("scope", input.scopes.join(input.endpoints.scopeSeparator ?? " "));
+  const scopes = [...new Set([...input.scopes, ...(input.endpoints.requestAlways ?? [])])];
+  if (scopes.length > 0) url.searchParams.set("scope", scopes.join(input.endpoints.scopeSeparator ?? " "));
   url.searchParams.set("state", state);
   url.searchParams.set("code_challenge", challenge);
   url.searchParams.set("code_challenge_method", "S256");

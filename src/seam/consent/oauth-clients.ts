@@ -18,6 +18,11 @@ export interface OAuthProviderEndpoints {
    * it: one callback serves every vendor, so an answer from another server is refused (a mix-up attack).
    */
   issuer?: string;
+  /**
+   * Scopes asked for in every authorization request besides the tools' own, and never required of a grant:
+   * Atlassian issues a refresh token only to a request that asks for `offline_access`.
+   */
+  requestAlways?: readonly string[];
 }
 
 /** An app at a vendor, with the vendor's endpoints. */
