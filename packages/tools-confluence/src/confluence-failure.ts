@@ -24,8 +24,6 @@ export const CONFLUENCE: VendorIdentity = {
 
 /** What Confluence said about a failure, in either of its shapes. */
 export interface ConfluenceError {
-  /** v2's code, e.g. CONFLICT. */
-  code?: string;
   /** One line, bounded: v2's title (with its detail), or v1's message. */
   text?: string;
 }
@@ -40,10 +38,7 @@ export function readConfluenceError(body: unknown): ConfluenceError {
     const title = typeof first.title === "string" ? first.title : undefined;
     const detail = typeof first.detail === "string" ? first.detail : undefined;
     const text = shortDetail([title, detail].filter(Boolean).join(": "));
-    return {
-      ...(typeof first.code === "string" ? { code: first.code } : {}),
-      ...(text ? { text } : {}),
-    };
+    return text ? { text } : {};
   }
   const text = shortDetail(record.message);
   return text ? { text } : {};

@@ -25,7 +25,6 @@ export const PageSchema = z.object({
   body: z.object({ storage: z.object({ value: z.string() }).optional() }).optional(),
   _links: Links,
 });
-export type Page = z.output<typeof PageSchema>;
 
 const SpaceSchema = z.object({
   id: z.string(),
@@ -37,7 +36,6 @@ const SpaceSchema = z.object({
   description: z.object({ plain: z.object({ value: z.string() }).optional() }).nullish(),
   _links: Links,
 });
-export type Space = z.output<typeof SpaceSchema>;
 
 export const SpacesPageSchema = z.object({ results: z.array(SpaceSchema), _links: ListLinks });
 

@@ -32,7 +32,7 @@ export function markdownToStorage(markdown: string): string {
 /** Control characters but tab and line breaks (XML 1.0 forbids most, discourages the rest) and its non-characters. */
 const NOT_XML = /(?![\t\n\r])\p{Cc}|[\uFFFE\uFFFF]/gu;
 
-export function escapeText(text: string): string {
+function escapeText(text: string): string {
   return text.replace(NOT_XML, "").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
