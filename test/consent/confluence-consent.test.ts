@@ -63,6 +63,7 @@ beforeAll(async () => {
     auth: {
       ...shipped,
       oauth: {
+        ...shipped.oauth,
         authorizeUrl: `${provider.authorizeUrl}?audience=api.atlassian.com&prompt=consent`,
         tokenUrl: provider.tokenUrl,
       },
@@ -129,7 +130,8 @@ describe("Confluence's credentials: an OAuth 2.0 (3LO) connection, or a tenant's
     const asked = new URL(authorize?.slice(4) ?? "").searchParams;
     expect(asked.get("audience")).toBe("api.atlassian.com");
     expect(asked.get("prompt")).toBe("consent");
-    expect(asked.get("scope")).toBe("read:page:confluence");
+    // offline_access is asked for every time (Atlassian's refresh token), the tool's own scope beside it.
+    expect(asked.get("scope")?.split(" ").sort()).toEqual(["offline_access", "read:page:confluence"]);
     expect(page.text).toContain("confluence_get_page ran.");
 
     const token =

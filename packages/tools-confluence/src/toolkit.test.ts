@@ -34,6 +34,7 @@ describe("the Confluence toolkit", () => {
       oauth: {
         authorizeUrl: "https://auth.atlassian.com/authorize?audience=api.atlassian.com&prompt=consent",
         tokenUrl: "https://auth.atlassian.com/oauth/token",
+        requestAlways: ["offline_access"],
       },
     });
     expect(confluenceToolkit.triage?.directed).toEqual([

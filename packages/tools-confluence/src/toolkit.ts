@@ -20,10 +20,12 @@ const PACKAGE = "@toolreg/tools-confluence";
 /**
  * Atlassian's OAuth 2.0 (3LO): `audience=api.atlassian.com` and `prompt=consent` ride on the authorize URL
  * (developer.atlassian.com/cloud/confluence/oauth-2-3lo-apps/); the token endpoint is the same for every site.
+ * A refresh token is issued only to a request that asks for `offline_access`, which no tool needs itself.
  */
 export const ATLASSIAN_OAUTH = {
   authorizeUrl: "https://auth.atlassian.com/authorize?audience=api.atlassian.com&prompt=consent",
   tokenUrl: "https://auth.atlassian.com/oauth/token",
+  requestAlways: ["offline_access"],
 } as const;
 
 /** `email:api_token` goes as Basic; anything else (an OAuth access token) as Bearer. */
