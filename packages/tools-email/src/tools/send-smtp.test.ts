@@ -130,6 +130,28 @@ describe("email_send over SMTP", () => {
     );
   });
 
+  it("previews with bcc listed apart and said to be in no header; the status of an SMTP send is the relay's answer", async () => {
+    const preview = await email.seam.call(email.context(), "email_compose_preview", message);
+    const data = dataOf<{ envelope: { bcc: string[] }; bccInHeaders: boolean }>(preview);
+    expect(data).toMatchObject({ envelope: { bcc: ["audit@acme.example"] }, bccInHeaders: false });
+    if (preview.ok) {
+      expect(preview.content).toContain("Bcc (envelope only): audit@acme.example");
+      expect(preview.content).toContain("Bcc recipients are in the envelope only, not in any header");
+      expect(preview.content).toContain("nothing was sent");
+    }
+    const sent = dataOf<Sent>(await email.call("email_send", message));
+    const status = await email.seam.call(email.context(), "email_get_status", { sendId: sent.sendId });
+    const report = dataOf<{ status: string; reply: string; delivery: { known: boolean; note: string } }>(
+      status,
+    );
+    expect(report).toMatchObject({
+      status: "sent",
+      reply: expect.stringMatching(/^250 2\.0\.0 Ok: queued as/),
+    });
+    expect(report.delivery.known).toBe(false);
+    expect(report.delivery.note).toMatch(/SMTP gives no delivery status/);
+  });
+
   it("records each attempt, the refused ones as failed", async () => {
     const page = await email.records.list({
       toolkit: "email",
