@@ -49,7 +49,8 @@ export const getStatus = emailTool({
     }[sent.status];
     const lines = [
       `${sendId} — "${sent.subject}", ${new Date(record.createdAt).toISOString()}, through ${sent.provider}: ${headline}`,
-      ...envelopeLines("(the deployment's sender)", sent.recipients),
+      // The recipients only: the From line is the deployment's, not something this record kept.
+      ...envelopeLines("", sent.recipients).slice(1),
       ...(sent.reply ? [`Answer when sent: ${sent.reply}`] : []),
       ...(delivery?.recipients.map(
         (entry) =>
