@@ -24,20 +24,33 @@ export function idField(what: string) {
 }
 
 /**
+ * Core's hidden-character pattern leaves out the line and paragraph separators (U+2028, U+2029): a second
+ * line a reader does not see as one, and a character regular expressions treat as a line end. Refused here too.
+ */
+const SEPARATORS = /[\u2028\u2029]/;
+
+const REFUSED = {
+  lines: "must not contain control or invisible characters (line breaks and tabs are fine)",
+  line: "must be one line without control or invisible characters",
+};
+
+/** Why `text` is refused as Notion text, or undefined when it is fine; `lines` lets line breaks and tabs through. */
+export function textProblem(text: string, { lines = false } = {}): string | undefined {
+  const visible = lines ? text.replace(/\r?\n|\t/g, "") : text;
+  if (!hasHiddenCharacters(visible) && !SEPARATORS.test(visible)) return undefined;
+  return lines ? REFUSED.lines : REFUSED.line;
+}
+
+/**
  * Text with no control character nor invisible one; `lines` lets line breaks and tabs through (markdown,
- * a comment), never a carriage return alone or the rest.
+ * a comment), never a carriage return alone, a line separator (U+2028/2029) or the rest.
  */
 export function textField(maxChars: number, description: string, { lines = false } = {}) {
   return z
     .string()
     .max(maxChars)
     .refine((text) => text.trim().length > 0, "must not be blank")
-    .refine(
-      (text) => !hasHiddenCharacters(lines ? text.replace(/\r?\n|\t/g, "") : text),
-      lines
-        ? "must not contain control or invisible characters (line breaks and tabs are fine)"
-        : "must be one line without control or invisible characters",
-    )
+    .refine((text) => textProblem(text, { lines }) === undefined, lines ? REFUSED.lines : REFUSED.line)
     .meta({ description });
 }
 

@@ -55,4 +55,22 @@ describe("markdownToBlocks", () => {
     expect(markdownToBlocks("- a\n  - b")).toHaveLength(2);
     expect(markdownToBlocks("\n\n")).toEqual([]);
   });
+
+  it("keeps the order of a quote and the paragraph after it (and before it)", () => {
+    expect(markdownToBlocks("> quoted first\nplain second\n> quoted third")).toEqual([
+      { object: "block", type: "quote", quote: text("quoted first") },
+      { object: "block", type: "paragraph", paragraph: text("plain second") },
+      { object: "block", type: "quote", quote: text("quoted third") },
+    ]);
+  });
+
+  it("reads a long marker line holding U+2028 in linear time (no backtracking)", () => {
+    const spaces = " ".repeat(40_000);
+    const started = performance.now();
+    for (const marker of ["#", "-", "1.", "- [ ]"]) {
+      const [block] = markdownToBlocks(`${marker}${spaces}a\u2028a`);
+      expect(JSON.stringify(block)).toContain("a\u2028a");
+    }
+    expect(performance.now() - started).toBeLessThan(500);
+  });
 });

@@ -64,25 +64,33 @@ const LANGUAGES: Record<string, CodeLanguage> = {
   yml: "yaml",
 };
 
-const HEADING = /^(#{1,6})\s+(.*)$/;
-const TODO = /^[-*+]\s+\[([ xX])\]\s+(.*)$/;
-const BULLET = /^[-*+]\s+(.*)$/;
-const NUMBERED = /^\d{1,9}[.)]\s+(.*)$/;
-const QUOTE = /^>\s?(.*)$/;
+// Each pattern matches a line's marker only, and the text is the rest of the line: a pattern such as
+// /^#\s+(.*)$/ backtracks quadratically on a line holding a character `.` does not match (U+2028).
+const HEADING = /^#{1,6}\s/;
+const TODO = /^[-*+]\s+\[([ xX])\]\s/;
+const BULLET = /^[-*+]\s/;
+const NUMBERED = /^\d{1,9}[.)]\s/;
+const QUOTE = /^>/;
 const FENCE = /^(```|~~~)\s*([\w#+.-]*)\s*$/;
 const DIVIDER = /^(?:-{3,}|\*{3,}|_{3,})$/;
+
+type RunType = "paragraph" | "quote";
 
 /** The blocks `markdown` describes, in order. */
 export function markdownToBlocks(markdown: string): BlockObjectRequest[] {
   const blocks: BlockObjectRequest[] = [];
   const lines = markdown.replace(/\r\n?/g, "\n").split("\n");
-  let paragraph: string[] = [];
-  let quote: string[] = [];
+  // Consecutive paragraph or quote lines make one block; a line of another kind ends the run first, so
+  // blocks keep the order of the markdown.
+  let run: { type: RunType; lines: string[] } | undefined;
   const flush = () => {
-    if (paragraph.length > 0) blocks.push(...textBlocks("paragraph", paragraph.join("\n")));
-    if (quote.length > 0) blocks.push(...textBlocks("quote", quote.join("\n")));
-    paragraph = [];
-    quote = [];
+    if (run) blocks.push(...textBlocks(run.type, run.lines.join("\n")));
+    run = undefined;
+  };
+  const extend = (type: RunType, line: string) => {
+    if (run?.type !== type) flush();
+    if (run) run.lines.push(line);
+    else run = { type, lines: [line] };
   };
 
   for (let index = 0; index < lines.length; index++) {
@@ -98,24 +106,27 @@ export function markdownToBlocks(markdown: string): BlockObjectRequest[] {
       blocks.push(...codeBlocks(body.join("\n"), fence[2] ?? ""));
       continue;
     }
-    const quoted = QUOTE.exec(trimmed);
-    if (quoted) {
-      if (paragraph.length > 0) flush();
-      quote.push(quoted[1] ?? "");
+    if (QUOTE.test(trimmed)) {
+      extend("quote", trimmed.slice(1).replace(/^\s/, ""));
       continue;
     }
-    if (trimmed === "" || !isPlain(trimmed)) flush();
-    if (trimmed === "") continue;
+    if (trimmed === "") {
+      flush();
+      continue;
+    }
     const item = itemBlocks(trimmed);
-    if (item) blocks.push(...item);
-    else paragraph.push(trimmed);
+    if (item) {
+      flush();
+      blocks.push(...item);
+    } else extend("paragraph", trimmed);
   }
   flush();
   return blocks;
 }
 
-function isPlain(line: string): boolean {
-  return !(HEADING.test(line) || BULLET.test(line) || NUMBERED.test(line) || DIVIDER.test(line));
+/** The text after a line's marker, without the spaces that follow it. */
+function after(marker: RegExpExecArray, line: string): string {
+  return line.slice(marker[0].length).trimStart();
 }
 
 /** A line that is a block of its own: a heading, an item, a divider; undefined for paragraph text. */
@@ -123,8 +134,8 @@ function itemBlocks(line: string): BlockObjectRequest[] | undefined {
   if (DIVIDER.test(line)) return [{ object: "block", type: "divider", divider: {} }];
   const heading = HEADING.exec(line);
   if (heading) {
-    const level = Math.min(3, heading[1]?.length ?? 1) as 1 | 2 | 3;
-    return textBlocks(`heading_${level}`, heading[2] ?? "");
+    const level = Math.min(3, heading[0].trimEnd().length) as 1 | 2 | 3;
+    return textBlocks(`heading_${level}`, after(heading, line));
   }
   const todo = TODO.exec(line);
   if (todo) {
@@ -132,14 +143,14 @@ function itemBlocks(line: string): BlockObjectRequest[] | undefined {
       {
         object: "block",
         type: "to_do",
-        to_do: { rich_text: toRichText(todo[2] ?? ""), checked: todo[1] !== " " },
+        to_do: { rich_text: toRichText(after(todo, line)), checked: todo[1] !== " " },
       },
     ];
   }
   const bullet = BULLET.exec(line);
-  if (bullet) return textBlocks("bulleted_list_item", bullet[1] ?? "");
+  if (bullet) return textBlocks("bulleted_list_item", after(bullet, line));
   const numbered = NUMBERED.exec(line);
-  if (numbered) return textBlocks("numbered_list_item", numbered[1] ?? "");
+  if (numbered) return textBlocks("numbered_list_item", after(numbered, line));
   return undefined;
 }
 

@@ -9,8 +9,10 @@
  *   reference/intro, "Pagination");
  * - size limits refused as validation_error: more than 100 children in one request (reference/patch-block-children),
  *   a text object's content over 2,000 characters (reference/request-limits);
- * - a property name the data source lacks, on create or update, accepted and dropped with a 200, as issue #24
- *   reports Notion doing;
+ * - a property name the data source lacks, on create or update, answered one of two ways, as Notion has been
+ *   seen to do both (`unknownProperties`): "accept" drops it and answers 200, as our issue #24 reports;
+ *   "reject" answers 400 validation_error "<name> is not a property that exists." as reported in
+ *   github.com/seratch/notion-sdk-jvm/issues/75 and github.com/thex3family/make-work-fun/issues/14;
  * - 2025-09-03's data sources: GET /v1/databases/{id} lists `data_sources`, rows are queried at
  *   POST /v1/data_sources/{id}/query (developers.notion.com/docs/upgrade-guide-2025-09-03).
  * Every request is logged (toolreg/test's SeenRequest); `next(scenario)` makes the next request fail.
@@ -34,7 +36,11 @@ export interface NotionFake extends VendorFake<NotionScenario> {
   writes(): SeenRequest[];
   /** Lets `passing` more requests through, then answers the next one with `scenario`: a failure partway. */
   failAfter(passing: number, scenario: NotionScenario): void;
+  /** How a property name the schema lacks is answered on a write (see the module comment); "accept" unless set. */
+  unknownProperties: UnknownPropertyAnswer;
 }
+
+export type UnknownPropertyAnswer = "accept" | "reject";
 
 type Json = Record<string, unknown>;
 
@@ -68,6 +74,8 @@ const ok = (body: unknown): FakeReply => ({ status: 200, body });
 
 export async function startNotionFake(world: NotionWorld): Promise<NotionFake> {
   let later: { passing: number; scenario: NotionScenario } | undefined;
+  // Requests arrive only once the fake is returned, so the handler reads the setting from it.
+  let self: NotionFake | undefined;
   const fake = await startVendorFake<NotionScenario>((request, scenario) => {
     if (scenario) return SCENARIOS[scenario];
     if (later && later.passing-- === 0) {
@@ -85,33 +93,41 @@ export async function startNotionFake(world: NotionWorld): Promise<NotionFake> {
       );
     }
     const body = request.body === "" ? {} : (JSON.parse(request.body) as Json);
-    return route(world, request, body);
+    return route(world, request, body, self?.unknownProperties ?? "accept");
   });
-  return {
+  self = {
     ...fake,
     world,
     writes: () => fake.requests.filter((request) => request.method !== "GET"),
     failAfter: (passing, scenario) => {
       later = { passing, scenario };
     },
+    unknownProperties: "accept",
   };
+  return self;
 }
 
-function route(world: NotionWorld, request: SeenRequest, body: Json): FakeReply {
+function route(
+  world: NotionWorld,
+  request: SeenRequest,
+  body: Json,
+  unknownProperties: UnknownPropertyAnswer,
+): FakeReply {
   const { method, path } = request;
   const [, , resource, id, sub] = path.split("/");
   const tooLarge = sizeProblem(body);
   if (tooLarge) return invalid(tooLarge);
   if (method === "POST" && resource === "search") return search(world, body);
   if (resource === "pages") {
-    if (method === "POST" && id === undefined) return createPage(world, body);
+    if (method === "POST" && id === undefined) return createPage(world, body, unknownProperties);
     const page = id === undefined ? undefined : world.pages.get(id);
     if (!page) return notFound("page", id ?? "");
     if (method === "GET") return ok(page);
     if (method === "PATCH") {
       const updated = writeProperties(page, (body.properties ?? {}) as Json);
-      world.pages.set(updated.id, updated);
-      return ok(updated);
+      if (unknownProperties === "reject" && updated.unknown) return notAProperty(updated.unknown);
+      world.pages.set(updated.page.id, updated.page);
+      return ok(updated.page);
     }
   }
   if (resource === "blocks" && sub === "children" && id !== undefined) {
@@ -256,7 +272,7 @@ function specOf(child: Json): BlockSpec {
   }
 }
 
-function createPage(world: NotionWorld, body: Json): FakeReply {
+function createPage(world: NotionWorld, body: Json, unknownProperties: UnknownPropertyAnswer): FakeReply {
   const parent = (body.parent ?? {}) as { data_source_id?: string; page_id?: string };
   let page: PageObjectResponse;
   if (parent.data_source_id !== undefined) {
@@ -276,22 +292,38 @@ function createPage(world: NotionWorld, body: Json): FakeReply {
   } else {
     return invalid("body failed validation: body.parent should be defined, instead was `undefined`.");
   }
-  const written = writeProperties(page, (body.properties ?? {}) as Json);
+  const { page: written, unknown } = writeProperties(page, (body.properties ?? {}) as Json);
+  if (unknownProperties === "reject" && unknown) return notAProperty(unknown);
   world.pages.set(written.id, written);
   if (Array.isArray(body.children)) appendChildren(world, written.id, body.children as Json[]);
   return ok(written);
 }
 
-/** Sets the properties the page's schema has; a name it lacks is dropped without a word (issue #24). */
-function writeProperties(page: PageObjectResponse, properties: Json): PageObjectResponse {
+/** The answer Notion has been seen to give a property name the schema lacks (see the module comment). */
+const notAProperty = (name: string) => invalid(`${name} is not a property that exists.`);
+
+/**
+ * Sets the properties the page's schema has; a name it lacks is dropped, and the first such name returned
+ * so the caller answers as the fake is set to.
+ */
+function writeProperties(
+  page: PageObjectResponse,
+  properties: Json,
+): { page: PageObjectResponse; unknown?: string } {
   const schema =
     page.parent.type === "data_source_id"
       ? (DATA_SOURCES[page.parent.data_source_id as keyof typeof DATA_SOURCES]?.properties ?? {})
       : { title: { id: "title", type: "title" } };
   const next = { ...page.properties };
+  let unknown: string | undefined;
   for (const [name, value] of Object.entries(properties)) {
-    const shape = schema[name as keyof typeof schema] as { id: string; type: string } | undefined;
-    if (!shape) continue;
+    const shape = Object.hasOwn(schema, name)
+      ? (schema[name as keyof typeof schema] as { id: string; type: string })
+      : undefined;
+    if (!shape) {
+      unknown ??= name;
+      continue;
+    }
     const given = (value as Json)[shape.type];
     next[name] = {
       id: shape.id,
@@ -299,7 +331,7 @@ function writeProperties(page: PageObjectResponse, properties: Json): PageObject
       [shape.type]: responseValue(shape.type, given),
     } as PageObjectResponse["properties"][string];
   }
-  return { ...page, properties: next };
+  return { page: { ...page, properties: next }, ...(unknown === undefined ? {} : { unknown }) };
 }
 
 function responseValue(type: string, given: unknown): unknown {

@@ -71,6 +71,7 @@ export function useNotionHarness(config: Partial<NotionConfig> = {}): () => Noti
     const fresh = createWorld();
     Object.assign(notion.fake.world, fresh);
     notion.fake.requests.length = 0;
+    notion.fake.unknownProperties = "accept";
   });
   afterAll(() => notion?.close());
   return () => {

@@ -115,6 +115,66 @@ describe("notion_create_page", () => {
     expect(Object.keys(page.properties)).toEqual(["Name"]);
   });
 
+  it.each(["accept", "reject"] as const)(
+    "refuses an unknown name before any write whichever way Notion answers it (%s)",
+    async (answer) => {
+      notion().fake.unknownProperties = answer;
+      const error = failureOf(
+        await notion().callApproved("notion_create_page", {
+          dataSourceId: TASKS,
+          properties: { Name: "x", Owner: "Ada", constructor: "x" },
+        }),
+      );
+      expect(error.code).toBe("precondition_failed");
+      expect(error.details).toMatchObject({ unknownProperties: ["Owner", "constructor"] });
+      expect(notion().fake.writes()).toHaveLength(0);
+
+      // Straight to the fake: a 200 with the name dropped, or Notion's 400 naming it.
+      const response = await fetch(`${notion().fake.url}/v1/pages`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${TEST_TOKEN}`,
+          "notion-version": "2025-09-03",
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({
+          parent: { data_source_id: TASKS },
+          properties: { Owner: { rich_text: [{ text: { content: "Ada" } }] } },
+        }),
+      });
+      const body = (await response.json()) as Record<string, unknown>;
+      if (answer === "accept") expect(response.status).toBe(200);
+      else
+        expect(body).toMatchObject({
+          status: 400,
+          code: "validation_error",
+          message: "Owner is not a property that exists.",
+        });
+    },
+  );
+
+  it("refuses hidden characters, line breaks and overlong text in property names and values, sending nothing", async () => {
+    for (const properties of [
+      { Name: "evil\r\nline" },
+      { Name: "rtl\u202e" },
+      { Name: "nul\u0000" },
+      { Priority: "hi\u0007" },
+      { Priority: "a\u2028b" },
+      { Priority: "two\nlines" },
+      { Name: "x".repeat(2001) },
+      { Notes: "x".repeat(20_001) },
+      { Tags: ["ok", "bad\u200b"] },
+      { "Na\nme": "x" },
+      { "Name\u202e": "x" },
+    ]) {
+      const result = await notion().callApproved("notion_create_page", { dataSourceId: TASKS, properties });
+      expect(["invalid_input", "precondition_failed"], JSON.stringify(properties)).toContain(
+        failureOf(result).code,
+      );
+    }
+    expect(notion().fake.writes()).toHaveLength(0);
+  });
+
   it("refuses values of the wrong kind for each property's type, and computed properties, all in one answer", async () => {
     const error = failureOf(
       await notion().callApproved("notion_create_page", {
@@ -132,10 +192,10 @@ describe("notion_create_page", () => {
     );
     expect(error.code).toBe("precondition_failed");
     expect(error.details?.invalidValues).toEqual([
-      '"Name" is a title property and takes text, not a number',
+      '"Name" is a title property and takes text or null, not a number',
       '"Status" is a status property: "Shipped" is not one of its options (Not started, In progress, Done), and the API cannot add one',
       '"Estimate" is a number property and takes a number or null, not text',
-      '"Blocked" is a checkbox property and takes true or false, not text',
+      '"Blocked" is a checkbox property and takes true or false (null unchecks), not text',
       '"Due" is a date property and takes a date (YYYY-MM-DD or an ISO 8601 date-time) or null, not text',
       '"Link" is a url property and takes an absolute URL of at most 2,000 characters or null, not text',
       '"Created" is a created_time property, computed by Notion: it cannot be written',

@@ -58,6 +58,35 @@ describe("notion_update_page", () => {
     expect(notion().fake.writes()).toHaveLength(0);
   });
 
+  it.each(["accept", "reject"] as const)(
+    "refuses an unknown name (even one on Object's prototype) before the PATCH, whichever way Notion answers it (%s)",
+    async (answer) => {
+      notion().fake.unknownProperties = answer;
+      const error = failureOf(
+        await notion().callApproved("notion_update_page", {
+          pageId: FIRST_TASK,
+          properties: { constructor: "x", Blocked: null },
+        }),
+      );
+      expect(error.code).toBe("precondition_failed");
+      expect(error.details).toMatchObject({ unknownProperties: ["constructor"] });
+      expect(notion().fake.writes()).toHaveLength(0);
+    },
+  );
+
+  it("clears with null: unchecked for a checkbox, an empty list for multi_select", async () => {
+    success(
+      await notion().callApproved("notion_update_page", {
+        pageId: FIRST_TASK,
+        properties: { Blocked: null, Tags: null },
+      }),
+    );
+    const patch = notion().fake.writes()[0];
+    expect(JSON.parse(patch?.body ?? "")).toEqual({
+      properties: { Blocked: { checkbox: false }, Tags: { multi_select: [] } },
+    });
+  });
+
   it("renames a standalone page through its title property, and refuses others there", async () => {
     success(await notion().callApproved("notion_update_page", { pageId: HANDBOOK, title: "Handbook 2027" }));
     expect(JSON.parse(notion().fake.writes()[0]?.body ?? "")).toEqual({

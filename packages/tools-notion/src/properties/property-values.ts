@@ -7,27 +7,52 @@
 import type { UpdatePageParameters } from "@notionhq/client";
 import { ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
-import { RICH_TEXT_MAX, toRichText } from "../blocks/rich-text.js";
-import { dashedId, idField } from "../notion-inputs.js";
+import { toRichText } from "../blocks/rich-text.js";
+import { dashedId, idField, textProblem } from "../notion-inputs.js";
 import type { PageSchema, PropertyShape } from "./property-schema.js";
+
+/** The longest text one property takes: a rich_text value; every other text is at most TEXT_MAX. */
+const RICH_TEXT_VALUE_MAX = 20_000;
+/** Notion's bound on a title and on the other text values it stores (select names are 100, checked below). */
+const TEXT_MAX = 2000;
 
 /** What a model gives for one property: text, a number, a flag, a list of names or ids, or null to clear it. */
 export const PropertyInputSchema = z.union([
-  z.string().max(RICH_TEXT_MAX),
+  // Line breaks and tabs only for rich_text: convert() refuses them in every other type.
+  z
+    .string()
+    .max(RICH_TEXT_VALUE_MAX)
+    .refine((text) => textProblem(text, { lines: true }) === undefined, {
+      message: "must not contain control or invisible characters (line breaks and tabs only in rich_text)",
+    }),
   z.number().refine(Number.isFinite, "must be a finite number"),
   z.boolean(),
-  z.array(z.string().min(1).max(2000)).max(100),
+  z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(TEXT_MAX)
+        .refine((text) => textProblem(text) === undefined, "must be one line without control characters"),
+    )
+    .max(100),
   z.null(),
 ]);
 export type PropertyInput = z.infer<typeof PropertyInputSchema>;
 
+const PropertyNameSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .refine((name) => textProblem(name) === undefined, "a property name is one line without control characters");
+
 /** Properties by name, as a model gives them (at most 100: Notion's widest data sources stay well under). */
 export const PropertiesInputSchema = z
-  .record(z.string().min(1).max(200), PropertyInputSchema)
+  .record(PropertyNameSchema, PropertyInputSchema)
   .refine((properties) => Object.keys(properties).length <= 100, "at most 100 properties")
   .meta({
     description:
-      "property values by their exact name in the data source: text for title, rich_text, select, status, url, email, phone_number and date (YYYY-MM-DD or ISO date-time); a number for number; true/false for checkbox; a list of option names for multi_select, of user ids for people, of page ids for relation; null clears one",
+      "property values by their exact name in the data source: text for title, rich_text, select, status, url, email, phone_number and date (YYYY-MM-DD or ISO date-time); a number for number; true/false for checkbox; a list of option names for multi_select, of user ids for people, of page ids for relation; null clears a value (an empty list for multi_select, people and relation; unchecked for checkbox)",
   });
 
 export type PropertyValues = NonNullable<UpdatePageParameters["properties"]>;
@@ -59,7 +84,8 @@ export function propertyValues(
   const unknown: string[] = [];
   const invalid: string[] = [];
   for (const [name, value] of Object.entries(input)) {
-    const shape = schema.properties[name];
+    // Own properties only: "constructor" is not a property of every schema.
+    const shape = Object.hasOwn(schema.properties, name) ? schema.properties[name] : undefined;
     if (shape === undefined) {
       unknown.push(name);
       continue;
@@ -101,17 +127,26 @@ function convert(name: string, shape: PropertyShape, value: PropertyInput): Prop
     `"${name}" is a ${shape.type} property and takes ${expected}, not ${describe(value)}`;
   if (COMPUTED.has(shape.type))
     return `"${name}" is a ${shape.type} property, computed by Notion: it cannot be written`;
+  if (typeof value === "string" && shape.type !== "rich_text") {
+    if (textProblem(value) !== undefined)
+      return `"${name}" is a ${shape.type} property and takes one line of text, without line breaks or control characters`;
+    if (value.length > TEXT_MAX)
+      return `"${name}" is a ${shape.type} property and takes at most ${TEXT_MAX} characters, not ${value.length}`;
+  }
   switch (shape.type) {
     case "title":
     case "rich_text": {
-      if (typeof value !== "string") return wrong("text");
-      const rich = toRichText(value);
+      // null clears the text: an empty rich text array.
+      if (typeof value !== "string" && value !== null) return wrong("text or null");
+      const rich = toRichText(value ?? "");
       return shape.type === "title" ? { title: rich } : { rich_text: rich };
     }
     case "number":
       return typeof value === "number" || value === null ? { number: value } : wrong("a number or null");
     case "checkbox":
-      return typeof value === "boolean" ? { checkbox: value } : wrong("true or false");
+      // A checkbox has no empty state: null clears it to unchecked.
+      if (value === null) return { checkbox: false };
+      return typeof value === "boolean" ? { checkbox: value } : wrong("true or false (null unchecks)");
     case "select":
       if (value === null) return { select: null };
       // Notion adds a select option it does not have yet; a comma is what it refuses in an option name.
@@ -127,6 +162,7 @@ function convert(name: string, shape: PropertyShape, value: PropertyInput): Prop
         : `"${name}" is a status property: "${value}" is not one of its options (${options.join(", ")}), and the API cannot add one`;
     }
     case "multi_select":
+      if (value === null) return { multi_select: [] };
       return Array.isArray(value) && value.every((option) => option.length <= 100 && !option.includes(","))
         ? { multi_select: value.map((option) => ({ name: option })) }
         : wrong("a list of option names (each at most 100 characters, no comma)");
@@ -151,10 +187,12 @@ function convert(name: string, shape: PropertyShape, value: PropertyInput): Prop
         ? { phone_number: value }
         : wrong("text of at most 200 characters or null");
     case "people":
+      if (value === null) return { people: [] };
       return idList(value)
         ? { people: value.map((id) => ({ id: dashedId(id) })) }
         : wrong("a list of Notion user ids");
     case "relation":
+      if (value === null) return { relation: [] };
       return idList(value)
         ? { relation: value.map((id) => ({ id: dashedId(id) })) }
         : wrong("a list of Notion page ids");
