@@ -136,4 +136,35 @@ describe("adfToMarkdown", () => {
     expect(rendered.markdown).toContain("bottom");
     expect(adfToMarkdown(undefined)).toEqual({ markdown: "", truncated: false });
   });
+
+  it("reads a huge vendor document in one pass: long backtick runs, many rows, deeply nested media", () => {
+    // Each of these once spread every run or row into Math.max, or recursed once per level: a stack overflow.
+    const ticks = "`a".repeat(200_000);
+    expect(md(doc({ type: "codeBlock", content: [text(ticks)] })).startsWith("```\n`a`a")).toBe(true);
+    expect(md(doc(paragraph(text("``` x", { type: "code" }))))).toBe("```` ``` x ````");
+    expect(adfToMarkdown(doc(paragraph(text(ticks, { type: "code" })))).truncated).toBe(true);
+    const rows = Array.from({ length: 150_000 }, () => ({ type: "tableRow", content: [] }));
+    expect(md(doc({ type: "table", content: rows })).startsWith("|  |\n| --- |\n|  |")).toBe(true);
+    let media: AdfNode = { type: "media", attrs: { alt: "deep.png" } };
+    for (let level = 0; level < 100_000; level++) media = { type: "mediaSingle", content: [media] };
+    expect(md(doc(media))).toBe("[media: deep.png]");
+    expect(
+      md(doc({ type: "mediaSingle", content: [{ type: "media" }, { type: "caption", content: [text("Fig 1")] }] })),
+    ).toBe("[media] Fig 1");
+  });
+
+  it("keeps whitespace around marked text in linear time", () => {
+    const started = performance.now();
+    const spaced = `a${" ".repeat(40_000)}b`;
+    expect(md(doc(paragraph(text(`${spaced}  `, { type: "strong" }), text("c"))))).toBe(`**${spaced}**  c`);
+    // A lazy regular expression took seconds here.
+    expect(performance.now() - started).toBeLessThan(1_000);
+  });
+
+  it("keeps a paragraph line's leading spaces, four of them at its start not read as code", () => {
+    expect(md(doc(paragraph(text("first"), { type: "hardBreak" }, text("  indented"))))).toBe(
+      "first\\\n  indented",
+    );
+    expect(md(doc(paragraph(text("    # four"))))).toBe("&#32;   \\# four");
+  });
 });

@@ -106,8 +106,7 @@ function codeBlock(node: AdfNode): string {
   const code = textOf(node);
   const language =
     typeof node.attrs?.language === "string" ? node.attrs.language.replace(/[^\w+#.-]/g, "") : "";
-  const longestRun = Math.max(2, ...[...code.matchAll(/`+/g)].map((run) => run[0].length));
-  const fence = "`".repeat(longestRun + 1);
+  const fence = "`".repeat(Math.max(2, longestBacktickRun(code)) + 1);
   return `${fence}${language}\n${code}\n${fence}`;
 }
 
@@ -122,7 +121,8 @@ function table(node: AdfNode): string {
         .trim(),
     ),
   );
-  const width = Math.max(1, ...rows.map((row) => row.length));
+  let width = 1;
+  for (const row of rows) width = Math.max(width, row.length);
   const line = (cells: string[]) =>
     `| ${Array.from({ length: width }, (_, index) => cells[index] ?? "").join(" | ")} |`;
   const [header = [], ...body] = rows;
@@ -165,8 +165,13 @@ function inlineNode(node: AdfNode): string {
 function marked(text: string, marks: readonly AdfMark[]): string {
   if (text.length === 0) return "";
   const has = (type: string) => marks.some((mark) => mark.type === type);
-  const [, lead = "", core = "", trail = ""] = /^(\s*)([\s\S]*?)(\s*)$/.exec(text) ?? [];
-  if (core.length === 0) return text;
+  // Lengths, not a regular expression: a lazy match over a long run of spaces is quadratic.
+  const leadLength = text.length - text.trimStart().length;
+  if (leadLength === text.length) return text;
+  const trailLength = text.length - text.trimEnd().length;
+  const lead = text.slice(0, leadLength);
+  const core = text.slice(leadLength, text.length - trailLength);
+  const trail = text.slice(text.length - trailLength);
   let out = has("code") ? codeSpan(core) : escapeText(core);
   if (has("em")) out = `*${out}*`;
   if (has("strong")) out = `**${out}**`;
@@ -178,10 +183,20 @@ function marked(text: string, marks: readonly AdfMark[]): string {
 }
 
 function codeSpan(text: string): string {
-  const longestRun = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
-  const ticks = "`".repeat(longestRun + 1);
+  const ticks = "`".repeat(longestBacktickRun(text) + 1);
   const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
   return `${ticks}${pad}${text}${pad}${ticks}`;
+}
+
+/** The longest run of backticks in `text`, counted in one pass (a spread of every run overflows the stack). */
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  let run = 0;
+  for (const char of text) {
+    run = char === "`" ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  return longest;
 }
 
 /** A link destination markdown reads back as it was: angle brackets when it has spaces or parentheses. */
@@ -195,11 +210,29 @@ function cardText(node: AdfNode): string {
   return url ? `<${url.replace(/[\s<>]/g, encodeURIComponent)}>` : `[${node.type}]`;
 }
 
+/**
+ * Media as `[media: alt]` each, a caption as its text: one pass over the nodes with a stack of its own, so a
+ * vendor's deep nesting of media neither exhausts the call stack nor reads one subtree at every level.
+ */
 function mediaText(node: AdfNode): string {
-  const alt = stringAttr(node, "alt") ?? textOf(node);
-  const nested = (node.content ?? []).map(mediaText).filter(Boolean).join(" ");
-  if (node.type === "media") return `[media${alt ? `: ${escapeText(alt)}` : ""}]`;
-  return nested || `[${node.type}]`;
+  const parts: string[] = [];
+  const stack: AdfNode[] = [node];
+  while (stack.length > 0) {
+    const next = stack.pop() as AdfNode;
+    if (next.type === "media") {
+      const alt = stringAttr(next, "alt");
+      parts.push(`[media${alt ? `: ${escapeText(alt)}` : ""}]`);
+    } else if (typeof next.text === "string") {
+      if (next.text.trim()) parts.push(escapeText(next.text.trim()));
+    } else pushChildren(stack, next);
+  }
+  return parts.join(" ") || `[${node.type}]`;
+}
+
+/** A node's children onto a stack, first child on top, one at a time (a spread of many overflows the stack). */
+function pushChildren(stack: AdfNode[], node: AdfNode): void {
+  const content = node.content ?? [];
+  for (let index = content.length - 1; index >= 0; index--) stack.push(content[index] as AdfNode);
 }
 
 /** Every piece of text under a node, for a node read as text only. */
@@ -210,14 +243,15 @@ function textOf(node: AdfNode): string {
   const separator = (node.content ?? []).some((child) => !isInline(child)) ? "\n" : "";
   const parts: string[] = [];
   // Iterative over the children's text, so a deep vendor tree cannot exhaust the stack here either.
-  const stack: AdfNode[] = [...(node.content ?? [])].reverse();
+  const stack: AdfNode[] = [];
+  pushChildren(stack, node);
   while (stack.length > 0) {
     const next = stack.pop() as AdfNode;
     const text =
       typeof next.text === "string" ? next.text : (stringAttr(next, "text") ?? stringAttr(next, "shortName"));
     if (text !== undefined) parts.push(text);
     else if (next.type === "hardBreak") parts.push("\n");
-    else stack.push(...[...(next.content ?? [])].reverse());
+    else pushChildren(stack, next);
   }
   return parts.join(separator);
 }
@@ -253,18 +287,25 @@ function escapeText(text: string): string {
   return text.replace(/[\\`*_[\]~<]/g, "\\$&");
 }
 
-/** What markdown would read as a block at the start of a paragraph's line: a heading, a quote, a list, a rule. */
+/**
+ * What markdown would read as a block at the start of a paragraph's line (a heading, a quote, a list, a
+ * rule), escaped after the line's leading spaces, which are kept; on the first line, four columns of them
+ * would open a code block, so the first is written as a character reference there.
+ */
 function escapeLineStarts(text: string): string {
   return text
     .split("\n")
-    .map((line) =>
-      line
-        .replace(/^\s+/, "")
-        .replace(
-          /^(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|-+(?=\s*$)|=+(?=\s*$)|(\d{1,9})([.)])(?=\s|$)|\|)/,
-          (token, _t, digits, dot) => (digits !== undefined ? `${digits}\\${dot}` : `\\${token}`),
-        ),
-    )
+    .map((line, index) => {
+      const body = line.trimStart();
+      if (body.length === 0) return "";
+      const lead = line.slice(0, line.length - body.length);
+      const escaped = body.replace(
+        /^(#{1,6}(?=\s|$)|>|[-+](?=\s|$)|-+(?=\s*$)|=+(?=\s*$)|(\d{1,9})([.)])(?=\s|$)|\|)/,
+        (token, _t, digits, dot) => (digits !== undefined ? `${digits}\\${dot}` : `\\${token}`),
+      );
+      const opensCode = index === 0 && /^(?: {0,3}\t| {4})/.test(lead);
+      return `${opensCode ? `&#32;${lead.slice(1)}` : lead}${escaped}`;
+    })
     .join("\n");
 }
 
