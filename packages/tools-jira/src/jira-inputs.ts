@@ -4,6 +4,7 @@
  */
 import { hasHiddenCharacters } from "toolreg/toolkit";
 import { z } from "zod";
+import { markdownOverBounds } from "./adf/markdown-bounds.js";
 
 /** An issue key: the project key (a capital letter, then capitals, digits or _), a hyphen, the number. */
 export const ISSUE_KEY = /^[A-Z][A-Z0-9_]+-\d+$/;
@@ -63,6 +64,11 @@ export const markdownField = (what: string) =>
     .max(32_000, `${what} of at most 32,000 characters (Jira keeps 32,767 in a text field)`)
     .refine((text) => text.trim().length > 0, `${what} is empty`)
     .refine((text) => !/[\p{Cc}]/u.test(text.replace(/[\n\t\r]/g, "")), `${what} without control characters`)
+    .superRefine((text, check) => {
+      // Refused before the parser runs: deep nesting or a flood of emphasis would hold the CPU for seconds.
+      const overBounds = markdownOverBounds(text);
+      if (overBounds !== undefined) check.addIssue({ code: "custom", message: `${what}: ${overBounds}` });
+    })
     .describe(
       `${what} in markdown: headings, lists, **bold**, *italic*, \`code\`, fenced code blocks, > quotes, links and tables become Jira's rich text`,
     );

@@ -149,7 +149,12 @@ describe("adfToMarkdown", () => {
     for (let level = 0; level < 100_000; level++) media = { type: "mediaSingle", content: [media] };
     expect(md(doc(media))).toBe("[media: deep.png]");
     expect(
-      md(doc({ type: "mediaSingle", content: [{ type: "media" }, { type: "caption", content: [text("Fig 1")] }] })),
+      md(
+        doc({
+          type: "mediaSingle",
+          content: [{ type: "media" }, { type: "caption", content: [text("Fig 1")] }],
+        }),
+      ),
     ).toBe("[media] Fig 1");
   });
 

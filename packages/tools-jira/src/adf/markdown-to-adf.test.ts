@@ -142,10 +142,66 @@ describe("markdownToAdf", () => {
     expect(content("```\n```")).toEqual([{ type: "codeBlock" }]);
   });
 
-  it("survives hostile nesting within its bound", () => {
-    const deep = `${">".repeat(2_000)} bottom`;
-    const rendered = JSON.stringify(markdownToAdf(deep));
-    expect(rendered).toContain("bottom");
+  it("nests within its bound: quotes in quotes join one quote, lists past 24 levels become text", () => {
+    // Deeper markdown is refused before it is parsed (markdown-bounds.ts).
+    expect(content(`${"> ".repeat(32)}bottom`)).toEqual([
+      { type: "blockquote", content: [{ type: "paragraph", content: [{ type: "text", text: "bottom" }] }] },
+    ]);
+    const list = Array.from({ length: 32 }, (_, level) => `${"  ".repeat(level)}- level ${level}`).join("\n");
+    const rendered = JSON.stringify(markdownToAdf(list));
+    expect(rendered).toContain("level 31");
+    expect(rendered.split('"bulletList"').length - 1).toBe(25);
+  });
+
+  it("gives a quote inside a quote or a list item its container's blocks, as ADF requires", () => {
+    expect(content("> > x\n>\n> y")).toEqual([
+      {
+        type: "blockquote",
+        content: [
+          { type: "paragraph", content: [{ type: "text", text: "x" }] },
+          { type: "paragraph", content: [{ type: "text", text: "y" }] },
+        ],
+      },
+    ]);
+    expect(content("- > x")).toEqual([
+      {
+        type: "bulletList",
+        content: [
+          { type: "listItem", content: [{ type: "paragraph", content: [{ type: "text", text: "x" }] }] },
+        ],
+      },
+    ]);
+  });
+
+  it("keeps a footnote reference and its definition as text", () => {
+    expect(content("See this[^1].\n\n[^1]: The note.")).toEqual([
+      {
+        type: "paragraph",
+        content: [
+          { type: "text", text: "See this" },
+          { type: "text", text: "[^1]" },
+          { type: "text", text: "." },
+        ],
+      },
+      { type: "paragraph", content: [{ type: "text", text: "[^1]: The note." }] },
+    ]);
+  });
+
+  it("links only to http(s), mailto or a relative target; another link keeps its text alone", () => {
+    const marksOf = (markdown: string) =>
+      (content(markdown)[0]?.content ?? []).map((node) => node.marks?.[0]?.attrs?.href ?? null);
+    expect(marksOf("[a](https://x.example) [b](mailto:a@x.example) [c](/browse/PROJ-1)")).toEqual([
+      "https://x.example",
+      null,
+      "mailto:a@x.example",
+      null,
+      "/browse/PROJ-1",
+    ]);
+    const refused = content(
+      "[empty]() [js](javascript:alert(1)) [tab](java&#9;script:x) [data](DATA:text/html,x)",
+    );
+    expect(JSON.stringify(refused)).not.toContain("marks");
+    expect(adfToMarkdown({ type: "doc", content: refused }).markdown).toBe("empty js tab data");
   });
 });
 

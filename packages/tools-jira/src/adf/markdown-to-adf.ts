@@ -4,7 +4,10 @@
  * the markdown is read as CommonMark reads it; the tree is then mapped onto ADF's nodes and marks. What ADF
  * has no node for keeps its text (raw HTML, an image as a link to it, a task item's box as `[ ]`), so no
  * part of the input is lost and none is an error. ADF's own rules are kept: no empty text node, a heading
- * inside a quote or a table cell becomes a paragraph, every cell holds a paragraph.
+ * inside a quote or a table cell becomes a paragraph, every cell holds a paragraph, a quote inside a quote or
+ * a list item gives its blocks to that container, a link goes only to http(s), mailto or a relative target.
+ * The markdown must be within markdown-bounds.ts's bounds (the tools' inputs check it): the parser is
+ * superlinear past them.
  */
 import type { Definition, List, ListItem, Nodes, PhrasingContent, Root, RootContent, Table } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
@@ -50,6 +53,8 @@ class AdfWalker {
       case "thematicBreak":
         return within === "doc" ? [{ type: "rule" }] : paragraphOf(textNodes("---", []));
       case "blockquote": {
+        // ADF has no quote inside a quote or a list item: there its blocks join the container's own.
+        if (within !== "doc") return this.blocks(node.children, depth + 1, within);
         const content = this.blocks(node.children, depth + 1, "blockquote");
         return content.length > 0 ? [{ type: "blockquote", content }] : [];
       }
@@ -64,6 +69,8 @@ class AdfWalker {
         return paragraphOf(textNodes(node.value, []));
       case "definition":
         return [];
+      case "footnoteDefinition":
+        return paragraphOf(textNodes(`[^${node.label ?? node.identifier}]: ${plainText(node)}`, []));
       default:
         return paragraphOf(textNodes(plainText(node), []));
     }
@@ -139,6 +146,9 @@ class AdfWalker {
         return [{ type: "hardBreak" }];
       case "html":
         return textNodes(node.value, marks);
+      case "footnoteReference":
+        // ADF has no footnote: the reference stays as it was written.
+        return textNodes(`[^${node.label ?? node.identifier}]`, marks);
       default:
         return textNodes(plainText(node), marks);
     }
@@ -171,8 +181,18 @@ function withMark(marks: readonly AdfMark[], mark: AdfMark): AdfMark[] {
   return [...marks, mark];
 }
 
+/** The link mark for `href`; none for an empty target or one with a scheme other than http(s) or mailto. */
 function withLink(marks: readonly AdfMark[], href: string): AdfMark[] {
-  return [...marks.filter((mark) => mark.type !== "link"), { type: "link", attrs: { href } }];
+  const kept = marks.filter((mark) => mark.type !== "link");
+  return isLinkable(href) ? [...kept, { type: "link", attrs: { href } }] : kept;
+}
+
+function isLinkable(href: string): boolean {
+  // Browsers ignore control characters and spaces in a scheme (`java\tscript:`): read it as they do.
+  const compact = href.replace(/[\u0000-\u0020\u007f]/g, "");
+  if (compact.length === 0) return false;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(compact)?.[1]?.toLowerCase();
+  return scheme === undefined || scheme === "http" || scheme === "https" || scheme === "mailto";
 }
 
 /** The text of any mdast node, iteratively (a deep tree cannot exhaust the stack). */
@@ -183,7 +203,10 @@ function plainText(node: Nodes): string {
     const next = stack.pop() as Nodes;
     if ("value" in next && typeof next.value === "string") parts.push(next.value);
     else if (next.type === "image") parts.push(next.alt ?? next.url);
-    else if ("children" in next) stack.push(...[...(next.children as Nodes[])].reverse());
+    else if ("children" in next) {
+      const children = next.children as Nodes[];
+      for (let index = children.length - 1; index >= 0; index--) stack.push(children[index] as Nodes);
+    }
   }
   return parts.join(" ").replace(/\s+/g, " ").trim();
 }

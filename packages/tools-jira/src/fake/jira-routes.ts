@@ -10,11 +10,12 @@
  *   permission to see it."; `POST /issue` 201 CreatedIssue or 400 with per-field `errors`; `PUT` 204;
  *   `GET` and `POST /issue/{key}/transitions` (204; an id not available is a 400);
  * - api-group-issue-comments: `POST /issue/{key}/comment` 201 Comment.
- * Rich text must be an ADF document (`{"type": "doc", "version": 1}`, no empty text node): a string or a
- * malformed document is a 400, as Jira refuses it.
+ * Rich text must be an ADF document whose nodes nest as ADF allows (adf-check.ts): a string or a malformed
+ * document is a 400, as Jira refuses it.
  */
 import type { Hono } from "hono";
 import type { AdfNode } from "../adf/adf-node.js";
+import { adfProblem } from "./adf-check.js";
 import type { JiraFake } from "./jira-fake.js";
 import {
   ACCOUNT,
@@ -159,8 +160,8 @@ export function jiraRoutes(site: JiraSite) {
       if (!step) return fake.json(c, 400, errors([`Transition id '${id}' is not valid for this issue.`]));
       const added = body.update?.comment?.[0]?.add?.body;
       if (added !== undefined) {
-        if (!isAdfDocument(added)) return fake.json(c, 400, errors([], { comment: ADF_REQUIRED }));
-        addComment(site, issue, added);
+        if (adfProblem(added)) return fake.json(c, 400, errors([], { comment: ADF_REQUIRED }));
+        addComment(site, issue, added as AdfNode);
       }
       issue.status = step.status;
       return fake.json(c, 204);
@@ -170,8 +171,8 @@ export function jiraRoutes(site: JiraSite) {
       const issue = site.issues.get(c.req.param("issueIdOrKey"));
       if (!issue) return fake.json(c, 404, NO_ISSUE);
       const { body } = (await c.req.json()) as { body?: unknown };
-      if (!isAdfDocument(body)) return fake.json(c, 400, errors([], { comment: ADF_REQUIRED }));
-      return fake.json(c, 201, commentBean(issue, addComment(site, issue, body)));
+      if (adfProblem(body)) return fake.json(c, 400, errors([], { comment: ADF_REQUIRED }));
+      return fake.json(c, 201, commentBean(issue, addComment(site, issue, body as AdfNode)));
     });
   };
 }
@@ -194,8 +195,7 @@ function fieldProblems(site: JiraSite, fields: Record<string, unknown>): Record<
     if (!known.has(name))
       problems[name] = `Field '${name}' cannot be set. It is not on the appropriate screen, or unknown.`;
   }
-  if (fields.description !== undefined && !isAdfDocument(fields.description))
-    problems.description = ADF_REQUIRED;
+  if (fields.description !== undefined && adfProblem(fields.description)) problems.description = ADF_REQUIRED;
   const priority = (fields.priority as { name?: string } | undefined)?.name;
   if (fields.priority !== undefined && !PRIORITIES.includes(String(priority))) {
     problems.priority = `Priority name '${priority}' is not valid`;
@@ -210,20 +210,6 @@ function assigneeOf(fields: Record<string, unknown>) {
   const accountId = (fields.assignee as { accountId?: string } | null | undefined)?.accountId;
   if (accountId === undefined) return null;
   return user(accountId, accountId === ACCOUNT.accountId ? ACCOUNT.displayName : "Mia Krystof");
-}
-
-/** A document Jira takes: `doc`, version 1, and no text node without text anywhere in it. */
-function isAdfDocument(value: unknown): value is AdfNode {
-  const doc = value as { type?: unknown; version?: unknown; content?: unknown };
-  if (typeof value !== "object" || value === null || doc.type !== "doc" || doc.version !== 1) return false;
-  const stack: unknown[] = Array.isArray(doc.content) ? [...doc.content] : [null];
-  while (stack.length > 0) {
-    const node = stack.pop() as AdfNode | null;
-    if (typeof node !== "object" || node === null || typeof node.type !== "string") return false;
-    if (node.type === "text" && !(typeof node.text === "string" && node.text.length > 0)) return false;
-    stack.push(...(node.content ?? []));
-  }
-  return true;
 }
 
 function addComment(site: JiraSite, issue: StoredIssue, body: AdfNode) {

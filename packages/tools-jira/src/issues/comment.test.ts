@@ -57,12 +57,44 @@ describe("jira_comment", () => {
     });
   });
 
-  it("refuses an empty or oversized comment, or a key that is not one, before sending anything", async () => {
+  it("writes quotes inside quotes and list items as ADF Jira takes (their blocks join the container)", async () => {
+    const result = await jira.callApproved("jira_comment", {
+      key: "PROJ-7",
+      body: "> > nested\n\n- > in an item",
+    });
+    if (!result.ok) throw new Error(result.error.message);
+    expect(jira.fake.requests.at(-1)?.body).toEqual({
+      body: {
+        type: "doc",
+        version: 1,
+        content: [
+          {
+            type: "blockquote",
+            content: [{ type: "paragraph", content: [{ type: "text", text: "nested" }] }],
+          },
+          {
+            type: "bulletList",
+            content: [
+              {
+                type: "listItem",
+                content: [{ type: "paragraph", content: [{ type: "text", text: "in an item" }] }],
+              },
+            ],
+          },
+        ],
+      },
+    });
+  });
+
+  it("refuses an empty, oversized or too deeply nested comment, or a key that is not one, before sending anything", async () => {
     for (const input of [
       { key: "PROJ-7", body: "   \n" },
       { key: "PROJ-7", body: "x".repeat(32_001) },
       { key: "PROJ-7", body: "bell \u0007" },
       { key: "PROJ-7?notify=false", body: "x" },
+      // Markdown that would hold the parser for seconds: refused by a linear scan first.
+      { key: "PROJ-7", body: ">".repeat(31_000) },
+      { key: "PROJ-7", body: "*a".repeat(16_000) },
     ]) {
       const result = await jira.call("jira_comment", input);
       expect(result.ok ? "ok" : result.error.code, JSON.stringify(input).slice(0, 60)).toBe("invalid_input");
