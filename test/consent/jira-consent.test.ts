@@ -4,7 +4,9 @@
  * authorization server replaced by a real OAuth provider (oidc-provider 9) that issues opaque tokens for
  * Atlassian's API with Jira's classic scopes, its authorize URL keeping Atlassian's own query parameters
  * (audience, prompt). The Jira fake accepts only the tokens that provider issued (RFC 7662 introspection)
- * as Bearer, and an Atlassian account's API token as HTTP Basic.
+ * as Bearer, and an Atlassian account's API token as HTTP Basic. The deployment names its site by cloudId (a
+ * 3LO token is accepted only at api.atlassian.com/ex/jira/{cloudId}); one naming it by siteUrl asks no one
+ * for consent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type JiraFake, startJiraFake } from "../../packages/tools-jira/src/fake/jira-fake.js";
@@ -20,6 +22,7 @@ import { type ConsentServer, startConsentServer } from "./consent-server.js";
 import { type ProviderFixture, startProvider } from "./oidc-provider-fixture.js";
 
 const TENANT = "acme";
+const CLOUD_ID = "11223344-a1b2-3b33-c444-def123456789";
 /** The resource Atlassian's tokens are for: its API gateway (the authorize URL's `audience`). */
 const ATLASSIAN_API = "https://api.atlassian.com/";
 
@@ -29,6 +32,7 @@ let consent: ConsentServer;
 let server: RegistryServer;
 let origin: string;
 let toolkitHost: ReturnType<typeof createToolkitHost>;
+let localJira: typeof jiraToolkit;
 
 beforeAll(async () => {
   provider = await startProvider({
@@ -43,21 +47,23 @@ beforeAll(async () => {
     },
   });
   // The real toolkit, with Atlassian's fixed authorization server swapped for the local one: the same
-  // query parameters Atlassian's authorize URL carries stay on it.
-  const atlassianQuery = new URL(
-    jiraToolkit.auth.kind === "token-or-oauth" ? jiraToolkit.auth.oauth.authorizeUrl : "",
-  ).search;
-  const localJira = defineToolkit({
+  // query parameters Atlassian's authorize URL carries, and offline_access, stay on it; the toolkit's own
+  // choice of when to ask for consent (a cloudId, not a siteUrl) is kept.
+  const shipped = jiraToolkit.auth;
+  if (shipped.kind !== "token-or-oauth") throw new Error("the Jira toolkit takes a token or OAuth");
+  const local = {
+    ...shipped.oauth,
+    authorizeUrl: `${provider.authorizeUrl}${new URL(shipped.oauth.authorizeUrl).search}`,
+    tokenUrl: provider.tokenUrl,
+  };
+  localJira = defineToolkit({
     ...jiraToolkit,
-    auth: {
-      kind: "token-or-oauth",
-      header: "authorization",
-      oauth: { authorizeUrl: `${provider.authorizeUrl}${atlassianQuery}`, tokenUrl: provider.tokenUrl },
-    },
+    auth: { ...shipped, oauth: local },
+    oauthEndpoints: (config) => (jiraToolkit.oauthEndpoints?.(config) === undefined ? undefined : local),
   });
   // Loopback is allowed for the test's own servers alone: in a deployment Jira is a public host.
   toolkitHost = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });
-  const tools = await localJira.build({ siteUrl: SITE, apiUrl: jira.url }, toolkitHost);
+  const tools = await localJira.build({ cloudId: CLOUD_ID, apiUrl: jira.url }, toolkitHost);
   consent = await startConsentServer({
     tools,
     apps: { jira: provider.client },
@@ -90,13 +96,27 @@ function parkedOf(answer: { status: number; envelope: Envelope }): Parked {
   return (answer.envelope.ok ? {} : answer.envelope.error.details) as unknown as Parked;
 }
 
+/** A tool call's run and call ids: the principal's run, and this call. */
+const ids = (call: string) => ({ run: `run-${call.slice(0, 1)}`, call });
+
+/** A tenant-wide API token, as an operator stores it with `toolreg credentials connect jira`. */
+async function storeTenantToken(accessToken: string): Promise<void> {
+  await server.deps.credentialStore?.put({
+    tenantId: TENANT,
+    ref: "jira",
+    kind: "token",
+    provider: "jira",
+    secrets: { accessToken },
+    connectedBy: "operator",
+    at: Date.now(),
+  });
+}
+
 const issueRequests = () => jira.requests.filter((request) => request.path === "/rest/api/3/issue/PROJ-1");
 
 describe("the Jira toolkit's credentials", () => {
   it("parks an unconnected read for consent, connects at the authorization server, then sends Bearer <token>", async () => {
-    const parked = parkedOf(
-      await consent.invoke("alice", "jira_get_issue", { key: "PROJ-1" }, { run: "run-alice", call: "a-1" }),
-    );
+    const parked = parkedOf(await consent.invoke("alice", "jira_get_issue", { key: "PROJ-1" }, ids("a-1")));
     expect(parked).toMatchObject({ problem: "missing", scopes: ["read:jira-work"] });
     expect(jira.requests).toEqual([]);
 
@@ -111,7 +131,8 @@ describe("the Jira toolkit's credentials", () => {
     const asked = new URL(authorize?.slice(4) ?? "").searchParams;
     expect(asked.get("audience")).toBe("api.atlassian.com");
     expect(asked.get("prompt")).toBe("consent");
-    expect(asked.get("scope")).toBe("read:jira-work");
+    // offline_access is asked for every time (Atlassian's refresh token), the tool's own scope beside it.
+    expect(asked.get("scope")?.split(" ").sort()).toEqual(["offline_access", "read:jira-work"]);
     expect(page.text).toContain("Connected jira");
     expect(page.text).toContain("jira_get_issue ran.");
 
@@ -129,26 +150,69 @@ describe("the Jira toolkit's credentials", () => {
     expect(issueRequests()).toHaveLength(1);
   });
 
-  it("sends a tenant's stored email:api_token as Basic base64(email:token), with no consent asked", async () => {
-    await server.deps.credentialStore?.put({
-      tenantId: TENANT,
-      ref: "jira",
-      kind: "token",
-      provider: "jira",
-      secrets: { accessToken: STORED_CREDENTIAL },
-      connectedBy: "operator",
-      at: Date.now(),
+  it("gives up a Bearer token Jira refuses (401), and parks the next call for consent again", async () => {
+    const token = await server.deps.credentials?.resolve("jira", { tenantId: TENANT, principalId: "alice" });
+    await provider.revoke(String(token));
+    const refused = await consent.invoke("alice", "jira_get_issue", { key: "PROJ-1" }, ids("a-2"));
+    expect(refused.envelope).toMatchObject({
+      ok: false,
+      error: { code: "auth_required", retryable: false, details: { status: 401, credentialRejected: true } },
     });
+    // Jira's fake saw the revoked token once, and did not know it.
+    expect(issueRequests().at(-1)?.authorization).toBe(`Bearer ${token}`);
+    expect(issueRequests().at(-1)?.login).toBeUndefined();
+    const before = jira.requests.length;
+    const again = parkedOf(await consent.invoke("alice", "jira_get_issue", { key: "PROJ-1" }, ids("a-3")));
+    expect(again.problem).toBe("revoked");
+    expect(jira.requests).toHaveLength(before);
+  });
+
+  it("sends a tenant's stored email:api_token as Basic base64(email:token), with no consent asked", async () => {
+    await storeTenantToken(STORED_CREDENTIAL);
     const before = issueRequests().length;
-    const answer = await consent.invoke(
-      "bob",
-      "jira_get_issue",
-      { key: "PROJ-1" },
-      { run: "run-bob", call: "b-1" },
-    );
+    const answer = await consent.invoke("bob", "jira_get_issue", { key: "PROJ-1" }, ids("b-1"));
     expect(answer).toMatchObject({ status: 200, envelope: { ok: true, data: { key: "PROJ-1" } } });
     const sent = issueRequests().slice(before);
     expect(sent).toHaveLength(1);
     expect(sent[0]?.authorization).toBe(`Basic ${Buffer.from(STORED_CREDENTIAL, "utf8").toString("base64")}`);
+  });
+
+  it("gives up a stored email:token Jira refuses (401): it is revoked in the store and not sent again", async () => {
+    const revoked = "ann@acme.example:ATATT-revoked";
+    await storeTenantToken(revoked);
+    const refused = await consent.invoke("bob", "jira_get_issue", { key: "PROJ-1" }, ids("b-2"));
+    expect(refused.envelope).toMatchObject({
+      ok: false,
+      error: { code: "auth_required", retryable: false, details: { status: 401, credentialRejected: true } },
+    });
+    expect(issueRequests().at(-1)?.authorization).toBe(`Basic ${Buffer.from(revoked).toString("base64")}`);
+    const stored = await server.deps.credentialStore?.get({ tenantId: TENANT, ref: "jira" });
+    expect(stored).toMatchObject({ secrets: undefined, revokedAt: expect.any(Number) });
+    const before = jira.requests.length;
+    parkedOf(await consent.invoke("bob", "jira_get_issue", { key: "PROJ-1" }, ids("b-3")));
+    expect(jira.requests).toHaveLength(before);
+  });
+
+  it("asks no one for consent where the site is named by siteUrl (3LO tokens are refused there): it fails", async () => {
+    const siteTools = await localJira.build({ siteUrl: SITE, apiUrl: jira.url }, toolkitHost);
+    const site = await startConsentServer({
+      tools: siteTools,
+      apps: { jira: provider.client },
+      tenantId: "site-tenant",
+      principals: ["carol"],
+    });
+    try {
+      const before = jira.requests.length;
+      const failed = await site.invoke("carol", "jira_get_issue", { key: "PROJ-1" }, ids("c-1"));
+      expect(failed.envelope).toMatchObject({
+        ok: false,
+        error: { code: "auth_required", retryable: false },
+      });
+      expect(failed.envelope.ok || failed.envelope.error.details).not.toHaveProperty("consentUrl");
+      expect(failed.envelope.ok || failed.envelope.error.message).toMatch(/jira/);
+      expect(jira.requests).toHaveLength(before);
+    } finally {
+      await site.close();
+    }
   });
 });

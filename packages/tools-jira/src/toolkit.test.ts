@@ -35,9 +35,18 @@ describe("the Jira toolkit", () => {
       header: "authorization",
       oauth: ATLASSIAN_OAUTH,
     });
-    expect(ATLASSIAN_OAUTH.authorizeUrl).toBe(
-      "https://auth.atlassian.com/authorize?audience=api.atlassian.com&prompt=consent",
-    );
+    expect(ATLASSIAN_OAUTH).toEqual({
+      authorizeUrl: "https://auth.atlassian.com/authorize?audience=api.atlassian.com&prompt=consent",
+      tokenUrl: "https://auth.atlassian.com/oauth/token",
+      // Atlassian issues a refresh token only when offline_access is asked for.
+      requestAlways: ["offline_access"],
+    });
+  });
+
+  it("asks for OAuth consent only with a cloudId: a 3LO token is refused at the site itself", () => {
+    const endpointsFor = (config: unknown) => jiraToolkit.oauthEndpoints?.(jiraToolkit.parseConfig(config));
+    expect(endpointsFor({ cloudId: CLOUD_ID })).toBe(ATLASSIAN_OAUTH);
+    expect(endpointsFor({ siteUrl: "https://acme.atlassian.net" })).toBeUndefined();
   });
 
   it("sends requests to the site for a siteUrl, to api.atlassian.com for a cloudId, and to apiUrl when given", () => {
@@ -52,7 +61,7 @@ describe("the Jira toolkit", () => {
     );
   });
 
-  it("refuses a configuration naming no site, both, or a URL that carries a credential", () => {
+  it("refuses a configuration naming no site, both, a URL that carries a credential, or a site over http", () => {
     expect(() => jiraToolkit.parseConfig({})).toThrow(/siteUrl: name the Jira site by siteUrl or by cloudId/);
     expect(() =>
       jiraToolkit.parseConfig({ siteUrl: "https://acme.atlassian.net", cloudId: CLOUD_ID }),
@@ -61,5 +70,7 @@ describe("the Jira toolkit", () => {
       /credentials/,
     );
     expect(() => jiraToolkit.parseConfig({ cloudId: "acme" })).toThrow(/UUID/);
+    // Basic credentials in clear text: a site is https only (apiUrl may be http, for a local fake).
+    expect(() => jiraToolkit.parseConfig({ siteUrl: "http://acme.atlassian.net" })).toThrow(/siteUrl/);
   });
 });

@@ -22,11 +22,13 @@ const PACKAGE = "@toolreg/tools-jira";
 /**
  * Atlassian's OAuth 2.0 (3LO) authorization-code flow (developer.atlassian.com/cloud/jira/platform/
  * oauth-2-3lo-apps): the authorize URL names the API audience and asks for consent every time; the query
- * parameters here are kept when the consent step adds its own.
+ * parameters here are kept when the consent step adds its own. Every consent also asks for
+ * `offline_access`, the only way Atlassian issues a refresh token; no tool needs it as its own scope.
  */
 export const ATLASSIAN_OAUTH = {
   authorizeUrl: "https://auth.atlassian.com/authorize?audience=api.atlassian.com&prompt=consent",
   tokenUrl: "https://auth.atlassian.com/oauth/token",
+  requestAlways: ["offline_access"],
 } as const;
 
 /** A stored `email:token` goes as HTTP Basic; an OAuth access token (no colon) as Bearer. */
@@ -43,6 +45,11 @@ export const jiraToolkit = defineToolkit({
     "Jira Cloud: search issues with JQL, read them, list projects and transitions, create, update, transition and comment on issues; rich text as markdown.",
   config: JiraConfigSchema,
   auth: { kind: "token-or-oauth", header: "authorization", oauth: ATLASSIAN_OAUTH },
+  // A 3LO token is accepted only at api.atlassian.com/ex/jira/{cloudId} (developer.atlassian.com/cloud/
+  // oauth/getting-started/making-calls-to-api): a deployment naming its site by siteUrl cannot use one, so
+  // it asks no one for consent (which would loop: each token refused with 401, consent asked again) and
+  // needs a stored email:token instead.
+  oauthEndpoints: (config) => (config.cloudId === undefined ? undefined : ATLASSIAN_OAUTH),
   hosts: [ATLASSIAN_API_HOST, "*.atlassian.net"],
   tools: [
     searchIssues,

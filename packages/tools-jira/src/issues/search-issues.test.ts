@@ -152,8 +152,15 @@ describe("jira_search_issues", () => {
       { jql: "project = OPS" },
       "ann@acme.example:revoked",
     );
-    // The seam's credential step words the 401 (see the package README on exchanged credentials).
-    expect(result).toMatchObject({ ok: false, error: { details: { status: 401, credentialRef: "jira" } } });
+    // The seam gives up a credential Jira refused (HTTP Basic is the credential itself, no cached token).
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: "auth_required",
+        retryable: false,
+        details: { status: 401, credentialRef: "jira", credentialRejected: true },
+      },
+    });
     expect(jira.fake.requests[0]?.authorization).toBe(
       `Basic ${Buffer.from("ann@acme.example:revoked").toString("base64")}`,
     );
