@@ -1,6 +1,12 @@
 /** @module The Notion toolkit's configuration, as a config file or a host gives it. */
 import { z } from "zod";
 
+/**
+ * The most characters of page content notion_get_page returns in one answer: its output limit is sized to
+ * hold this much with room to spare.
+ */
+export const MAX_CONTENT_CHARS = 100_000;
+
 export const NotionConfigSchema = z.strictObject({
   credentialRef: z.string().min(1).default("notion").meta({
     description:
@@ -35,9 +41,12 @@ export const NotionConfigSchema = z.strictObject({
   maxChars: z
     .int()
     .min(1000)
-    .max(500_000)
+    .max(MAX_CONTENT_CHARS)
     .default(60_000)
-    .meta({ description: "the most characters of page content notion_get_page returns" }),
+    .meta({
+      description:
+        "the most characters of page content notion_get_page returns (at most 100,000: what its output limit holds)",
+    }),
 });
 
 export type NotionConfig = z.output<typeof NotionConfigSchema>;

@@ -2,10 +2,14 @@
  * @module A page's block tree read within stated limits. Notion returns one level of children per request
  * (GET /v1/blocks/{id}/children, at most 100 a page) and a block with `has_children` needs a request of its
  * own, so a deep or long page could take hundreds of requests at Notion's three a second. The walk goes in
- * document order and stops at whichever limit comes first — blocks read, requests made, characters of text —
- * and reports it by name; children below the depth limit are left unread (and marked), the rest still read.
+ * document order and stops at whichever limit comes first — blocks read, requests made, characters of text,
+ * the call's remaining time — and reports it by name; children below the depth limit are left unread (and
+ * marked), the rest still read. A request that fails after others succeeded (a 429 most likely) ends the
+ * read with what it has, the failure named, instead of throwing the pages already read away.
  */
 import { type BlockObjectResponse, isFullBlock, type ListBlockChildrenResponse } from "@notionhq/client";
+import { ToolFailure } from "toolreg/toolkit";
+import { NOTION_PAGE_SIZE } from "../notion-client.js";
 import { type BlockNode, blockLine } from "./blocks-to-markdown.js";
 
 export interface BlockTreeLimits {
@@ -17,7 +21,26 @@ export interface BlockTreeLimits {
   maxChars: number;
 }
 
-export type BlockTreeLimit = "depth" | "blocks" | "requests" | "characters";
+export type BlockTreeLimit =
+  | "depth"
+  | "blocks"
+  | "requests"
+  | "characters"
+  | "time"
+  | "rate_limit"
+  | "failure";
+
+/** The call's clock: no request starts after `deadline - TIME_RESERVE_MS`. */
+export interface BlockTreeClock {
+  deadline: number;
+  now: () => number;
+}
+
+/**
+ * Time left unused for the last request and the answer: a request started later could outlast the call's
+ * deadline, and a timed-out call returns nothing at all. Notion answers a children list in well under this.
+ */
+export const TIME_RESERVE_MS = 5000;
 
 export interface BlockTree {
   nodes: BlockNode[];
@@ -26,6 +49,8 @@ export interface BlockTree {
   blocks: number;
   requests: number;
   characters: number;
+  /** The failure that stopped the read (stoppedBy rate_limit or failure). */
+  failure?: ToolFailure;
 }
 
 export type ChildrenPage = (
@@ -34,18 +59,38 @@ export type ChildrenPage = (
   pageSize: number,
 ) => Promise<ListBlockChildrenResponse>;
 
-const PAGE_SIZE = 100;
-
 export async function readBlockTree(
   rootId: string,
   fetchChildren: ChildrenPage,
   limits: BlockTreeLimits,
+  clock: BlockTreeClock,
 ): Promise<BlockTree> {
   let blocks = 0;
   let requests = 0;
   let characters = 0;
   let halted: Exclude<BlockTreeLimit, "depth"> | undefined;
+  let failure: ToolFailure | undefined;
   let depthCut = false;
+
+  /** One page of children, or undefined when a failure after the first request ends the read. */
+  const fetchPage = async (parentId: string, cursor: string | undefined) => {
+    const size = Math.min(NOTION_PAGE_SIZE, limits.maxBlocks - blocks);
+    requests++;
+    try {
+      return await fetchChildren(parentId, cursor, size);
+    } catch (error) {
+      // Nothing read yet: the failure is the answer. Otherwise it ends the read and is named.
+      if (requests === 1 || !ToolFailure.isInstance(error)) throw error;
+      failure = error;
+      halted =
+        error.envelopeCode === "upstream_rate_limited"
+          ? "rate_limit"
+          : error.envelopeCode === "timeout"
+            ? "time"
+            : "failure";
+      return undefined;
+    }
+  };
 
   const walk = async (parentId: string, depth: number): Promise<BlockNode[]> => {
     const nodes: BlockNode[] = [];
@@ -59,8 +104,12 @@ export async function readBlockTree(
         halted = "blocks";
         break;
       }
-      requests++;
-      const page = await fetchChildren(parentId, cursor, Math.min(PAGE_SIZE, limits.maxBlocks - blocks));
+      if (clock.now() > clock.deadline - TIME_RESERVE_MS) {
+        halted = "time";
+        break;
+      }
+      const page = await fetchPage(parentId, cursor);
+      if (page === undefined) break;
       for (const block of page.results) {
         // A partial block (no type) is one the integration may not read in full: nothing to show.
         if (!isFullBlock(block)) continue;
@@ -98,5 +147,12 @@ export async function readBlockTree(
 
   const nodes = await walk(rootId, 1);
   const stoppedBy = halted ?? (depthCut ? "depth" : undefined);
-  return { nodes, ...(stoppedBy ? { stoppedBy } : {}), blocks, requests, characters };
+  return {
+    nodes,
+    ...(stoppedBy ? { stoppedBy } : {}),
+    blocks,
+    requests,
+    characters,
+    ...(failure ? { failure } : {}),
+  };
 }

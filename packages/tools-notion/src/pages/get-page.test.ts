@@ -1,15 +1,29 @@
 import { describe, expect, it } from "vitest";
 import { failureOf, success, useNotionHarness } from "../fake/notion-harness.js";
+import { blockObject } from "../fake/notion-objects.js";
 import { FIRST_TASK, HANDBOOK, LONG_PAGE, LONG_PAGE_BLOCKS, TEST_TOKEN } from "../fake/notion-world.js";
 
 const notion = useNotionHarness({ maxRequests: 10 });
 
 interface PageData {
   page: { id: string; title: string; properties: Record<string, string> };
-  markdown?: string;
   blocks?: number;
   requests?: number;
   stoppedBy?: string;
+}
+
+/**
+ * The markdown in a result's content, as Notion's text was: inside the seam's untrusted-content fence (its
+ * two opening lines and closing line dropped, its escapes of markdown structure undone), after the header's
+ * blank line, before the note on a limit.
+ */
+function markdownOf(result: { content: string }): string {
+  const body = result.content
+    .split("\n")
+    .slice(2, -1)
+    .join("\n")
+    .replace(/\\([#`~=*_-])/g, "$1");
+  return body.slice(body.indexOf("\n\n") + 2).replace(/\n\n\[Read [^\n]*\]$/, "");
 }
 
 describe("notion_get_page", () => {
@@ -27,7 +41,7 @@ describe("notion_get_page", () => {
     expect(result.truncated).toBeFalsy();
     // The list item's child, its grandchild, and the toggle's child: three more requests; never the child page.
     expect(data.requests).toBe(4);
-    expect(data.markdown?.split("\n")).toEqual([
+    expect(markdownOf(result).split("\n")).toEqual([
       "# Welcome",
       "Read this first.",
       "- Tools",
@@ -69,7 +83,7 @@ describe("notion_get_page", () => {
     expect(data.requests).toBe(1);
     expect(data.stoppedBy).toBe("depth");
     expect(result.truncated).toBe(true);
-    expect(data.markdown).toContain("- Tools\n  [… nested blocks not read: a limit was reached]");
+    expect(markdownOf(result)).toContain("- Tools\n  [... nested blocks not read: a limit was reached]");
     expect(result.content).toMatch(/stopped by depth: nested blocks below the depth limit/);
   });
 
@@ -81,7 +95,7 @@ describe("notion_get_page", () => {
     expect(lists[1]?.query.start_cursor).toMatch(/^[0-9a-f-]{36}$/);
     expect(data.blocks).toBe(150);
     expect(data.stoppedBy).toBe("blocks");
-    expect(data.markdown?.split("\n").at(-1)).toBe("Entry 150");
+    expect(markdownOf(result).split("\n").at(-1)).toBe("Entry 150");
     expect(LONG_PAGE_BLOCKS).toBeGreaterThan(150);
   });
 
@@ -105,14 +119,43 @@ describe("notion_get_page", () => {
     const { startNotionHarness } = await import("../fake/notion-harness.js");
     const harness = await startNotionHarness({ maxChars: 1000 });
     try {
-      const data = success(await harness.call("notion_get_page", { pageId: LONG_PAGE })).data as PageData;
+      const result = success(await harness.call("notion_get_page", { pageId: LONG_PAGE }));
+      const data = result.data as PageData;
       expect(data.stoppedBy).toBe("characters");
       // "Entry 1" … "Entry 9" are 7 characters, the next ones 8 and 9: the reading stops below 1,000.
-      expect(data.markdown?.replace(/\n/g, "").length).toBeLessThanOrEqual(1000);
+      expect(markdownOf(result).replace(/\n/g, "").length).toBeLessThanOrEqual(1000);
       expect(data.blocks).toBeLessThan(LONG_PAGE_BLOCKS);
     } finally {
       await harness.close();
     }
+  });
+
+  it("delivers a 57,000-character page whole under the default character limit, the markdown once", async () => {
+    const { world } = notion().fake;
+    const paragraphs = Array.from({ length: 30 }, (_, index) =>
+      blockObject({ type: "paragraph", text: `${index} ${"é".repeat(1910)}` }, FIRST_TASK),
+    );
+    for (const block of paragraphs) world.blocks.set(block.id, block);
+    world.children.set(
+      FIRST_TASK,
+      paragraphs.map((block) => block.id),
+    );
+    const result = success(await notion().call("notion_get_page", { pageId: FIRST_TASK }));
+    expect(result.truncated).toBeFalsy();
+    const markdown = markdownOf(result);
+    expect(markdown.length).toBeGreaterThan(57_000);
+    expect(markdown.endsWith(`29 ${"é".repeat(1910)}`)).toBe(true);
+    expect(JSON.stringify(result.data)).not.toContain("é");
+  });
+
+  it("a 429 partway ends the read with what was read, naming rate_limit and the wait", async () => {
+    notion().fake.failAfter(2, "rate_limited");
+    const result = success(await notion().call("notion_get_page", { pageId: LONG_PAGE }));
+    const data = result.data as PageData & { retryAfterMs?: number };
+    expect(data).toMatchObject({ stoppedBy: "rate_limit", blocks: 100, requests: 2, retryAfterMs: 7000 });
+    expect(result.truncated).toBe(true);
+    expect(markdownOf(result).split("\n").at(-1)).toBe("Entry 100");
+    expect(result.content).toMatch(/stopped by rate_limit: Notion rate-limited the read partway/);
   });
 
   it("says a page not shared with the integration cannot be found, and what to do", async () => {

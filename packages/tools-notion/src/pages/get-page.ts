@@ -7,6 +7,7 @@ import { oneLine, ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
 import { blocksToMarkdown } from "../blocks/blocks-to-markdown.js";
 import { type BlockTree, type BlockTreeLimits, readBlockTree } from "../blocks/read-block-tree.js";
+import { MAX_CONTENT_CHARS } from "../notion-config.js";
 import { notionTool } from "../notion-env.js";
 import { idField } from "../notion-inputs.js";
 import { pageTitle, renderProperties } from "../properties/render-properties.js";
@@ -16,7 +17,11 @@ const STOPPED: Record<NonNullable<BlockTree["stoppedBy"]>, string> = {
   blocks: "the block limit was reached before the end of the page; raise maxBlocks",
   requests: "the request limit was reached before the end of the page; raise maxRequests",
   characters: "the character limit was reached before the end of the page",
+  time: "the call's time ran out before the end of the page; read it again with a lower maxBlocks or maxDepth",
+  rate_limit: "Notion rate-limited the read partway",
+  failure: "a request failed partway",
 };
+
 
 export const getPage = notionTool({
   name: "notion_get_page",
@@ -25,6 +30,8 @@ export const getPage = notionTool({
   category: "knowledge",
   effect: "read",
   cost: "io",
+  // Four bytes a character of UTF-8 at most, and room for the header's properties.
+  limits: { outputBytes: 4 * MAX_CONTENT_CHARS + 256 * 1024 },
   input: z.object({
     pageId: idField("page"),
     content: z.boolean().default(true).meta({ description: "false reads the properties only (one request)" }),
@@ -73,30 +80,34 @@ export const getPage = notionTool({
       maxDepth: Math.min(maxDepth ?? env.blockLimits.maxDepth, env.blockLimits.maxDepth),
       maxBlocks: Math.min(maxBlocks ?? env.blockLimits.maxBlocks, env.blockLimits.maxBlocks),
     };
-    const tree = await notion.call(`the content of page ${pageId}`, (client) =>
-      readBlockTree(
-        pageId,
-        (blockId, cursor, pageSize) =>
+    const tree = await readBlockTree(
+      pageId,
+      (blockId, cursor, pageSize) =>
+        notion.call(`the content of page ${pageId}`, (client) =>
           client.blocks.children.list({
             block_id: blockId,
             page_size: pageSize,
             ...(cursor ? { start_cursor: cursor } : {}),
           }),
-        limits,
-      ),
+        ),
+      limits,
+      { deadline: context.deadline, now: Date.now },
     );
     const markdown = blocksToMarkdown(tree.nodes);
+    const failed = tree.failure ? ` (${tree.failure.message})` : "";
     const note = tree.stoppedBy
-      ? `\n\n[Read ${tree.blocks} blocks in ${tree.requests} requests; stopped by ${tree.stoppedBy}: ${STOPPED[tree.stoppedBy]}]`
+      ? `\n\n[Read ${tree.blocks} blocks in ${tree.requests} requests; stopped by ${tree.stoppedBy}: ${STOPPED[tree.stoppedBy]}${failed}]`
       : "";
+    // The markdown is in `content` only: a copy in `data` would halve what fits the output limit.
     return {
       content: `${header.join("\n")}\n\n${markdown}${note}`,
       data: {
         page: summary,
-        markdown,
         blocks: tree.blocks,
         requests: tree.requests,
+        characters: tree.characters,
         ...(tree.stoppedBy ? { stoppedBy: tree.stoppedBy } : {}),
+        ...(tree.failure?.retryAfterMs === undefined ? {} : { retryAfterMs: tree.failure.retryAfterMs }),
       },
       truncated: tree.stoppedBy !== undefined,
       provenance: { source: page.url, trusted: false },

@@ -29,7 +29,7 @@ export function withTitle(
       retryable: false,
     });
   }
-  if (name in properties) {
+  if (Object.hasOwn(properties, name)) {
     throw new ToolFailure(
       "invalid_input",
       `the title is given twice: as title and as the property "${name}"; give one`,
