@@ -2,9 +2,10 @@
  * @module Jira's failures as envelopes a model can act on. Jira answers an error with its ErrorCollection,
  * `{"errorMessages": [...], "errors": {"field": "message"}}` (developer.atlassian.com/cloud/jira/platform/
  * rest/v3/intro/#status-codes), and a rate limit with 429 and `Retry-After` seconds, or the beta limits'
- * `Beta-Retry-After`, or only `X-RateLimit-Reset` (an ISO 8601 time), with `RateLimit-Reason` saying which
- * budget ran out (developer.atlassian.com/cloud/jira/platform/rate-limiting). Told apart here, once for
- * every tool.
+ * `Beta-Retry-After`, or only `X-RateLimit-Reset` or `X-Beta-RateLimit-Reset` (an ISO 8601 time), with
+ * `RateLimit-Reason` (or `X-Beta-RateLimit-Reason`) saying which limit ran out: `jira-burst-based`,
+ * `jira-per-issue-on-write`, `jira-quota-tenant-based`… (developer.atlassian.com/cloud/jira/platform/
+ * rate-limiting and …/build-an-app-that-respects-rate-limits). Told apart here, once for every tool.
  */
 import {
   credentialFailure,
@@ -62,7 +63,7 @@ export function jiraFailure(
     case 404:
       return new ToolFailure(
         "upstream_error",
-        `Jira found no ${what}${said}: it does not exist or the connected account cannot see it (Jira answers the same for both)`,
+        `Jira found no ${what}${detail ? ` (Jira said: ${detail.replace(/\.+$/, "")})` : ""}: it does not exist or the connected account cannot see it (Jira answers the same for both)`,
         { retryable: false, details: { status } },
       );
     case 429: {
@@ -80,7 +81,7 @@ export function jiraFailure(
   }
 }
 
-/** How long Jira asks to wait: Retry-After, else Beta-Retry-After, else until X-RateLimit-Reset. */
+/** How long Jira asks to wait: Retry-After, else Beta-Retry-After, else until X-RateLimit-Reset or its beta twin. */
 export function rateLimitWait(
   headers: Readonly<Record<string, string>>,
   now = Date.now(),
@@ -88,7 +89,8 @@ export function rateLimitWait(
   return (
     retryAfterMs(headers["retry-after"], now) ??
     retryAfterMs(headers["beta-retry-after"], now) ??
-    resetWait(headers["x-ratelimit-reset"], now)
+    resetWait(headers["x-ratelimit-reset"], now) ??
+    resetWait(headers["x-beta-ratelimit-reset"], now)
   );
 }
 

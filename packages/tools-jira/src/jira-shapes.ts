@@ -40,7 +40,12 @@ export const IssueFieldsShape = z.looseObject({
   created: z.string().nullish(),
   updated: z.string().nullish(),
   description: AdfNodeSchema.nullish(),
-  comment: z.looseObject({ comments: z.array(CommentShape), total: z.number().int().optional() }).nullish(),
+});
+
+/** `GET /issue/{key}/comment`'s PageOfComments: a page of comments and how many the issue has. */
+export const CommentsPageShape = z.looseObject({
+  comments: z.array(CommentShape),
+  total: z.number().int().optional(),
 });
 
 export const IssueShape = z.looseObject({

@@ -5,8 +5,10 @@
  * 401 with none). Every answer a route gives is checked against Atlassian's OpenAPI description
  * (openapi-check.ts); one that fails goes out as a 500 naming why, and is kept in `checkFailures`.
  * A test may queue a failure for the next request (`next`), each reproducing a documented case:
- * - 429 without and with `Retry-After`, `X-RateLimit-Reset` and `RateLimit-Reason`, and with the beta
- *   limits' `Beta-Retry-After` (developer.atlassian.com/cloud/jira/platform/rate-limiting);
+ * - 429 without and with `Retry-After`, `X-RateLimit-Reset` and `RateLimit-Reason`, with only
+ *   `X-RateLimit-Reset`, and with the beta limits' `Beta-Retry-After` or only `X-Beta-RateLimit-Reset`
+ *   (developer.atlassian.com/cloud/jira/platform/rate-limiting; the reasons as …/build-an-app-that-
+ *   respects-rate-limits names them: jira-burst-based, jira-per-issue-on-write, jira-quota-tenant-based);
  * - 503 with `Retry-After` ("some transient 5XX errors are accompanied by a Retry-After header", ibid.);
  * - 403 with an ErrorCollection (the createIssue reference documents 403 with ErrorCollection);
  * - a 200 whose JSON is cut off, and a proxy's HTML page in place of JSON.
@@ -19,7 +21,9 @@ import { checkAgainstOpenApi } from "./openapi-check.js";
 export type JiraScenario =
   | "rate-limited"
   | "rate-limited-retry-after"
+  | "rate-limited-reset-only"
   | "rate-limited-beta"
+  | "rate-limited-beta-reset-only"
   | "unavailable"
   | "forbidden"
   | "malformed"
@@ -137,17 +141,30 @@ async function loginOf(
 }
 
 function scenarioAnswer(scenario: JiraScenario): Response {
-  const reset = new Date(Date.now() + 60_000).toISOString().replace(/:\d\d\.\d+Z$/, "Z");
+  const reset = new Date(Date.now() + 120_000).toISOString().replace(/:\d\d\.\d+Z$/, "Z");
   switch (scenario) {
     case "rate-limited":
       return new Response(null, { status: 429 });
     case "rate-limited-retry-after":
       return new Response(null, {
         status: 429,
-        headers: { "retry-after": "7", "x-ratelimit-reset": reset, "ratelimit-reason": "jira-quota-based" },
+        headers: { "retry-after": "7", "x-ratelimit-reset": reset, "ratelimit-reason": "jira-burst-based" },
+      });
+    case "rate-limited-reset-only":
+      return new Response(null, {
+        status: 429,
+        headers: { "x-ratelimit-reset": reset, "ratelimit-reason": "jira-per-issue-on-write" },
       });
     case "rate-limited-beta":
-      return new Response(null, { status: 429, headers: { "beta-retry-after": "12" } });
+      return new Response(null, {
+        status: 429,
+        headers: { "beta-retry-after": "12", "x-beta-ratelimit-reason": "jira-quota-tenant-based" },
+      });
+    case "rate-limited-beta-reset-only":
+      return new Response(null, {
+        status: 429,
+        headers: { "x-beta-ratelimit-reset": reset, "x-beta-ratelimit-reason": "jira-quota-tenant-based" },
+      });
     case "unavailable":
       return new Response(null, { status: 503, headers: { "retry-after": "30" } });
     case "forbidden":

@@ -9,7 +9,8 @@
  * - api-group-issues: `GET /issue/{key}` with `fields`, 404 "Issue does not exist or you do not have
  *   permission to see it."; `POST /issue` 201 CreatedIssue or 400 with per-field `errors`; `PUT` 204;
  *   `GET` and `POST /issue/{key}/transitions` (204; an id not available is a 400);
- * - api-group-issue-comments: `POST /issue/{key}/comment` 201 Comment.
+ * - api-group-issue-comments: `GET /issue/{key}/comment` a PageOfComments by `startAt` and `maxResults`,
+ *   `orderBy` created or -created; `POST /issue/{key}/comment` 201 Comment.
  * Rich text must be an ADF document whose nodes nest as ADF allows (adf-check.ts): a string or a malformed
  * document is a 400, as Jira refuses it.
  */
@@ -165,6 +166,20 @@ export function jiraRoutes(site: JiraSite) {
       }
       issue.status = step.status;
       return fake.json(c, 204);
+    });
+
+    app.get(`${API}/issue/:issueIdOrKey/comment`, (c) => {
+      const issue = site.issues.get(c.req.param("issueIdOrKey"));
+      if (!issue) return fake.json(c, 404, NO_ISSUE);
+      const startAt = Number(c.req.query("startAt") ?? "0");
+      const maxResults = Math.min(Number(c.req.query("maxResults") ?? "100"), site.pageCap);
+      const ordered = c.req.query("orderBy") === "-created" ? [...issue.comments].reverse() : issue.comments;
+      return fake.json(c, 200, {
+        comments: ordered.slice(startAt, startAt + maxResults).map((each) => commentBean(issue, each)),
+        maxResults,
+        startAt,
+        total: issue.comments.length,
+      });
     });
 
     app.post(`${API}/issue/:issueIdOrKey/comment`, async (c) => {

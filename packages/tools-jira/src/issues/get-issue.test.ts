@@ -11,7 +11,7 @@ afterEach(() => {
 afterAll(() => jira.close());
 
 describe("jira_get_issue", () => {
-  it("GETs the issue with the fields it reads, its rich text as markdown, unknown nodes kept as text", async () => {
+  it("GETs the issue with the fields it reads (not its comments), its rich text as markdown, unknown nodes kept as text", async () => {
     const result = await jira.call("jira_get_issue", { key: "PROJ-1" });
     if (!result.ok) throw new Error(result.error.message);
     expect(jira.fake.requests).toMatchObject([
@@ -20,8 +20,14 @@ describe("jira_get_issue", () => {
         path: "/rest/api/3/issue/PROJ-1",
         query: {
           fields:
-            "summary,status,assignee,reporter,issuetype,priority,labels,project,parent,created,updated,description,comment",
+            "summary,status,assignee,reporter,issuetype,priority,labels,project,parent,created,updated,description",
         },
+      },
+      // Only the newest 20 comments, never every one the issue has.
+      {
+        method: "GET",
+        path: "/rest/api/3/issue/PROJ-1/comment",
+        query: { orderBy: "-created", maxResults: "20" },
       },
     ]);
     expect(result.data).toMatchObject({
@@ -46,6 +52,28 @@ describe("jira_get_issue", () => {
     expect(result.provenance).toMatchObject({ source: "jira:issue/PROJ-1", trusted: false });
   });
 
+  it("shows the newest 20 comments oldest first, and says how many there are", async () => {
+    const issue = jira.site.issues.get("PROJ-9");
+    const first = jira.site.issues.get("PROJ-1")?.comments[0];
+    if (!issue || !first) throw new Error("the fake's site has PROJ-1 and PROJ-9");
+    issue.comments = Array.from({ length: 25 }, (_, index) => ({
+      ...first,
+      id: String(20_000 + index),
+      body: {
+        type: "doc",
+        version: 1,
+        content: [{ type: "paragraph", content: [{ type: "text", text: `c${index}` }] }],
+      },
+    }));
+    const result = await jira.call("jira_get_issue", { key: "PROJ-9" });
+    if (!result.ok) throw new Error(result.error.message);
+    expect((result.data as { comments: { body: string }[] }).comments.map((comment) => comment.body)).toEqual(
+      Array.from({ length: 20 }, (_, index) => `c${index + 5}`),
+    );
+    expect(result.data).toMatchObject({ commentsTotal: 25 });
+    expect(result.content).toContain("Comments (newest 20 of 25)");
+  });
+
   it("says plainly when Jira has no such issue (or will not show it)", async () => {
     expect(await jira.call("jira_get_issue", { key: "PROJ-999" })).toMatchObject({
       ok: false,
@@ -53,7 +81,7 @@ describe("jira_get_issue", () => {
         code: "upstream_error",
         retryable: false,
         message:
-          "Jira found no issue PROJ-999: Issue does not exist or you do not have permission to see it.: it does not exist or the connected account cannot see it (Jira answers the same for both)",
+          "Jira found no issue PROJ-999 (Jira said: Issue does not exist or you do not have permission to see it): it does not exist or the connected account cannot see it (Jira answers the same for both)",
       },
     });
   });

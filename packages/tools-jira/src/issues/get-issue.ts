@@ -1,13 +1,15 @@
 /**
- * @module `jira_get_issue`: one issue in full, `GET /rest/api/3/issue/{key}` with the fields a model reads:
- * its description and its newest comments, both Atlassian Document Format, given back as markdown.
+ * @module `jira_get_issue`: one issue in full, `GET /rest/api/3/issue/{key}` with the fields a model reads,
+ * then its newest comments, `GET /rest/api/3/issue/{key}/comment?orderBy=-created&maxResults=20` (the
+ * issue's `comment` field would bring every comment to show 20); the description and the comments are
+ * Atlassian Document Format, given back as markdown.
  */
 import { oneLine } from "toolreg/toolkit";
 import { z } from "zod";
 import { adfToMarkdown } from "../adf/adf-to-markdown.js";
 import { jiraTool } from "../jira-env.js";
 import { issueKeyField } from "../jira-inputs.js";
-import { IssueShape } from "../jira-shapes.js";
+import { CommentsPageShape, IssueShape } from "../jira-shapes.js";
 import { issueSummaryOf } from "./issue-output.js";
 
 const FIELDS = [
@@ -23,7 +25,6 @@ const FIELDS = [
   "created",
   "updated",
   "description",
-  "comment",
 ];
 /** The newest comments shown, and the characters of each text kept: an issue read is not an archive. */
 const MAX_COMMENTS = 20;
@@ -40,26 +41,37 @@ export const getIssue = jiraTool({
   oauthScopes: ["read:jira-work"],
   input: z.object({ key: issueKeyField }),
   async run({ key }, context, env) {
-    const issue = await env
-      .jira(context)
-      .send(
-        `issue ${key}`,
-        { method: "GET", path: `/rest/api/3/issue/${key}`, query: { fields: FIELDS.join(",") } },
-        IssueShape,
-      );
+    const jira = env.jira(context);
+    const issue = await jira.send(
+      `issue ${key}`,
+      { method: "GET", path: `/rest/api/3/issue/${key}`, query: { fields: FIELDS.join(",") } },
+      IssueShape,
+    );
+    const newest = await jira.send(
+      `the comments of issue ${key}`,
+      {
+        method: "GET",
+        path: `/rest/api/3/issue/${key}/comment`,
+        query: { orderBy: "-created", maxResults: String(MAX_COMMENTS) },
+      },
+      CommentsPageShape,
+    );
     const { fields } = issue;
     const description = adfToMarkdown(fields.description, { maxChars: MAX_DESCRIPTION_CHARS });
-    const allComments = fields.comment?.comments ?? [];
-    const comments = allComments.slice(-MAX_COMMENTS).map((comment) => {
-      const body = adfToMarkdown(comment.body, { maxChars: MAX_COMMENT_CHARS });
-      return {
-        id: comment.id,
-        author: comment.author?.displayName ? oneLine(comment.author.displayName, 100) : null,
-        created: comment.created ?? null,
-        body: body.markdown,
-        ...(body.truncated ? { truncated: true } : {}),
-      };
-    });
+    // Newest first from Jira; shown oldest first, as a thread reads. A page past the asked size is cut.
+    const comments = newest.comments
+      .slice(0, MAX_COMMENTS)
+      .reverse()
+      .map((comment) => {
+        const body = adfToMarkdown(comment.body, { maxChars: MAX_COMMENT_CHARS });
+        return {
+          id: comment.id,
+          author: comment.author?.displayName ? oneLine(comment.author.displayName, 100) : null,
+          created: comment.created ?? null,
+          body: body.markdown,
+          ...(body.truncated ? { truncated: true } : {}),
+        };
+      });
     const data = {
       ...issueSummaryOf(issue, env),
       project: fields.project?.key ?? null,
@@ -69,7 +81,7 @@ export const getIssue = jiraTool({
       created: fields.created ?? null,
       description: description.markdown,
       comments,
-      commentsTotal: fields.comment?.total ?? allComments.length,
+      commentsTotal: Math.max(newest.total ?? 0, comments.length),
     };
     const truncated = description.truncated || comments.some((comment) => "truncated" in comment);
     return {

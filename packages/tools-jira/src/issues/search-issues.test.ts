@@ -116,16 +116,30 @@ describe("jira_search_issues", () => {
       error: {
         code: "upstream_rate_limited",
         retryAfterMs: 7_000,
-        message: "Jira is rate limiting these requests (jira-quota-based); try again in 7 s",
-        details: { status: 429, reason: "jira-quota-based" },
+        message: "Jira is rate limiting these requests (jira-burst-based); try again in 7 s",
+        details: { status: 429, reason: "jira-burst-based" },
       },
     });
 
     jira.fake.next("rate-limited-beta");
     expect(await search({ jql: "project = OPS" })).toMatchObject({
       ok: false,
-      error: { code: "upstream_rate_limited", retryAfterMs: 12_000 },
+      error: {
+        code: "upstream_rate_limited",
+        retryAfterMs: 12_000,
+        details: { reason: "jira-quota-tenant-based" },
+      },
     });
+
+    // Only the reset time (yyyy-MM-ddTHH:mmZ, one to two minutes ahead in the fake): the wait runs until then.
+    for (const scenario of ["rate-limited-reset-only", "rate-limited-beta-reset-only"] as const) {
+      jira.fake.next(scenario);
+      const reset = await search({ jql: "project = OPS" });
+      expect(reset, scenario).toMatchObject({ ok: false, error: { code: "upstream_rate_limited" } });
+      const waited = reset.ok ? undefined : reset.error.retryAfterMs;
+      expect(waited, scenario).toBeGreaterThan(55_000);
+      expect(waited, scenario).toBeLessThanOrEqual(120_000);
+    }
   });
 
   it("tells a 503 with Retry-After as retryable, and a cut or non-JSON answer as an upstream error", async () => {

@@ -11,6 +11,7 @@ const OPERATIONS = [
   ["post", "/rest/api/3/issue"],
   ["put", "/rest/api/3/issue/{issueIdOrKey}"],
   ["post", "/rest/api/3/issue/{issueIdOrKey}/transitions"],
+  ["get", "/rest/api/3/issue/{issueIdOrKey}/comment"],
   ["post", "/rest/api/3/issue/{issueIdOrKey}/comment"],
 ];
 
