@@ -47,10 +47,7 @@ export function jiraFailure(
       return new ToolFailure(
         "invalid_input",
         `Jira rejected ${what}${said}; change the input before retrying`,
-        {
-          retryable: false,
-          details: { status },
-        },
+        { retryable: false, details: { status, ...(detail ? { jira: detail } : {}) } },
       );
     case 401:
       return credentialFailure(identity, response, detail);

@@ -15,9 +15,10 @@ export const issueKeyField = z
   .regex(ISSUE_KEY, "an issue key such as PROJ-123 (capitals, a hyphen, the number)")
   .describe("the issue's key, e.g. PROJ-123, as jira_search_issues gives it");
 
+/** Jira Cloud's project key: a capital letter, then capitals, digits or _, at most 10 characters in all. */
 export const projectKeyField = z
   .string()
-  .max(255)
+  .max(10, "a project key of at most 10 characters")
   .regex(
     /^[A-Z][A-Z0-9_]+$/,
     "a project key such as PROJ (capitals, digits and _), as jira_list_projects gives it",

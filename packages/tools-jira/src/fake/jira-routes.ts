@@ -159,6 +159,10 @@ export function jiraRoutes(site: JiraSite) {
       const id = body.transition?.id;
       const step = WORKFLOW.find((each) => each.transitionId === id && each.status.id !== issue.status.id);
       if (!step) return fake.json(c, 400, errors([`Transition id '${id}' is not valid for this issue.`]));
+      // A bug's Done asks for a resolution on its screen: sent without fields, Jira answers 400.
+      if (issue.issueType === "Bug" && step.status.name === "Done") {
+        return fake.json(c, 400, errors([], { resolution: "Resolution is required." }));
+      }
       const added = body.update?.comment?.[0]?.add?.body;
       if (added !== undefined) {
         if (adfProblem(added)) return fake.json(c, 400, errors([], { comment: ADF_REQUIRED }));
@@ -251,18 +255,24 @@ function commentBean(issue: StoredIssue, comment: StoredIssue["comments"][number
   };
 }
 
+/**
+ * The transitions from the issue's status, and one whose condition fails for the connected account
+ * (`isAvailable: false`, as Jira lists a transition a condition hides when asked to: "Archive", id 91).
+ */
 function transitionsOf(issue: StoredIssue) {
-  return WORKFLOW.filter((step) => step.status.id !== issue.status.id).map((step) => ({
+  const moves = WORKFLOW.filter((step) => step.status.id !== issue.status.id).map((step) => ({
     id: step.transitionId,
     name: step.transitionName,
     to: statusDetails(step.status),
-    hasScreen: false,
+    hasScreen: issue.issueType === "Bug" && step.status.name === "Done",
     isGlobal: true,
     isInitial: false,
     isAvailable: true,
     isConditional: false,
     isLooped: false,
   }));
+  const archive = { ...(moves.at(-1) as (typeof moves)[number]), id: "91", name: "Archive" };
+  return [...moves, { ...archive, hasScreen: false, isAvailable: false, isConditional: true }];
 }
 
 /** An IssueBean with the fields asked for (`*all` for every one). */

@@ -96,6 +96,8 @@ describe("jira_create_issue", () => {
     const hostile = [
       { ...BUG, project: "ops" },
       { ...BUG, project: "OPS/../../x" },
+      // Jira Cloud keeps a project key to 10 characters.
+      { ...BUG, project: "ABCDEFGHIJK" },
       { ...BUG, summary: "two\nlines" },
       { ...BUG, summary: "x".repeat(256) },
       { ...BUG, labels: ["has space"] },

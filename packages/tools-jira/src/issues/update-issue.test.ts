@@ -65,6 +65,15 @@ describe("jira_update_issue", () => {
     });
   });
 
+  it("refuses a status, even beside a field it writes (the description points to jira_transition_issue)", async () => {
+    const result = await jira.call("jira_update_issue", { key: "PROJ-6", summary: "New", status: "Done" });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: "invalid_input", details: { unknownArguments: ["status"] } },
+    });
+    expect(jira.fake.requests).toEqual([]);
+  });
+
   it("refuses a call that changes nothing, or hostile input, before sending anything", async () => {
     for (const input of [
       { key: "PROJ-6" },

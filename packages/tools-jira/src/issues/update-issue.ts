@@ -16,8 +16,14 @@ export const updateIssue = jiraTool({
   effect: "external-write",
   cost: "io",
   oauthScopes: ["write:jira-work"],
+  // Strict: a field this tool does not write (a status above all, which only a transition changes) is
+  // refused with the arguments it takes, never dropped while the others are written.
   input: z
-    .object({ key: issueKeyField, ...editableFieldsShape, summary: editableFieldsShape.summary.optional() })
+    .strictObject({
+      key: issueKeyField,
+      ...editableFieldsShape,
+      summary: editableFieldsShape.summary.optional(),
+    })
     .refine(
       ({ key: _key, ...fields }) => Object.values(fields).some((value) => value !== undefined),
       "give at least one field to change: summary, description, labels, priority or assigneeAccountId",

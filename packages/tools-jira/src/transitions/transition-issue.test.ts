@@ -59,6 +59,32 @@ describe("jira_transition_issue", () => {
     expect(jira.site.issues.get("PROJ-4")?.status.name).toBe("To Do");
   });
 
+  it("refuses a transition Jira lists as unavailable (isAvailable: false), posting nothing", async () => {
+    const result = await jira.callApproved("jira_transition_issue", { key: "PROJ-4", transitionId: "91" });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: "precondition_failed", details: { transitionId: "91" } },
+    });
+    if (!result.ok) expect(result.error.message).not.toMatch(/Archive/);
+    expect(posts()).toEqual([]);
+  });
+
+  it("says a person must make a transition whose screen or validator Jira's 400 names", async () => {
+    // PROJ-1 is a bug: its Done asks for a resolution, which the tool has no input for.
+    const result = await jira.callApproved("jira_transition_issue", { key: "PROJ-1", transitionId: "31" });
+    expect(result).toMatchObject({
+      ok: false,
+      error: {
+        code: "precondition_failed",
+        retryable: false,
+        message:
+          'Jira refused transition 31 "Done" of PROJ-1 (Jira said: resolution: Resolution is required.): it asks for fields on its screen or a validator\'s condition, which this tool cannot give, so a person must make this transition in Jira (if the issue changed meanwhile, list its transitions again with jira_list_transitions)',
+      },
+    });
+    expect(posts()).toHaveLength(1);
+    expect(jira.site.issues.get("PROJ-1")?.status.name).toBe("To Do");
+  });
+
   it("POSTs an available transition by id, with a markdown comment as ADF", async () => {
     const result = await jira.callApproved("jira_transition_issue", {
       key: "PROJ-5",

@@ -11,7 +11,7 @@ import { markdownToAdf } from "../adf/markdown-to-adf.js";
 import { issueUrl } from "../issues/issue-output.js";
 import { jiraTool } from "../jira-env.js";
 import { issueKeyField, markdownField } from "../jira-inputs.js";
-import { availableTransitions, transitionLine } from "./transition-list.js";
+import { type AvailableTransition, availableTransitions, transitionLine } from "./transition-list.js";
 
 export const transitionIssue = jiraTool({
   name: "jira_transition_issue",
@@ -43,16 +43,21 @@ export const transitionIssue = jiraTool({
         { retryable: false, details: { key, transitionId, available } },
       );
     }
-    await env.jira(context).sendExpectingNothing(`transition ${transitionId} of issue ${key}`, {
-      method: "POST",
-      path: `/rest/api/3/issue/${key}/transitions`,
-      json: {
-        transition: { id: transitionId },
-        ...(comment === undefined
-          ? {}
-          : { update: { comment: [{ add: { body: markdownToAdf(comment) } }] } }),
-      },
-    });
+    await env
+      .jira(context)
+      .sendExpectingNothing(`transition ${transitionId} of issue ${key}`, {
+        method: "POST",
+        path: `/rest/api/3/issue/${key}/transitions`,
+        json: {
+          transition: { id: transitionId },
+          ...(comment === undefined
+            ? {}
+            : { update: { comment: [{ add: { body: markdownToAdf(comment) } }] } }),
+        },
+      })
+      .catch((error: unknown) => {
+        throw refusedTransition(error, key, chosen) ?? error;
+      });
     const url = issueUrl(env, key);
     return {
       content: `Moved ${key} by "${chosen.name}"${chosen.to ? ` to ${chosen.to}` : ""}${url ? `: ${url}` : ""}`,
@@ -60,3 +65,21 @@ export const transitionIssue = jiraTool({
     };
   },
 });
+
+/**
+ * Jira's 400 to an available transition: its screen asks for a field (a resolution, say) or a validator
+ * refused, and this tool sends no fields; no other input would do, so a person makes it in Jira.
+ */
+function refusedTransition(
+  error: unknown,
+  key: string,
+  transition: AvailableTransition,
+): ToolFailure | undefined {
+  if (!ToolFailure.isInstance(error) || error.details?.status !== 400) return undefined;
+  const said = typeof error.details.jira === "string" ? ` (Jira said: ${error.details.jira})` : "";
+  return new ToolFailure(
+    "precondition_failed",
+    `Jira refused transition ${transition.id} "${transition.name}" of ${key}${said}: it asks for fields on its screen or a validator's condition, which this tool cannot give, so a person must make this transition in Jira (if the issue changed meanwhile, list its transitions again with jira_list_transitions)`,
+    { retryable: false, details: { key, transitionId: transition.id, status: 400 } },
+  );
+}
