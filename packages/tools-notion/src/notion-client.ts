@@ -31,7 +31,12 @@ export interface NotionList<T> {
   results: T[];
   has_more: boolean;
   next_cursor: string | null;
+  /** Search and data source queries: "incomplete" when Notion stopped short of every match. */
+  request_status?: { type: "complete" | "incomplete"; incomplete_reason?: string };
 }
+
+/** What a list read collected; `incomplete` when Notion said it stopped short of every match. */
+export type NotionListed<T> = CollectedPages<T> & { incomplete: boolean };
 
 /** Notion as one call sees it. `what` names the thing asked for, so a failure says what it was about. */
 export interface NotionCall {
@@ -41,7 +46,7 @@ export interface NotionCall {
     what: string,
     page: (client: Client, cursor: string | undefined, pageSize: number) => Promise<NotionList<T>>,
     maxItems: number,
-  ): Promise<CollectedPages<T>>;
+  ): Promise<NotionListed<T>>;
 }
 
 export interface NotionClientOptions {
@@ -59,8 +64,9 @@ export function createNotionClient({
       baseUrl,
       fetch: egressFetch(egress, context),
       retry: false,
-      // Egress holds the call to its deadline; the SDK's own 60 s timer must not cut a longer call short.
-      timeoutMs: Math.max(60_000, context.deadline - Date.now() + 1000),
+      // Egress holds the call to its deadline; the SDK's own timer is set just past it (context.deadline is
+      // epoch milliseconds on the same clock as Date.now), and capped so no request waits longer than a minute.
+      timeoutMs: Math.min(60_000, Math.max(1000, context.deadline - Date.now() + 1000)),
       logLevel: LogLevel.WARN,
       logger: callLogger(context),
     });
@@ -74,8 +80,9 @@ export function createNotionClient({
     return {
       call: (what, send) => guard(what, () => send(client)),
       list: (what, page, maxItems) =>
-        guard(what, () =>
-          collectPages(
+        guard(what, async () => {
+          let incomplete = false;
+          const collected = await collectPages(
             (async function* () {
               let cursor: string | undefined;
               let taken = 0;
@@ -83,6 +90,7 @@ export function createNotionClient({
                 const size = Math.min(NOTION_PAGE_SIZE, Math.max(1, maxItems - taken));
                 const answer = await page(client, cursor, size);
                 taken += answer.results.length;
+                incomplete ||= answer.request_status?.type === "incomplete";
                 const next = answer.has_more ? answer.next_cursor : null;
                 yield { items: answer.results, hasMore: next !== null };
                 if (next === null) return;
@@ -90,8 +98,9 @@ export function createNotionClient({
               }
             })(),
             pageBound(maxItems),
-          ),
-        ),
+          );
+          return { ...collected, incomplete };
+        }),
     };
   };
 }

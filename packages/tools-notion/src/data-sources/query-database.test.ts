@@ -13,8 +13,16 @@ const notion = useNotionHarness({ maxItems: 10 });
 
 interface Rows {
   dataSourceId: string;
-  rows: { id: string; title: string; properties: Record<string, string> }[];
+  rowIds: string[];
   complete: boolean;
+}
+
+/** The row lines of a result's content: "- <id> — <title>; <name>: <value>…", fence escapes undone. */
+function rowLines(content: string): string[] {
+  return content
+    .split("\n")
+    .map((line) => line.replace(/^\\-/, "-"))
+    .filter((line) => /^- [0-9a-f-]{36} — /.test(line));
 }
 
 describe("notion_query_database", () => {
@@ -33,25 +41,64 @@ describe("notion_query_database", () => {
     expect(JSON.parse(sent?.body ?? "")).toEqual({
       filter: { property: "Status", status: { equals: "Done" } },
       sorts: [{ property: "Estimate", direction: "descending" }],
+      result_type: "page",
       page_size: 10,
     });
     const data = result.data as Rows;
+    const lines = rowLines(result.content);
     // Notion sorts; the fake filters only, so the order is not asserted.
-    expect(data.rows.map((row) => row.title).sort()).toEqual(["Task 12", "Task 3", "Task 6", "Task 9"]);
-    expect(data.rows.find((row) => row.title === "Task 3")?.properties).toMatchObject({
-      Status: "Done",
-      Estimate: "3",
-    });
-    expect(result.content).toContain("; Status: Done");
+    expect(lines.map((line) => /— (Task \d+)/.exec(line)?.[1]).sort()).toEqual([
+      "Task 12",
+      "Task 3",
+      "Task 6",
+      "Task 9",
+    ]);
+    expect(lines.find((line) => line.includes("— Task 3;"))).toMatch(/; Status: Done; Estimate: 3/);
+    // Each row once: in content; data holds the ids.
+    expect(data.rowIds).toHaveLength(4);
+    expect(JSON.stringify(data)).not.toContain("Task 3");
     expect(result.provenance).toMatchObject({ trusted: false });
   });
 
   it("follows next_cursor to the bound, asking for no more than is left, and says there are more", async () => {
     const result = success(await notion().call("notion_query_database", { dataSourceId: TASKS, limit: 8 }));
     expect(notion().fake.requests).toHaveLength(1);
-    expect((result.data as Rows).rows).toHaveLength(8);
+    expect((result.data as Rows).rowIds).toHaveLength(8);
     expect(result.truncated).toBe(true);
     expect(result.content).toMatch(/the first 8 rows; there are more/);
+  });
+
+  it("crosses a page boundary with the cursor Notion gave, asking for what is left, with no row twice", async () => {
+    notion().fake.pageCap = 5;
+    const result = success(await notion().call("notion_query_database", { dataSourceId: TASKS, limit: 8 }));
+    const [first, second] = notion().fake.requests.map(
+      (request) => JSON.parse(request.body) as Record<string, unknown>,
+    );
+    expect(notion().fake.requests).toHaveLength(2);
+    expect(first).toMatchObject({ page_size: 8 });
+    expect(first?.start_cursor).toBeUndefined();
+    const ids = (result.data as Rows).rowIds;
+    expect(second).toMatchObject({ page_size: 3, start_cursor: ids[5] });
+    expect(ids).toHaveLength(8);
+    expect(new Set(ids).size).toBe(8);
+    expect(rowLines(result.content)).toHaveLength(8);
+  });
+
+  it("says when Notion reports the query incomplete (request_status), and is not complete", async () => {
+    notion().fake.incompleteQuery = true;
+    const result = success(await notion().call("notion_query_database", { dataSourceId: TASKS, limit: 3 }));
+    expect(result.content).toMatch(/Notion stopped short of every match/);
+    expect(result.truncated).toBe(true);
+    expect((result.data as Rows).complete).toBe(false);
+  });
+
+  it("refuses a filter nested deeper than Notion's compound filters, without overflowing the stack", async () => {
+    let filter: Record<string, unknown> = { property: "Status", status: { equals: "Done" } };
+    for (let level = 0; level < 20_000; level++) filter = { and: [filter] };
+    const error = failureOf(await notion().call("notion_query_database", { dataSourceId: TASKS, filter }));
+    expect(error.code).toBe("invalid_input");
+    expect(error.message).toMatch(/must nest at most 10 levels/);
+    expect(notion().fake.requests).toHaveLength(0);
   });
 
   it("reads every row when they fit, across Notion's pages", async () => {
@@ -59,7 +106,7 @@ describe("notion_query_database", () => {
     const harness = await startNotionHarness({ maxItems: 100 });
     try {
       const result = success(await harness.call("notion_query_database", { dataSourceId: TASKS }));
-      expect((result.data as Rows).rows).toHaveLength(TASK_COUNT);
+      expect((result.data as Rows).rowIds).toHaveLength(TASK_COUNT);
       expect((result.data as Rows).complete).toBe(true);
     } finally {
       await harness.close();

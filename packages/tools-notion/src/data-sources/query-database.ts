@@ -12,12 +12,41 @@ import { notionTool } from "../notion-env.js";
 import { idField, limitField } from "../notion-inputs.js";
 import { pageTitle, renderProperties } from "../properties/render-properties.js";
 
+/** The longest line one row takes in the answer. */
+const ROW_MAX_CHARS = 2000;
+
 type Filter = NonNullable<QueryDataSourceParameters["filter"]>;
 type Sorts = NonNullable<QueryDataSourceParameters["sorts"]>;
+
+/**
+ * How deep a filter's JSON may nest. Notion nests compound filters two levels deep
+ * (developers.notion.com/reference/filter-data-source-entries, "Compound filter conditions"):
+ * {and:[{or:[{property,status:{equals}}]}]} is six levels of objects and arrays; ten leaves room.
+ */
+const FILTER_MAX_DEPTH = 10;
+
+/** Whether `value` nests objects and arrays deeper than `max`, found without recursion (a deep one would overflow the stack). */
+export function nestsDeeper(value: unknown, max: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  let visited = 0;
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (!next || next.value === null || typeof next.value !== "object") continue;
+    if (next.depth + 1 > max) return true;
+    // A wide filter is refused by its length later; this walk stays bounded either way.
+    if (++visited > 10_000) return true;
+    for (const child of Object.values(next.value)) pending.push({ value: child, depth: next.depth + 1 });
+  }
+  return false;
+}
 
 /** A filter is Notion's own JSON, checked by Notion; here only bounded so it cannot be a document. */
 const FilterSchema = z
   .record(z.string(), z.unknown())
+  .refine((filter) => !nestsDeeper(filter, FILTER_MAX_DEPTH), {
+    message: `must nest at most ${FILTER_MAX_DEPTH} levels of objects and arrays (Notion takes compound filters two levels deep)`,
+    abort: true,
+  })
   .refine((filter) => JSON.stringify(filter).length <= 10_000, "must be at most 10,000 characters of JSON")
   .meta({
     description:
@@ -39,6 +68,8 @@ export const queryDatabase = notionTool({
   category: "knowledge",
   effect: "read",
   cost: "io",
+  // A hundred rows of at most ROW_MAX_CHARS, four bytes a character at most.
+  limits: { outputBytes: 4 * 100 * ROW_MAX_CHARS + 64 * 1024 },
   input: z
     .object({
       dataSourceId: idField("data source").optional(),
@@ -61,30 +92,37 @@ export const queryDatabase = notionTool({
           data_source_id: sourceId,
           ...(filter === undefined ? {} : { filter: filter as Filter }),
           ...(sorts === undefined ? {} : { sorts: sorts as Sorts }),
+          // Rows only: a data source may also hold wikis' child data sources (result_type in the SDK's types).
+          result_type: "page",
           page_size: pageSize,
           ...(cursor === undefined ? {} : { start_cursor: cursor }),
         }),
       maxItems,
     );
-    const rows = found.items.filter(isFullPage).map((page) => ({
-      id: page.id,
-      url: page.url,
-      title: oneLine(pageTitle(page), 300),
-      properties: renderProperties(page),
-    }));
-    const lines = rows.map(
-      (row) =>
-        `- ${row.id} — ${row.title || "untitled"}${Object.entries(row.properties)
-          .filter(([, value]) => value !== "")
-          .map(([name, value]) => `; ${name}: ${value}`)
-          .join("")}`,
-    );
+    const rows = found.items.filter(isFullPage);
+    const lines = rows.map((page) => {
+      const title = oneLine(pageTitle(page), 300) || "untitled";
+      const properties = Object.entries(renderProperties(page))
+        .filter(([, value]) => value !== "")
+        .map(([name, value]) => `; ${name}: ${value}`)
+        .join("");
+      return oneLine(`- ${page.id} — ${title}${properties}`, ROW_MAX_CHARS);
+    });
+    const incomplete = found.incomplete
+      ? " Notion stopped short of every match (its query result limit): narrow the filter."
+      : "";
+    // The rows are in `content` once; `data` holds their ids only.
     return {
-      content: [`Data source ${sourceId}: ${boundNote({ ...found, items: rows }, "rows")}:`, ...lines].join(
-        "\n",
-      ),
-      data: { dataSourceId: sourceId, rows, complete: found.complete },
-      truncated: !found.complete,
+      content: [
+        `Data source ${sourceId}: ${boundNote({ ...found, items: rows }, "rows")}:${incomplete}`,
+        ...lines,
+      ].join("\n"),
+      data: {
+        dataSourceId: sourceId,
+        rowIds: rows.map((page) => page.id),
+        complete: found.complete && !found.incomplete,
+      },
+      truncated: !found.complete || found.incomplete,
       provenance: { source: `notion:data_source/${sourceId}`, trusted: false },
     };
   },

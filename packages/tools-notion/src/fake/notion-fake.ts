@@ -38,6 +38,16 @@ export interface NotionFake extends VendorFake<NotionScenario> {
   failAfter(passing: number, scenario: NotionScenario): void;
   /** How a property name the schema lacks is answered on a write (see the module comment); "accept" unless set. */
   unknownProperties: UnknownPropertyAnswer;
+  /**
+   * The most results a list page holds whatever page_size asks: Notion may answer with fewer than asked
+   * (search leaves out what the integration cannot see), so a test can cross a page boundary with few items.
+   */
+  pageCap: number | undefined;
+  /**
+   * A data source query answers `request_status: {type: "incomplete", incomplete_reason:
+   * "query_result_limit_reached"}` (the shape @notionhq/client 5.26's QueryDataSourceResponse declares).
+   */
+  incompleteQuery: boolean;
 }
 
 export type UnknownPropertyAnswer = "accept" | "reject";
@@ -93,7 +103,12 @@ export async function startNotionFake(world: NotionWorld): Promise<NotionFake> {
       );
     }
     const body = request.body === "" ? {} : (JSON.parse(request.body) as Json);
-    return route(world, request, body, self?.unknownProperties ?? "accept");
+    return route(
+      world,
+      request,
+      body,
+      self ?? { unknownProperties: "accept", pageCap: undefined, incompleteQuery: false },
+    );
   });
   self = {
     ...fake,
@@ -103,6 +118,8 @@ export async function startNotionFake(world: NotionWorld): Promise<NotionFake> {
       later = { passing, scenario };
     },
     unknownProperties: "accept",
+    pageCap: undefined,
+    incompleteQuery: false,
   };
   return self;
 }
@@ -111,13 +128,18 @@ function route(
   world: NotionWorld,
   request: SeenRequest,
   body: Json,
-  unknownProperties: UnknownPropertyAnswer,
+  { unknownProperties, pageCap, incompleteQuery }: Pick<
+    NotionFake,
+    "unknownProperties" | "pageCap" | "incompleteQuery"
+  >,
 ): FakeReply {
   const { method, path } = request;
+  const cap = (size: unknown) =>
+    pageCap === undefined ? size : Math.min(pageCap, size === undefined ? 100 : Number(size));
   const [, , resource, id, sub] = path.split("/");
   const tooLarge = sizeProblem(body);
   if (tooLarge) return invalid(tooLarge);
-  if (method === "POST" && resource === "search") return search(world, body);
+  if (method === "POST" && resource === "search") return search(world, { ...body, page_size: cap(body.page_size) });
   if (resource === "pages") {
     if (method === "POST" && id === undefined) return createPage(world, body, unknownProperties);
     const page = id === undefined ? undefined : world.pages.get(id);
@@ -139,7 +161,18 @@ function route(
     const source = DATA_SOURCES[id as keyof typeof DATA_SOURCES];
     if (!source) return notFound("data source", id);
     if (method === "GET") return ok(source);
-    if (method === "POST" && sub === "query") return queryRows(world, id, body);
+    if (method === "POST" && sub === "query") {
+      const reply = queryRows(world, id, { ...body, page_size: cap(body.page_size) });
+      return incompleteQuery && reply.status === 200
+        ? {
+            ...reply,
+            body: {
+              ...(reply.body as Json),
+              request_status: { type: "incomplete", incomplete_reason: "query_result_limit_reached" },
+            },
+          }
+        : reply;
+    }
   }
   if (resource === "databases" && method === "GET" && id !== undefined) {
     const database = DATABASES[id as keyof typeof DATABASES];

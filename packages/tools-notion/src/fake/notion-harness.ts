@@ -72,6 +72,8 @@ export function useNotionHarness(config: Partial<NotionConfig> = {}): () => Noti
     Object.assign(notion.fake.world, fresh);
     notion.fake.requests.length = 0;
     notion.fake.unknownProperties = "accept";
+    notion.fake.pageCap = undefined;
+    notion.fake.incompleteQuery = false;
   });
   afterAll(() => notion?.close());
   return () => {

@@ -56,6 +56,18 @@ describe("notion_search", () => {
     expect(TASK_COUNT).toBeGreaterThan(5);
   });
 
+  it("crosses a page boundary with the cursor Notion gave, asking for what is left, with no hit twice", async () => {
+    notion().fake.pageCap = 2;
+    const result = success(await notion().call("notion_search", { query: "task", limit: 5 }));
+    const sent = notion().fake.requests.map((request) => JSON.parse(request.body) as Record<string, unknown>);
+    const ids = (result.data as { results: SearchHit[] }).results.map((hit) => hit.id);
+    expect(sent.map((body) => body.page_size)).toEqual([5, 3, 1]);
+    expect(sent[0]?.start_cursor).toBeUndefined();
+    expect(sent[1]?.start_cursor).toBe(ids[2]);
+    expect(sent[2]?.start_cursor).toBe(ids[4]);
+    expect(new Set(ids).size).toBe(5);
+  });
+
   it("answers Notion's 429 with when to come back (Retry-After), and without it", async () => {
     notion().fake.next("rate_limited");
     const limited = failureOf(await notion().call("notion_search", { query: "x" }));

@@ -27,6 +27,8 @@ export const search = notionTool({
   category: "knowledge",
   effect: "read",
   cost: "io",
+  // A hundred hits, each in content and data: about 1 KB each at most.
+  limits: { outputBytes: 256 * 1024 },
   input: z.object({
     query: textField(
       200,
