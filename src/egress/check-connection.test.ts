@@ -1,3 +1,4 @@
+import { rootCertificates } from "node:tls";
 import { describe, expect, it } from "vitest";
 import type { ResolvedAddress, Resolver } from "./dns-resolver.js";
 import { EgressClient } from "./egress-client.js";
@@ -25,6 +26,17 @@ describe("checkConnection, for a connection that is not HTTP (an SMTP relay)", (
       family: 4,
     });
     await egress.close();
+  });
+
+  it("hands on the extra authorities the client trusts, beside Node's own, for the caller's TLS", async () => {
+    const extra = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+    const trusting = new EgressClient({ resolver, extraCertificates: [extra] });
+    const checked = await trusting.checkConnection("smtp.mail.example", 465);
+    expect(checked.ca?.at(-1)).toBe(extra);
+    expect(checked.ca?.length).toBe(rootCertificates.length + 1);
+    const plain = new EgressClient({ resolver });
+    expect((await plain.checkConnection("smtp.mail.example", 465)).ca).toBeUndefined();
+    await Promise.all([trusting.close(), plain.close()]);
   });
 
   it("refuses a private address, a name resolving to one, and a hex form of loopback, as a request would be", async () => {

@@ -92,6 +92,11 @@ export interface CheckedConnection {
   port: number;
   address: string;
   family: 4 | 6;
+  /**
+   * The authorities a TLS connection there trusts, when the client trusts some besides Node's bundled ones
+   * (those included); absent means Node's own.
+   */
+  ca?: readonly string[];
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -100,13 +105,15 @@ export class EgressClient {
   readonly policy: EgressPolicy;
   readonly #resolver: Resolver;
   readonly #pools: PinnedPools;
+  readonly #ca: readonly string[] | undefined;
 
   constructor(options: EgressClientOptions = {}) {
     this.policy = resolveEgressPolicy(options.policy);
     this.#resolver = options.resolver ?? systemResolver;
+    this.#ca = options.extraCertificates ? [...rootCertificates, ...options.extraCertificates] : undefined;
     this.#pools = new PinnedPools({
       connectTimeoutMs: this.policy.connectTimeoutMs,
-      ...(options.extraCertificates ? { ca: [...rootCertificates, ...options.extraCertificates] } : {}),
+      ...(this.#ca ? { ca: this.#ca } : {}),
     });
   }
 
@@ -262,7 +269,7 @@ export class EgressClient {
       this.#resolver,
       signal ? AbortSignal.any([timer, signal]) : timer,
     );
-    return { host: normalised, port, address, family };
+    return { host: normalised, port, address, family, ...(this.#ca ? { ca: this.#ca } : {}) };
   }
 
   /** Closes every pooled connection; requests in flight finish first. */

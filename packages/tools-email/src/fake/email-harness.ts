@@ -5,7 +5,7 @@
  */
 import { approvalIdOf, type Envelope } from "toolreg";
 import { createMemoryToolkitRecordStore, createTestHarness, type TestHarness } from "toolreg/test";
-import { createToolkitHost, type ToolkitRecordStore } from "toolreg/toolkit";
+import { createToolkitHost, type EgressClient, type ToolkitRecordStore } from "toolreg/toolkit";
 import { emailToolkit } from "../toolkit.js";
 
 export const FROM = { address: "assistant@mg.acme.example", name: "Acme Assistant" };
@@ -23,10 +23,15 @@ export interface EmailHarness extends TestHarness {
 export async function startEmailHarness(
   config: Record<string, unknown>,
   secrets: Record<string, string>,
+  options: { egress?: EgressClient } = {},
 ): Promise<EmailHarness> {
   const records = createMemoryToolkitRecordStore();
   const host = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] }, records });
-  const tools = await emailToolkit.build({ from: FROM, ...config }, host);
+  const { egress } = options;
+  const tools = await emailToolkit.build(
+    { from: FROM, ...config },
+    egress ? { ...host, egress: () => egress } : host,
+  );
   const harness = createTestHarness(tools, { clock: Date.now });
   const context = (overrides: ContextOverrides = {}) =>
     harness.context({
@@ -64,4 +69,33 @@ export function dataOf<T>(result: Envelope): T {
 export function errorOf(result: Envelope) {
   if (result.ok) throw new Error(`expected a failure, got: ${result.content}`);
   return result.error;
+}
+
+/** The options of the egress client class, as far as these tests set them. */
+interface EgressClientInit {
+  policy?: { allowAddressClasses?: string[]; allowHosts?: string[] };
+  resolver?: (host: string) => Promise<{ address: string; family: 4 | 6 }[]>;
+  extraCertificates?: readonly string[];
+}
+
+/**
+ * A real egress client with its own name resolution (`names`, each to one address) and extra trusted CAs. Its
+ * class is reached through a client the toolkit host made: a vendor package's tests import toolreg/toolkit
+ * and toolreg/test only, and neither exports the class.
+ */
+export function egressWith(
+  names: Record<string, string>,
+  extraCertificates?: readonly string[],
+): EgressClient {
+  const host = createToolkitHost();
+  const EgressClientClass = host.egress().constructor as new (init: EgressClientInit) => EgressClient;
+  void host.close();
+  return new EgressClientClass({
+    policy: { allowAddressClasses: ["loopback"] },
+    resolver: async (name) => {
+      const address = names[name];
+      return address ? [{ address, family: 4 }] : [];
+    },
+    ...(extraCertificates ? { extraCertificates } : {}),
+  });
 }

@@ -3,15 +3,23 @@
  * receives, with its envelope and login. Its refusals are RFC 5321 replies: 4yz transient, 5yz permanent
  * (§4.2.1), sent where a relay sends them — at RCPT TO for one recipient (`nobody@…` 550 5.1.1 mailbox
  * unavailable, `busy@…` 450 4.2.1 mailbox busy, RFC 3463's enhanced codes), after DATA for the whole message
- * (`next("defer")` 451 4.7.1, `next("reject")` 550 5.7.1) and at AUTH (535 5.7.8, RFC 4954 §6).
+ * (`next("defer")` 451 4.7.1, `next("reject")` 550 5.7.1) and at AUTH (535 5.7.8, RFC 4954 §6). `next("hang")`
+ * keeps the whole message and never answers it, as a relay that dies after queueing would. With `tls` it
+ * offers STARTTLS or speaks implicit TLS with a certificate for relay.test, signed by the test CA in tls/.
  */
+import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
+import { SMTPServer, type SMTPServerSession } from "smtp-server";
 
 export const SMTP_USER = "relay-user";
 export const SMTP_PASSWORD = "s3cret:with-colon";
 
-export type SmtpScenario = "defer" | "reject";
+export type SmtpScenario = "defer" | "reject" | "hang";
+
+const tlsFile = (name: string) => readFileSync(new URL(`./tls/${name}`, import.meta.url), "utf8");
+/** The test CA (trusted only where a test says so) and relay.test's certificate it signed. */
+export const TEST_CA = tlsFile("ca.pem");
+const RELAY_TLS = { key: tlsFile("relay-key.pem"), cert: tlsFile("relay-cert.pem") };
 
 export interface ReceivedMessage {
   from: string;
@@ -32,7 +40,7 @@ export interface SmtpFake {
 
 const reply = (code: number, text: string) => Object.assign(new Error(text), { responseCode: code });
 
-export async function startSmtpFake(options: { starttls?: boolean } = {}): Promise<SmtpFake> {
+export async function startSmtpFake(options: { tls?: "starttls" | "implicit" } = {}): Promise<SmtpFake> {
   const queued: SmtpScenario[] = [];
   const fake: SmtpFake = {
     host: "127.0.0.1",
@@ -40,6 +48,7 @@ export async function startSmtpFake(options: { starttls?: boolean } = {}): Promi
     received: [],
     connections: 0,
     next: (scenario) => queued.push(scenario),
+    // A hung session holds its connection open: close() ends it too.
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const server = new SMTPServer({
@@ -47,8 +56,8 @@ export async function startSmtpFake(options: { starttls?: boolean } = {}): Promi
     banner: "relay.test ESMTP",
     // Plain text with a login, as a relay on the operator's own network may be; the test relay offers
     // STARTTLS only when asked, to see a client that requires it refuse one that does not.
-    secure: false,
-    ...(options.starttls ? {} : { disabledCommands: ["STARTTLS"], hideSTARTTLS: true }),
+    secure: options.tls === "implicit",
+    ...(options.tls ? RELAY_TLS : { disabledCommands: ["STARTTLS"], hideSTARTTLS: true }),
     allowInsecureAuth: true,
     authOptional: false,
     onConnect(_session, callback) {
@@ -73,19 +82,29 @@ export async function startSmtpFake(options: { starttls?: boolean } = {}): Promi
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const scenario = queued.shift();
+        if (scenario === "hang") {
+          fake.received.push(receivedOf(session, chunks));
+          return;
+        }
         if (scenario === "defer") return callback(reply(451, "4.7.1 Greylisted, try again in 5 minutes"));
         if (scenario === "reject") return callback(reply(550, "5.7.1 Message rejected as spam"));
-        fake.received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((entry) => entry.address),
-          user: typeof session.user === "string" ? session.user : undefined,
-          bytes: Buffer.concat(chunks),
-        });
+        fake.received.push(receivedOf(session, chunks));
         callback(null, `2.0.0 Ok: queued as Q${fake.received.length}ABC`);
       });
     },
   });
+  // A client refusing the certificate drops the handshake: the server reports it, and that is the test's point.
+  server.on("error", () => {});
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.port = (server.server.address() as AddressInfo).port;
   return fake;
+}
+
+function receivedOf(session: SMTPServerSession, chunks: Buffer[]): ReceivedMessage {
+  return {
+    from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+    to: session.envelope.rcptTo.map((entry) => entry.address),
+    user: typeof session.user === "string" ? session.user : undefined,
+    bytes: Buffer.concat(chunks),
+  };
 }

@@ -20,6 +20,11 @@ export interface ComposedMessage {
   mime: Buffer;
   /** Hex SHA-256 of `mime`. */
   sha256: string;
+  /**
+   * Hex SHA-256 of the envelope as SMTP states it (`MAIL FROM:<…>` then one `RCPT TO:<…>` per recipient, CRLF
+   * after each): `sha256` does not cover bcc, which is in the envelope only.
+   */
+  envelopeSha256: string;
   envelope: {
     /** The operator's address, sent as MAIL FROM. */
     from: string;
@@ -70,10 +75,16 @@ export async function composeMessage(message: EmailMessage, from: Mailbox): Prom
     cc: (message.cc ?? []).map((entry) => entry.address),
     bcc: (message.bcc ?? []).map((entry) => entry.address),
   };
+  const envelope = {
+    from: from.address,
+    recipients: [...recipients.to, ...recipients.cc, ...recipients.bcc],
+  };
+  const stated = [`MAIL FROM:<${envelope.from}>`, ...envelope.recipients.map((to) => `RCPT TO:<${to}>`)];
   return {
     mime,
     sha256: sha256(mime),
-    envelope: { from: from.address, recipients: [...recipients.to, ...recipients.cc, ...recipients.bcc] },
+    envelopeSha256: sha256(stated.map((line) => `${line}\r\n`).join("")),
+    envelope,
     recipients,
   };
 }

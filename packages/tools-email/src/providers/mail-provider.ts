@@ -2,7 +2,7 @@
  * @module The provider port: email_send and email_get_status talk to this interface only. SMTP and Mailgun
  * both transmit the composed bytes unchanged, so a preview rehearses the message that actually goes.
  */
-import type { ToolContext } from "toolreg/toolkit";
+import { type ToolContext, ToolFailure } from "toolreg/toolkit";
 import type { ComposedMessage } from "../message/compose.js";
 
 export const PROVIDER_NAMES = ["smtp", "mailgun"] as const;
@@ -36,6 +36,8 @@ export interface DeliveryReport {
 export interface MailProvider {
   readonly name: ProviderName;
   readonly label: string;
+  /** Which relay or Mailgun domain and API root: a send recorded under another cannot be looked up here. */
+  readonly account: string;
   /** Sends `composed.mime` to the envelope's recipients; throws a ToolFailure when none was accepted. */
   transmit(composed: ComposedMessage, context: ToolContext): Promise<Transmission>;
   /** What is known now of a message it sent, by its id. */
@@ -49,4 +51,26 @@ export interface MailProvider {
 /** The refused recipients as a model reads them: each address with the reply that refused it. */
 export function refusedLine(refused: readonly RefusedRecipient[]): string {
   return refused.map((entry) => `${entry.address} (${entry.reply || entry.code || "no reply"})`).join("; ");
+}
+
+/**
+ * A failure after the message may have reached the provider (the relay had the whole message and never
+ * answered; Mailgun timed out or failed after the POST): not a send and not a refusal. Never retryable: a retry
+ * could deliver it twice.
+ */
+export function unknownOutcome(
+  code: "timeout" | "upstream_error",
+  what: string,
+  details: Record<string, unknown>,
+): ToolFailure {
+  return new ToolFailure(
+    code,
+    `${what}; the message may have been sent — check with the recipients (email_get_status tells what is known) before sending it again`,
+    { retryable: false, details: { ...details, outcome: "unknown" } },
+  );
+}
+
+/** Whether a failure is one of unknownOutcome's. */
+export function isUnknownOutcome(failure: ToolFailure): boolean {
+  return (failure.details as { outcome?: unknown } | undefined)?.outcome === "unknown";
 }

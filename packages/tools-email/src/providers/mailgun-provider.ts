@@ -61,6 +61,7 @@ export function createMailgunProvider(setup: {
   return {
     name: "mailgun",
     label: `Mailgun (${domain})`,
+    account: `${domain} at ${setup.baseUrl}`,
     async transmit(composed, context): Promise<Transmission> {
       const form = new FormData();
       for (const recipient of composed.envelope.recipients) form.append("to", recipient);

@@ -11,11 +11,15 @@ import { PROVIDER_NAMES } from "../providers/mail-provider.js";
 
 export const EMAIL_TOOLKIT_ID = "email";
 
-export const SEND_STATUSES = ["sending", "sent", "partial", "failed"] as const;
+/** `unknown`: the provider may have taken it (no answer after the whole message): neither sent nor refused. */
+export const SEND_STATUSES = ["sending", "sent", "partial", "failed", "unknown"] as const;
 
 export const SentRecordSchema = z.object({
   provider: z.enum(PROVIDER_NAMES),
+  /** The provider's account (relay host:port, or Mailgun domain and API root); absent in older records. */
+  account: z.string().optional(),
   sha256: z.string(),
+  envelopeSha256: z.string().optional(),
   subject: z.string(),
   recipients: z.object({ to: z.array(z.string()), cc: z.array(z.string()), bcc: z.array(z.string()) }),
   status: z.enum(SEND_STATUSES),

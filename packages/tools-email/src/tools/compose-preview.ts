@@ -20,6 +20,7 @@ export const composePreview = emailTool({
   output: z.object({
     mime: z.string(),
     sha256: z.string(),
+    envelopeSha256: z.string(),
     bytes: z.int(),
     envelope: z.object({
       from: z.string(),
@@ -37,12 +38,14 @@ export const composePreview = emailTool({
         `Preview: nothing was sent. email_send with the same input transmits exactly these ${composed.mime.length} bytes (sha256 ${composed.sha256}) through ${env.provider.label}.`,
         ...envelopeLines(composed.envelope.from, composed.recipients),
         "Bcc recipients are in the envelope only, not in any header. The relay or Mailgun adds its own Date and Message-ID headers when it takes the message.",
+        `The sha256 covers the MIME text only, so not bcc; envelope sha256 ${composed.envelopeSha256} covers the sender and every recipient, bcc included (email_send returns both).`,
         "",
         mime,
       ].join("\n"),
       data: {
         mime,
         sha256: composed.sha256,
+        envelopeSha256: composed.envelopeSha256,
         bytes: composed.mime.length,
         envelope: { from: composed.envelope.from, ...composed.recipients },
         bccInHeaders: false as const,

@@ -31,14 +31,17 @@ export const getStatus = emailTool({
     }
     let delivery: DeliveryReport | undefined;
     if (sent.status === "sent" || sent.status === "partial") {
-      delivery =
-        sent.provider === env.provider.name
-          ? await env.provider.delivery(sent.providerMessageId, sent.accepted, context)
-          : {
-              known: false,
-              recipients: [],
-              note: `sent through ${sent.provider}; this deployment now uses ${env.provider.name}, which cannot look it up`,
-            };
+      // Another domain or region's Mailgun knows nothing of this id: only the account it went through can say.
+      const same =
+        sent.provider === env.provider.name &&
+        (sent.account ?? env.provider.account) === env.provider.account;
+      delivery = same
+        ? await env.provider.delivery(sent.providerMessageId, sent.accepted, context)
+        : {
+            known: false,
+            recipients: [],
+            note: `sent through ${sent.provider} (${sent.account ?? "an earlier configuration"}); this deployment now uses ${env.provider.label}, which cannot look it up`,
+          };
     }
     const headline = {
       sending:
@@ -46,6 +49,7 @@ export const getStatus = emailTool({
       sent: `Taken for every recipient (${sent.accepted.join(", ")}).`,
       partial: `Taken for ${sent.accepted.join(", ")}; refused for ${refusedLine(sent.refused)}.`,
       failed: `Not sent: ${sent.failure?.message ?? "the provider refused it"}`,
+      unknown: `Outcome unknown: ${sent.failure?.message ?? "the provider may have taken it without answering"}`,
     }[sent.status];
     const lines = [
       `${sendId} — "${sent.subject}", ${new Date(record.createdAt).toISOString()}, through ${sent.provider}: ${headline}`,

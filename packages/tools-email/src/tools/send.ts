@@ -9,7 +9,7 @@ import { z } from "zod";
 import { type EmailEnv, emailTool, hasRecords } from "../email-env.js";
 import { type ComposedMessage, composeMessage } from "../message/compose.js";
 import { EmailMessageSchema } from "../message/email-message.js";
-import { refusedLine, type Transmission } from "../providers/mail-provider.js";
+import { isUnknownOutcome, refusedLine, type Transmission } from "../providers/mail-provider.js";
 import { ownerOf, type SentRecord, sendIdFor } from "../records/sent-records.js";
 
 export const sendEmail = emailTool({
@@ -24,6 +24,7 @@ export const sendEmail = emailTool({
   output: z.object({
     sendId: z.string(),
     sha256: z.string(),
+    envelopeSha256: z.string(),
     status: z.enum(["sent", "partial"]),
     accepted: z.array(z.string()),
     refused: z.array(z.object({ address: z.string(), code: z.number().nullable(), reply: z.string() })),
@@ -37,14 +38,19 @@ export const sendEmail = emailTool({
     try {
       transmission = await env.provider.transmit(composed, context);
     } catch (error) {
+      // An unexpected throw may come after the hand-over: only a provider's own failure says "not sent".
       const failure = ToolFailure.isInstance(error)
         ? error
-        : new ToolFailure("internal", "the message could not be handed to the provider; it was not sent");
+        : new ToolFailure(
+            "internal",
+            "sending failed unexpectedly; the message may have been sent — check with the recipients before sending it again",
+            { retryable: false, details: { outcome: "unknown" } },
+          );
       await finishRecord(
         record,
         {
           ...record.data,
-          status: "failed",
+          status: isUnknownOutcome(failure) ? "unknown" : "failed",
           failure: { code: failure.envelopeCode, message: failure.message },
         },
         env,
@@ -71,12 +77,12 @@ export const sendEmail = emailTool({
           ]
         : [
             `Partly sent through ${env.provider.label}: accepted for ${transmission.accepted.join(", ")}; NOT sent to ${refusedLine(transmission.refused)}.`,
-            "Calling email_send again would send it a second time to those who have it; to reach the others, send a new message to them alone once their addresses are fixed.",
+            `Calling email_send again would send it a second time to those who have it; to reach the others, send a new message to them alone: ${partialAdvice(transmission)}.`,
           ];
     return {
       content: [
         ...lines,
-        `sendId ${record.id}; sha256 ${composed.sha256} (the bytes email_compose_preview showed).`,
+        `sendId ${record.id}; sha256 ${composed.sha256} (the bytes email_compose_preview showed); envelope sha256 ${composed.envelopeSha256} (sender and recipients, bcc included, which the message hash does not cover).`,
         ...(transmission.reply
           ? [`The ${env.provider.name === "smtp" ? "relay" : "provider"} answered: ${transmission.reply}`]
           : []),
@@ -84,6 +90,7 @@ export const sendEmail = emailTool({
       data: {
         sendId: record.id,
         sha256: composed.sha256,
+        envelopeSha256: composed.envelopeSha256,
         status,
         accepted: transmission.accepted,
         refused: transmission.refused,
@@ -94,6 +101,22 @@ export const sendEmail = emailTool({
     };
   },
 });
+
+/** What to do about the refused: a 4xx is temporary (later, to them alone), a 5xx needs the address fixed. */
+function partialAdvice(transmission: Transmission): string {
+  const temporary = transmission.refused.filter((entry) => entry.code !== null && entry.code < 500);
+  const permanent = transmission.refused.filter((entry) => !temporary.includes(entry));
+  return [
+    ...(temporary.length > 0
+      ? [
+          `the refusal of ${temporary.map((entry) => entry.address).join(", ")} is temporary (4xx): try again later`,
+        ]
+      : []),
+    ...(permanent.length > 0
+      ? [`${permanent.map((entry) => entry.address).join(", ")} refused permanently: check the address first`]
+      : []),
+  ].join("; ");
+}
 
 interface StartedRecord {
   id: string;
@@ -111,7 +134,9 @@ async function startRecord(
   const id = sendIdFor(context);
   const data: SentRecord = {
     provider: env.provider.name,
+    account: env.provider.account,
     sha256: composed.sha256,
+    envelopeSha256: composed.envelopeSha256,
     subject,
     recipients: composed.recipients,
     status: "sending",
@@ -125,7 +150,7 @@ async function startRecord(
   if (!added) {
     throw new ToolFailure(
       "idempotency_conflict",
-      `a message was already sent under this call's key (sendId ${id}); nothing was sent again. email_get_status tells what became of it`,
+      `a send was already attempted under this call's key (sendId ${id}); nothing was sent again. email_get_status tells what became of it`,
       { retryable: false, details: { sendId: id } },
     );
   }
