@@ -57,9 +57,7 @@ export function blockLine(block: BlockObjectResponse, number = 1): string {
     }
     case "code": {
       const code = plainText(block.code.rich_text);
-      // A fence longer than any run of backticks in the code, so the code cannot close it.
-      const longest = Math.max(2, ...(code.match(/`+/g) ?? []).map((run) => run.length));
-      const fence = "`".repeat(longest + 1);
+      const fence = "`".repeat(longestRun(code, "`") + 1);
       return `${fence}${block.code.language === "plain text" ? "" : block.code.language}\n${code}\n${fence}`;
     }
     case "divider":
@@ -68,9 +66,25 @@ export function blockLine(block: BlockObjectResponse, number = 1): string {
       return `[child page] ${block.child_page.title} (${block.id})`;
     case "child_database":
       return `[child database] ${block.child_database.title} (${block.id})`;
+    case "table_row":
+      return `| ${block.table_row.cells.map((cell) => plainText(cell)).join(" | ")} |`;
     default:
       return `[${block.type}]${textOf(block)}`;
   }
+}
+
+/**
+ * The longest run of `char` in `text`, at least 2: a fence one longer cannot be closed by the code. A loop,
+ * not Math.max(...runs), which overflows the stack on a long code block with many runs.
+ */
+function longestRun(text: string, char: string): number {
+  let longest = 2;
+  let run = 0;
+  for (const each of text) {
+    run = each === char ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  return longest;
 }
 
 function quoted(text: string): string {
@@ -80,7 +94,11 @@ function quoted(text: string): string {
     .join("\n");
 }
 
-/** The text any other block carries (its rich text, a caption, a URL), after a space; empty when none. */
+/**
+ * The text any other block carries (its rich text, a caption, a URL; a file, image, pdf or video's URL
+ * under `external.url` or `file.url`, developers.notion.com/reference/file-object), after a space; empty
+ * when none.
+ */
 function textOf(block: BlockObjectResponse): string {
   const content = (block as unknown as Record<string, unknown>)[block.type] as
     | Record<string, unknown>
@@ -91,8 +109,12 @@ function textOf(block: BlockObjectResponse): string {
     const items = content[key];
     if (Array.isArray(items)) parts.push(plainText(items as RichTextItemResponse[]));
   }
-  for (const key of ["url", "expression", "title"]) {
+  for (const key of ["name", "url", "expression", "title"]) {
     if (typeof content[key] === "string") parts.push(content[key] as string);
+  }
+  for (const key of ["external", "file"]) {
+    const hosted = content[key] as { url?: unknown } | undefined;
+    if (hosted && typeof hosted.url === "string") parts.push(hosted.url);
   }
   const text = parts.filter((part) => part !== "").join(" ");
   return text === "" ? "" : ` ${text}`;

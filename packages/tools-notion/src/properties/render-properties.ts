@@ -8,6 +8,14 @@ import { plainText } from "../blocks/rich-text.js";
 
 type PropertyValue = PageObjectResponse["properties"][string];
 
+/**
+ * A page read carries at most 25 references in one property (developers.notion.com/reference/retrieve-a-page,
+ * "Limits"): a relation says `has_more` (which the SDK's types leave out), people say nothing, so 25 of them
+ * may be more. Either is marked, never cut silently.
+ */
+const REFERENCE_LIMIT = 25;
+const MORE = "… more (Notion lists 25 here; open the page in Notion for the rest)";
+
 /** Each property of a page as `name: value` text, values on one line and bounded. */
 export function renderProperties(page: PageObjectResponse, maxChars = 500): Record<string, string> {
   return Object.fromEntries(
@@ -49,11 +57,15 @@ export function renderValue(value: PropertyValue): string {
     case "phone_number":
       return value.phone_number ?? "";
     case "people":
-      return value.people
-        .map((person) => ("name" in person && person.name ? person.name : person.id))
-        .join(", ");
+      return withMore(
+        value.people.map((person) => ("name" in person && person.name ? person.name : person.id)),
+        value.people.length >= REFERENCE_LIMIT,
+      );
     case "relation":
-      return value.relation.map((related) => related.id).join(", ");
+      return withMore(
+        value.relation.map((related) => related.id),
+        (value as { has_more?: boolean }).has_more === true,
+      );
     case "created_time":
       return value.created_time;
     case "last_edited_time":
@@ -71,4 +83,8 @@ export function renderValue(value: PropertyValue): string {
     default:
       return `[${value.type}]`;
   }
+}
+
+function withMore(names: string[], more: boolean): string {
+  return more ? [...names, MORE].join(", ") : names.join(", ");
 }
