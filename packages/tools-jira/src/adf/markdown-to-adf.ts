@@ -189,7 +189,7 @@ function withLink(marks: readonly AdfMark[], href: string): AdfMark[] {
 
 function isLinkable(href: string): boolean {
   // Browsers ignore control characters and spaces in a scheme (`java\tscript:`): read it as they do.
-  const compact = href.replace(/[\u0000-\u0020\u007f]/g, "");
+  const compact = href.replace(/[\p{Cc}\s]/gu, "");
   if (compact.length === 0) return false;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(compact)?.[1]?.toLowerCase();
   return scheme === undefined || scheme === "http" || scheme === "https" || scheme === "mailto";
