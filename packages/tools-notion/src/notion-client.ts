@@ -17,8 +17,9 @@ import {
   egressFetch,
   type PageBound,
   type ToolContext,
+  ToolFailure,
 } from "toolreg/toolkit";
-import { notionFailure } from "./notion-failure.js";
+import { notionFailure, writeFailure } from "./notion-failure.js";
 
 /** The API version the pinned SDK sends; stated once so the README and tests can name it. */
 export const NOTION_VERSION = Client.defaultNotionVersion;
@@ -41,6 +42,11 @@ export type NotionListed<T> = CollectedPages<T> & { incomplete: boolean };
 /** Notion as one call sees it. `what` names the thing asked for, so a failure says what it was about. */
 export interface NotionCall {
   call<R>(what: string, send: (client: Client) => Promise<R>): Promise<R>;
+  /**
+   * A write: as `call`, but a failure that leaves the outcome unknown (timeout, 5xx) is not retryable and
+   * says what to `check` first (see writeFailure).
+   */
+  write<R>(what: string, check: string, send: (client: Client) => Promise<R>): Promise<R>;
   /** A cursor-paginated endpoint followed by `next_cursor` up to `maxItems`, asking for no more than it needs. */
   list<T>(
     what: string,
@@ -79,6 +85,13 @@ export function createNotionClient({
     };
     return {
       call: (what, send) => guard(what, () => send(client)),
+      write: async (what, check, send) => {
+        try {
+          return await guard(what, () => send(client));
+        } catch (error) {
+          throw ToolFailure.isInstance(error) ? writeFailure(error, what, check) : error;
+        }
+      },
       list: (what, page, maxItems) =>
         guard(what, async () => {
           let incomplete = false;

@@ -120,3 +120,20 @@ function headerOf(headers: unknown, name: string): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * A write's failure as the model must take it. Notion takes no idempotency key, so a write that timed out or
+ * met a 5xx may have been made before the failure: retrying it could make it twice. Such a failure is told
+ * as an unknown outcome, not retryable, with what to check first. A 429 (refused before anything was done)
+ * and a conflict_error (the save did not happen) stay retryable.
+ */
+export function writeFailure(failure: ToolFailure, what: string, check: string): ToolFailure {
+  const refusedFirst =
+    failure.envelopeCode === "upstream_rate_limited" || failure.details?.notionCode === APIErrorCode.ConflictError;
+  if (!failure.retryable || refusedFirst) return failure;
+  return new ToolFailure(
+    failure.envelopeCode,
+    `${failure.message.replace(/; a retry may work$/, "")}. The outcome of ${what} is unknown: Notion may have made the change before failing, and takes no idempotency key. ${check} before trying again`,
+    { retryable: false, details: { ...failure.details, outcomeUnknown: true } },
+  );
+}

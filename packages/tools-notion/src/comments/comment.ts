@@ -28,7 +28,7 @@ export const comment = notionTool({
     const where = pageId ? `page ${pageId}` : `discussion ${discussionId}`;
     const created = await env
       .notion(context)
-      .call(`the comment on ${where}`, (client) =>
+      .write(`the comment on ${where}`, "Look at the page's comments in Notion", (client) =>
         client.comments.create(
           pageId
             ? { parent: { page_id: pageId }, rich_text }

@@ -247,6 +247,31 @@ describe("notion_create_page", () => {
     expect(notion().fake.world.children.get(id)).toHaveLength(150);
   });
 
+  it("says the page WAS created, with its id, when appending the rest of its content fails", async () => {
+    const markdown = Array.from({ length: 150 }, (_, index) => `line ${index}`).join("\n\n");
+    notion().fake.failAfter(1, "unavailable");
+    const error = failureOf(
+      await notion().callApproved("notion_create_page", { parentPageId: HANDBOOK, title: "Long", markdown }),
+    );
+    const append = notion().fake.requests.find((request) => request.method === "PATCH");
+    const pageId = append?.path.split("/")[3];
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/WAS created, with the first 100 blocks.*do not create it again.*notion_append_blocks/);
+    expect(error.details).toMatchObject({ blocksWritten: 100, outcomeUnknown: true });
+    expect(pageId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(error.details?.pageId).toBe(pageId);
+    expect(created()).toHaveLength(1);
+  });
+
+  it("tells a 503 on the create as an unknown outcome, not retryable, saying to look first", async () => {
+    notion().fake.failAfter(0, "unavailable");
+    const error = failureOf(
+      await notion().callApproved("notion_create_page", { parentPageId: HANDBOOK, title: "X" }),
+    );
+    expect(error).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(error.message).toMatch(/outcome of the new page .* is unknown.*notion_search before trying again/);
+  });
+
   it("answers a 429 on the write with Retry-After, having sent it once", async () => {
     notion().fake.next("rate_limited");
     const error = failureOf(

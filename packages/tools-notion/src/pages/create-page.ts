@@ -42,10 +42,13 @@ export const createPage = notionTool({
       ? { type: "data_source_id", data_source_id: dataSourceId }
       : { type: "page_id", page_id: parentPageId ?? "" };
     const [first = [], ...rest] = batches;
-    const page = await notion.call(`the new page in ${schema.where}`, (client) =>
-      client.pages.create({ parent, properties: values, ...(first.length > 0 ? { children: first } : {}) }),
+    const page = await notion.write(
+      `the new page in ${schema.where}`,
+      `Look for it with notion_search${dataSourceId ? " or notion_query_database" : ""}`,
+      (client) =>
+        client.pages.create({ parent, properties: values, ...(first.length > 0 ? { children: first } : {}) }),
     );
-    const blocks = await appendInBatches(notion, page.id, rest, first.length);
+    const blocks = await appendInBatches(notion, page.id, rest, { blocks: first.length, pageCreated: true });
     const url = "url" in page ? page.url : undefined;
     return {
       content: `Created page ${page.id}${url ? ` (${url})` : ""} in ${schema.where} with ${Object.keys(values).length} properties and ${blocks} blocks`,

@@ -127,6 +127,17 @@ describe("notion_update_page", () => {
     expect(error.message).toMatch(/conflicting change/);
   });
 
+  it("tells a 503 on the PATCH as an unknown outcome, not retryable, saying to read the page first", async () => {
+    notion().fake.failAfter(2, "unavailable");
+    const error = failureOf(
+      await notion().callApproved("notion_update_page", { pageId: FIRST_TASK, properties: { Blocked: true } }),
+    );
+    expect(notion().fake.writes()).toHaveLength(1);
+    expect(error).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(error.details).toMatchObject({ status: 503, outcomeUnknown: true });
+    expect(error.message).toMatch(/is unknown.*Read the page with notion_get_page before trying again/);
+  });
+
   it("answers a 429 with Retry-After", async () => {
     notion().fake.next("rate_limited");
     const error = failureOf(

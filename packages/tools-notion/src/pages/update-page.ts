@@ -31,8 +31,10 @@ export const updatePage = notionTool({
     const page = await notion.call(`page ${pageId}`, (client) => client.pages.retrieve({ page_id: pageId }));
     const schema = await schemaOfPage(notion, page);
     const values = propertyValues(withTitle(properties, title, schema), schema);
-    const updated = await notion.call(`the update of page ${pageId}`, (client) =>
-      client.pages.update({ page_id: pageId, properties: values }),
+    const updated = await notion.write(
+      `the update of page ${pageId}`,
+      "Read the page with notion_get_page",
+      (client) => client.pages.update({ page_id: pageId, properties: values }),
     );
     const url = "url" in updated ? updated.url : undefined;
     return {
