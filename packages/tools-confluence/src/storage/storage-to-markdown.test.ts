@@ -75,4 +75,12 @@ describe("storageToMarkdown", () => {
     expect(storageToMarkdown("<p>open <strong>bold</p><p>&bogus; end</p>")).toContain("bold");
     expect(storageToMarkdown("<p>&bogus; end</p>")).toBe("&bogus; end");
   });
+
+  it("reads a megabyte of newlines inside emphasis in linear time", () => {
+    const run = "\n".repeat(1_000_000);
+    const started = performance.now();
+    const markdown = storageToMarkdown(`<p><strong><code>a${run}b</code></strong> <em><![CDATA[${run}]]></em></p>`);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(markdown.startsWith("**`a")).toBe(true);
+  });
 });

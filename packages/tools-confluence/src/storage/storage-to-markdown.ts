@@ -248,9 +248,12 @@ function inlineNode(node: StorageNode): string {
 
 /** Emphasis around its text, with the spaces kept outside (`** x**` is not emphasis). */
 function wrap(mark: string, text: string): string {
-  const match = /^(\s*)(.*?)(\s*)$/s.exec(text);
-  if (!match || match[2] === "") return text;
-  return `${match[1]}${mark}${match[2]}${mark}${match[3]}`;
+  // Slices, not a regex: `^(\s*)(.*?)(\s*)$` backtracks quadratically over long runs of whitespace.
+  const core = text.trim();
+  if (core === "") return text;
+  const start = text.length - text.trimStart().length;
+  const end = text.trimEnd().length;
+  return `${text.slice(0, start)}${mark}${core}${mark}${text.slice(end)}`;
 }
 
 function codeSpan(code: string): string {
