@@ -4,7 +4,10 @@
  * (oidc-provider 9) standing in for auth.atlassian.com and issuing opaque tokens for Confluence's scopes,
  * and the Confluence fake accepting only that provider's live tokens (RFC 7662 introspection) as Bearer, or
  * the test account's email:api_token as Basic. A user's OAuth connection parks the call for consent and then
- * sends `Bearer <token>`; a tenant's stored email:token goes as `Basic base64(email:token)` with no consent.
+ * sends `Bearer <token>`; a token Confluence refuses (401) is given up and consent asked again; a tenant's
+ * stored email:token goes as `Basic base64(email:token)` with no consent. The deployment names its site by
+ * cloudId (a 3LO token is accepted only at api.atlassian.com/ex/confluence/{cloudId}); one naming it by
+ * siteUrl asks no one for consent and fails without a stored email:token.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -25,6 +28,7 @@ import { type ProviderFixture, startProvider } from "./oidc-provider-fixture.js"
 const TENANT = "acme";
 /** The audience Atlassian's tokens are for: its API gateway. */
 const ATLASSIAN_API = "https://api.atlassian.com/";
+const CLOUD_ID = "11223344-a1b2-3c4d-5e6f-123456789abc";
 
 let provider: ProviderFixture;
 let confluence: ConfluenceFake;
@@ -32,6 +36,7 @@ let consent: ConsentServer;
 let server: RegistryServer;
 let origin: string;
 let toolkitHost: ReturnType<typeof createToolkitHost>;
+let localConfluence: typeof confluenceToolkit;
 
 beforeAll(async () => {
   provider = await startProvider({
@@ -55,25 +60,21 @@ beforeAll(async () => {
     },
   });
   // The toolkit as shipped, its consent sent to the local provider in place of auth.atlassian.com, with
-  // the query Atlassian's authorize URL carries kept on it.
+  // the query Atlassian's authorize URL carries kept on it, and its own choice of when to ask (a cloudId).
   const shipped = confluenceToolkit.auth;
   if (shipped.kind !== "token-or-oauth") throw new Error("the Confluence toolkit takes a token or OAuth");
-  const atLocalProvider = defineToolkit({
+  const local = {
+    ...shipped.oauth,
+    authorizeUrl: `${provider.authorizeUrl}${new URL(shipped.oauth.authorizeUrl).search}`,
+    tokenUrl: provider.tokenUrl,
+  };
+  localConfluence = defineToolkit({
     ...confluenceToolkit,
-    auth: {
-      ...shipped,
-      oauth: {
-        ...shipped.oauth,
-        authorizeUrl: `${provider.authorizeUrl}?audience=api.atlassian.com&prompt=consent`,
-        tokenUrl: provider.tokenUrl,
-      },
-    },
+    auth: { ...shipped, oauth: local },
+    oauthEndpoints: (config) => (confluenceToolkit.oauthEndpoints?.(config) === undefined ? undefined : local),
   });
   toolkitHost = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });
-  const tools = await atLocalProvider.build(
-    { siteUrl: "https://acme.atlassian.net", apiUrl: confluence.url },
-    toolkitHost,
-  );
+  const tools = await localConfluence.build({ cloudId: CLOUD_ID, apiUrl: confluence.url }, toolkitHost);
   consent = await startConsentServer({
     tools,
     apps: { confluence: provider.client },
@@ -148,6 +149,33 @@ describe("Confluence's credentials: an OAuth 2.0 (3LO) connection, or a tenant's
     expect(pageRequests()).toHaveLength(1);
   });
 
+  it("gives up a Bearer token Confluence refuses (401), and parks the next call for consent again", async () => {
+    const token = await server.deps.credentials?.resolve("confluence", { tenantId: TENANT, principalId: "alice" });
+    await provider.revoke(String(token));
+    const refused = await consent.invoke(
+      "alice",
+      "confluence_get_page",
+      { pageId: RUNBOOK_ID },
+      { run: "run-alice", call: "c-2" },
+    );
+    expect(refused.envelope).toMatchObject({
+      ok: false,
+      error: { code: "auth_required", retryable: false, details: { status: 401, credentialRejected: true } },
+    });
+    expect(pageRequests().at(-1)?.headers.authorization).toBe(`Bearer ${token}`);
+    const before = confluence.requests.length;
+    const again = await consent.invoke(
+      "alice",
+      "confluence_get_page",
+      { pageId: RUNBOOK_ID },
+      { run: "run-alice", call: "c-3" },
+    );
+    expect(again.status).toBe(202);
+    expect(again.envelope).toMatchObject({ ok: false, error: { code: "auth_required" } });
+    expect(again.envelope.ok || again.envelope.error.details).toHaveProperty("consentUrl");
+    expect(confluence.requests).toHaveLength(before);
+  });
+
   it("sends a tenant's stored email:api_token as Basic, with no consent asked", async () => {
     await server.deps.credentialStore?.put({
       tenantId: TENANT,
@@ -174,5 +202,32 @@ describe("Confluence's credentials: an OAuth 2.0 (3LO) connection, or a tenant's
     expect(sent[0]?.headers.authorization).toBe(
       `Basic ${Buffer.from(TEST_BASIC, "utf8").toString("base64")}`,
     );
+  });
+
+  it("asks no one for consent where the site is named by siteUrl (3LO tokens are refused there): it fails", async () => {
+    const siteTools = await localConfluence.build(
+      { siteUrl: "https://acme.atlassian.net", apiUrl: confluence.url },
+      toolkitHost,
+    );
+    const site = await startConsentServer({
+      tools: siteTools,
+      apps: { confluence: provider.client },
+      tenantId: "site-tenant",
+      principals: ["carol"],
+    });
+    try {
+      const before = confluence.requests.length;
+      const failed = await site.invoke(
+        "carol",
+        "confluence_get_page",
+        { pageId: RUNBOOK_ID },
+        { run: "run-carol", call: "s-1" },
+      );
+      expect(failed.envelope).toMatchObject({ ok: false, error: { code: "auth_required", retryable: false } });
+      expect(failed.envelope.ok || failed.envelope.error.details).not.toHaveProperty("consentUrl");
+      expect(confluence.requests).toHaveLength(before);
+    } finally {
+      await site.close();
+    }
   });
 });

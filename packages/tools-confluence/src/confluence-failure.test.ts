@@ -64,8 +64,11 @@ describe("Confluence's failures, as a model sees them", () => {
         { pageId: RUNBOOK_ID },
       ),
     );
-    expect(error.code).not.toBe("internal");
-    expect(error.details).toMatchObject({ status: 401 });
+    expect(error).toMatchObject({
+      code: "auth_required",
+      retryable: false,
+      details: { status: 401, credentialRejected: true },
+    });
     expect(confluence.sent()).toHaveLength(1);
   });
 

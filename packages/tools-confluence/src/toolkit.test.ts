@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { apiRootOf } from "./confluence-config.js";
-import { confluenceToolkit } from "./toolkit.js";
+import { ATLASSIAN_OAUTH, confluenceToolkit } from "./toolkit.js";
 
 describe("the Confluence toolkit", () => {
   it("declares its six tools: three reads, three gated writes with no upstream deduplication", () => {
@@ -64,5 +64,9 @@ describe("the Confluence toolkit", () => {
       credentialRef: "confluence",
       maxItems: 25,
     });
+    // A 3LO token is accepted only at the gateway: a siteUrl deployment asks no one for consent.
+    const oauthFor = (config: object) => confluenceToolkit.oauthEndpoints?.(confluenceToolkit.parseConfig(config));
+    expect(oauthFor({ siteUrl: "https://acme.atlassian.net" })).toBeUndefined();
+    expect(oauthFor({ cloudId })).toBe(ATLASSIAN_OAUTH);
   });
 });

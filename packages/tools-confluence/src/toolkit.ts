@@ -42,6 +42,11 @@ export const confluenceToolkit = defineToolkit<ConfluenceConfig, ConfluenceEnv>(
     "Confluence Cloud: search with CQL, read pages as markdown, list spaces, create and update pages, comment.",
   config: ConfluenceConfigSchema,
   auth: { kind: "token-or-oauth", header: "authorization", oauth: ATLASSIAN_OAUTH },
+  // A 3LO token is accepted only at api.atlassian.com/ex/confluence/{cloudId} (developer.atlassian.com/
+  // cloud/oauth/getting-started/making-calls-to-api): a deployment naming its site by siteUrl would send
+  // each new token to the site, have it refused (401) and ask for consent again, forever. It asks no one
+  // and needs a stored email:token instead.
+  oauthEndpoints: (config) => (config.cloudId === undefined ? undefined : ATLASSIAN_OAUTH),
   hosts: ["*.atlassian.net", "api.atlassian.com"],
   tools: [search, getPage, listSpaces, createPage, updatePage, comment],
   triage: {
