@@ -4,9 +4,8 @@
  * an optional HTML alternative. The From address is the operator's, never an input. Every field refuses what
  * could break out of its header or part (CR, LF and other control characters) before anything is composed.
  */
-import { hasHiddenCharacters } from "toolreg/toolkit";
 import { z } from "zod";
-import { MailboxSchema } from "./mailbox.js";
+import { headerTextProblem, MailboxSchema } from "./mailbox.js";
 
 /** The seed's cap: a tool that could address a hundred people would be a publishing surface. */
 export const MAX_RECIPIENTS = 20;
@@ -30,8 +29,11 @@ export const EmailMessageSchema = z
       .string()
       .min(1)
       .max(MAX_SUBJECT_CHARS)
-      .refine((value) => !/\p{Cc}/u.test(value), "the subject is one line with no control characters")
-      .refine((value) => !hasHiddenCharacters(value), "invisible characters are not allowed in the subject")
+      .superRefine((value, issues) => {
+        const problem = headerTextProblem(value);
+        if (problem)
+          issues.addIssue({ code: "custom", message: `${problem} are not allowed in the subject` });
+      })
       .refine((value) => value.trim().length > 0, "the subject is blank")
       .describe(`the subject line (at most ${MAX_SUBJECT_CHARS} characters)`),
     text: z

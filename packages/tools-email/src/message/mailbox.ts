@@ -33,13 +33,26 @@ export const emailAddress = z
     return `${value.slice(0, at)}@${value.slice(at + 1).toLowerCase()}`;
   });
 
+/**
+ * Text that would read as something else once in a header: an RFC 2047 encoded-word (`=?charset?Q?…?=`) is
+ * written as typed and decoded by mail clients, so `=?UTF-8?Q?=0D=0ABcc:…?=` shows a line break; U+2028 and
+ * U+2029 are line breaks to many readers. Non-ASCII text is encoded by the composer, never by the caller.
+ */
+export function headerTextProblem(value: string): string | undefined {
+  if (/\p{Cc}/u.test(value) || hasHiddenCharacters(value)) return "control and invisible characters";
+  if (/[\u2028\u2029]/.test(value)) return "line or paragraph separators (U+2028, U+2029)";
+  if (/=\?[^?]*\?[^?]*\?[^?]*\?=/.test(value)) return "encoded-words (=?…?=): write the text itself";
+  return undefined;
+}
+
 /** A display name: one line of visible text; it is encoded (RFC 2047) when it is not plain ASCII. */
 export const displayName = z
   .string()
   .min(1)
   .max(100)
-  .refine((value) => !/\p{Cc}/u.test(value) && !hasHiddenCharacters(value), {
-    message: "control and invisible characters are not allowed in a name",
+  .superRefine((value, issues) => {
+    const problem = headerTextProblem(value);
+    if (problem) issues.addIssue({ code: "custom", message: `${problem} are not allowed in a name` });
   })
   .refine((value) => value.trim().length > 0, "the name is blank");
 

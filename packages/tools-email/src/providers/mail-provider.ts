@@ -40,10 +40,11 @@ export interface MailProvider {
   readonly account: string;
   /** Sends `composed.mime` to the envelope's recipients; throws a ToolFailure when none was accepted. */
   transmit(composed: ComposedMessage, context: ToolContext): Promise<Transmission>;
-  /** What is known now of a message it sent, by its id. */
+  /** What is known now of a message it sent, by its id; `sentAt` (epoch ms) bounds where to look. */
   delivery(
     providerMessageId: string | null,
     recipients: readonly string[],
+    sentAt: number,
     context: ToolContext,
   ): Promise<DeliveryReport>;
 }

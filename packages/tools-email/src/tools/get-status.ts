@@ -36,7 +36,7 @@ export const getStatus = emailTool({
         sent.provider === env.provider.name &&
         (sent.account ?? env.provider.account) === env.provider.account;
       delivery = same
-        ? await env.provider.delivery(sent.providerMessageId, sent.accepted, context)
+        ? await env.provider.delivery(sent.providerMessageId, sent.accepted, record.createdAt, context)
         : {
             known: false,
             recipients: [],

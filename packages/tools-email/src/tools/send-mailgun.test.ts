@@ -9,6 +9,7 @@ import {
   startMailgunFake,
 } from "../fake/mailgun-fake.js";
 import { type SmtpFake, startSmtpFake } from "../fake/smtp-fake.js";
+import { mailgunFailure } from "../providers/mailgun-provider.js";
 
 const message = {
   to: [{ address: "ann@example.com", name: "Ann Müller" }],
@@ -91,7 +92,7 @@ describe("email_send through Mailgun's messages.mime", () => {
     }
   });
 
-  it("reads Mailgun's refusals: 400 final, 401 the credential, 429 with and without Retry-After, 500 retryable", async () => {
+  it("reads Mailgun's refusals: 400 final, 401 and 403 the credential, 429 with and without Retry-After", async () => {
     mailgun.next("bad-address");
     const bad = errorOf(await email.call("email_send", message));
     expect(bad).toMatchObject({ code: "upstream_error", retryable: false });
@@ -105,17 +106,41 @@ describe("email_send through Mailgun's messages.mime", () => {
     expect(refused.message).toContain('"mailgun"');
     expect(JSON.stringify(refused)).not.toContain("api:wrong");
 
+    mailgun.next("forbidden");
+    const forbidden = errorOf(await email.call("email_send", message));
+    expect(forbidden).toMatchObject({ code: "upstream_error", retryable: false, details: { status: 403 } });
+    expect(forbidden.message).toContain('api:KEY in the credential "mailgun"');
+
     mailgun.next("rate-limited");
     const limited = errorOf(await email.call("email_send", message));
     expect(limited).toMatchObject({ code: "upstream_rate_limited", retryable: true, retryAfterMs: 120_000 });
     mailgun.next("rate-limited-retry-after");
     expect(errorOf(await email.call("email_send", message))).toMatchObject({ retryAfterMs: 7_000 });
+  });
 
-    mailgun.next("server-error");
-    expect(errorOf(await email.call("email_send", message))).toMatchObject({
-      code: "upstream_error",
-      retryable: true,
-    });
+  it("calls a 500, a timeout after the POST and an unreadable 200 unknown, never retryable, and records them so", async () => {
+    const outcomes = [];
+    for (const scenario of ["server-error", "slow", "garbled"] as const) {
+      mailgun.next(scenario);
+      const error = errorOf(await email.call("email_send", message, { timeoutMs: 1_000 }));
+      expect(error, scenario).toMatchObject({ retryable: false, details: { outcome: "unknown" } });
+      expect(error.message).toContain("may have been sent — check");
+      const [latest] = dataOf<{ messages: { status: string }[] }>(
+        await email.seam.call(email.context(), "email_list_sent", { limit: 1 }),
+      ).messages;
+      outcomes.push(latest?.status);
+    }
+    expect(outcomes).toEqual(["unknown", "unknown", "unknown"]);
+  });
+
+  it("believes a wait in Mailgun's text up to ten minutes", () => {
+    const response = {
+      status: 429,
+      headers: {},
+      body: Buffer.from(JSON.stringify({ message: "limit exceeded, try again after 86400 seconds" })),
+    };
+    const failure = mailgunFailure({ label: "Mailgun", whenRefused: "" }, response as never);
+    expect(failure.retryAfterMs).toBe(600_000);
   });
 
   it("refuses 21 recipients before any request", async () => {
@@ -138,6 +163,9 @@ describe("email_get_status and email_list_sent", () => {
     const asked = mailgun.requests.at(-1);
     expect(asked?.path).toBe(`/v3/${MAILGUN_DOMAIN}/events`);
     expect(asked?.query["message-id"]).toBe(MAILGUN_MESSAGE_ID.slice(1, -1));
+    expect(asked?.query.ascending).toBe("yes");
+    const sentAt = dataOf<{ sentAt: number }>(status).sentAt;
+    expect(asked?.query.begin).toBe(String(Math.floor(sentAt / 1000) - 60));
     expect(data.delivery.known).toBe(true);
     expect(data.delivery.recipients).toEqual([
       expect.objectContaining({ address: "ann@example.com", status: "delivered" }),
@@ -159,8 +187,8 @@ describe("email_get_status and email_list_sent", () => {
       await email.seam.call(email.context(), "email_list_sent", { limit: 2, after: first.next }),
     );
     expect(second.messages.map((entry) => entry.sendId)).not.toContain(first.messages[0]?.sendId);
-    const statuses = new Set(first.messages.concat(second.messages as never).map((entry) => entry.status));
-    expect(statuses.size).toBeGreaterThan(0);
+    // Newest first: the two unknown outcomes' neighbours — the last sends of the tests above.
+    expect(first.messages.map((entry) => entry.status)).toEqual(["sent", "unknown"]);
 
     const stranger = dataOf<{ messages: unknown[] }>(
       await email.seam.call(email.context({ principalId: "p2" }), "email_list_sent", {}),
