@@ -19,11 +19,19 @@ describe("nextLinkOf", () => {
     expect(nextLinkOf(undefined, undefined)).toBeUndefined();
   });
 
+  it("sends the resolved form of a link with dot segments that stays under /wiki", () => {
+    expect(nextLinkOf({ next: "/wiki/api/v2/../v2/spaces?cursor=a" }, undefined)).toBe("/wiki/api/v2/spaces?cursor=a");
+  });
+
   it("refuses a link off the API root", () => {
     for (const next of [
       "https://evil.example/wiki/api/v2/spaces",
       "//evil.example/wiki/x",
       "/wiki/../admin",
+      "/wiki/%2e%2e/admin/x",
+      "/wiki/%2E%2E/admin/x",
+      "/wiki/..",
+      "/wiki/api/../../admin",
       "/wiki/a b",
     ]) {
       expect(() => nextLinkOf({ next }, undefined)).toThrow(/not a path under \/wiki/);

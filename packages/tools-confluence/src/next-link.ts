@@ -16,15 +16,19 @@ export function nextLinkOf(
   const next = links?.next ?? nextInLinkHeader(linkHeader);
   if (next === undefined || next === "") return undefined;
   const path = next.startsWith("/wiki/") ? next : `${links?.context ?? "/wiki"}${next}`;
-  const pathPart = path.split("?")[0] ?? "";
-  if (!WIKI_PATH.test(path) || pathPart.includes("//") || pathPart.includes("/../")) {
-    throw new ToolFailure(
-      "upstream_error",
-      "Confluence gave a next-page link that is not a path under /wiki; the list was not followed further",
-      { retryable: false },
-    );
-  }
-  return path;
+  if (!WIKI_PATH.test(path) || (path.split("?")[0] ?? "").includes("//")) throw offRoot();
+  // Resolved as the request will be (`%2e%2e` and a trailing `..` are dot segments too), then checked again.
+  const resolved = new URL(path, "http://x");
+  if (!resolved.pathname.startsWith("/wiki/")) throw offRoot();
+  return `${resolved.pathname}${resolved.search}`;
+}
+
+function offRoot(): ToolFailure {
+  return new ToolFailure(
+    "upstream_error",
+    "Confluence gave a next-page link that is not a path under /wiki; the list was not followed further",
+    { retryable: false },
+  );
 }
 
 function nextInLinkHeader(header: string | undefined): string | undefined {
