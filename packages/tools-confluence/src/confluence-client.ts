@@ -22,8 +22,8 @@ import { nextLinkOf } from "./next-link.js";
 /** A page's storage body is the largest answer: Confluence takes bodies up to 5 MB (POST /pages' 413). */
 const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
 
-/** Query parameters; an array is sent as the parameter repeated, OpenAPI's default form style. */
-export type Query = Record<string, string | number | readonly string[] | undefined>;
+/** Query parameters, each sent once; a list goes as Confluence documents it for that parameter. */
+export type Query = Record<string, string | number | undefined>;
 
 export interface ConfluenceRequest<T> {
   /** What was asked for, as a failure names it: "page 123". */
@@ -109,10 +109,10 @@ function withQuery(url: string, query: Query | undefined): string {
   if (query === undefined) return url;
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
-    if (value === undefined) continue;
-    for (const one of typeof value === "object" ? value : [value]) search.append(name, String(one));
+    if (value !== undefined) search.append(name, String(value));
   }
-  const text = search.toString();
+  // A list's commas go as commas (OpenAPI's form style, not exploded), not as %2C.
+  const text = search.toString().replace(/%2C/gi, ",");
   return text === "" ? url : `${url}?${text}`;
 }
 

@@ -210,7 +210,8 @@ function listSpaces(site: ConfluenceSite, request: FakeRequest): FakeReply {
   const limit = Number(request.query.limit ?? "25");
   if (!Number.isInteger(limit) || limit < 1 || limit > 250)
     return v2Error(400, "INVALID_REQUEST_PARAMETER", "limit must be between 1 and 250");
-  const keys = new URLSearchParams(request.search).getAll("keys");
+  // v2 GET /spaces: "Multiple keys can be specified as a comma-separated list."
+  const keys = request.query.keys?.split(",") ?? [];
   const type = request.query.type;
   const matching = site.spaces.filter(
     (space) => (keys.length === 0 || keys.includes(space.key)) && (type === undefined || space.type === type),

@@ -56,7 +56,7 @@ describe("confluence_list_spaces", () => {
     );
     expect((result.data as Listed).spaces.map((space) => space.key)).toEqual(["ENG", "OPS", "HR"]);
     expect((result.data as Listed).complete).toBe(true);
-    expect(confluence.sent()[0]?.search).toContain("keys=ENG&keys=OPS&keys=HR");
+    expect(confluence.sent()[0]?.search).toContain("keys=ENG,OPS,HR");
   });
 
   it("follows the Link header's rel=next when the body has no _links.next", async () => {

@@ -24,7 +24,7 @@ export const listSpaces = confluenceTool({
     status: z
       .enum(["current", "archived"])
       .optional()
-      .describe("current (the default in Confluence: both) or archived"),
+      .describe("only current or only archived spaces; leave it out for both"),
     limit: limitField,
   }),
   async run({ keys, type, status, limit }, context, env) {
@@ -33,7 +33,8 @@ export const listSpaces = confluenceTool({
       what: "spaces",
       path: "/wiki/api/v2/spaces",
       query: {
-        keys,
+        // "Multiple keys can be specified as a comma-separated list" (v2 GET /spaces, `keys`).
+        keys: keys?.join(","),
         type,
         status,
         "description-format": "plain",
