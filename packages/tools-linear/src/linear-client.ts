@@ -16,10 +16,11 @@ import {
   shortDetail,
   statusFailure,
   type ToolContext,
+  ToolFailure,
   type VendorIdentity,
 } from "toolreg/toolkit";
 import { z } from "zod";
-import { LinearErrorsBody, linearFailure } from "./linear-failure.js";
+import { LinearErrorsBody, linearFailure, readErrors } from "./linear-failure.js";
 
 /** Linear as one call sees it. `what` names the thing asked for, so a failure says what it was about. */
 export interface LinearCall {
@@ -42,6 +43,11 @@ export interface LinearClientOptions {
 /** A GraphQL answer is small here: pages of at most 50 issues with a few fields each. */
 const MAX_RESPONSE_BYTES = 2 * 1024 * 1024;
 
+/** Whether a failure is an answer cut at MAX_RESPONSE_BYTES, which a tool may retry asking for less. */
+export function isTooLarge(error: unknown): boolean {
+  return ToolFailure.isInstance(error) && error.details?.tooLarge === true;
+}
+
 export function createLinearClient({
   endpoint,
   egress,
@@ -59,8 +65,15 @@ export function createLinearClient({
         json: { query: document, variables },
         maxResponseBytes: MAX_RESPONSE_BYTES,
       });
+      if (response.truncated) {
+        throw new ToolFailure(
+          "upstream_error",
+          `Linear's answer for ${what} was larger than ${MAX_RESPONSE_BYTES} bytes; ask for less`,
+          { retryable: false, details: { status: response.status, tooLarge: true } },
+        );
+      }
       const failed = LinearErrorsBody.safeParse(body);
-      if (failed.success) throw linearFailure(failed.data.errors, response, what);
+      if (failed.success) throw linearFailure(readErrors(failed.data.errors), response, what);
       if (response.status >= 400) {
         const message = z.looseObject({ message: z.string() }).safeParse(body);
         throw statusFailure(

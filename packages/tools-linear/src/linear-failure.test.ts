@@ -15,7 +15,7 @@ function response(status: number, headers: Record<string, string> = {}): EgressR
   };
 }
 
-/** Linear's answer to a revoked key, as clients have captured it. */
+/** Linear's answer to a revoked key, from public client test fixtures (Linear's docs publish none). */
 const UNAUTHENTICATED: LinearGraphqlError = {
   message: "Authentication required, not authenticated",
   extensions: {
@@ -63,6 +63,20 @@ describe("linearFailure", () => {
     expect(failure.retryAfterMs).toBeGreaterThan(25_000);
     expect(failure.retryAfterMs).toBeLessThanOrEqual(30_000);
     expect(failure.details).toMatchObject({ limit: "complexity" });
+  });
+
+  it("reads a reset too small for epoch milliseconds as epoch seconds, not as 1970", () => {
+    const now = Date.now();
+    const failure = linearFailure(
+      [{ message: "Rate limit exceeded", extensions: { code: "RATELIMITED" } }],
+      response(400, {
+        "x-ratelimit-requests-remaining": "0",
+        "x-ratelimit-requests-reset": String(Math.floor(now / 1000) + 40),
+      }),
+      "x",
+    );
+    expect(failure.retryAfterMs).toBeGreaterThan(35_000);
+    expect(failure.retryAfterMs).toBeLessThanOrEqual(40_000);
   });
 
   it("reads the type alone when Linear sends no code: ratelimited, forbidden, invalid input", () => {

@@ -16,21 +16,37 @@ import {
 } from "toolreg/toolkit";
 import { z } from "zod";
 
-const LinearGraphqlError = z.looseObject({
-  message: z.string().optional(),
-  path: z.array(z.union([z.string(), z.number()])).optional(),
-  extensions: z
-    .looseObject({
-      code: z.string().optional(),
-      type: z.string().optional(),
-      userPresentableMessage: z.string().optional(),
-    })
-    .optional(),
-});
-export type LinearGraphqlError = z.output<typeof LinearGraphqlError>;
+/** One `errors[]` entry, read leniently: a field of an unexpected type is dropped, never the entry. */
+export interface LinearGraphqlError {
+  message?: string;
+  extensions?: { code?: string; type?: string; userPresentableMessage?: string };
+}
 
-/** A body that carries GraphQL errors: it is a failure whatever else it carries. */
-export const LinearErrorsBody = z.looseObject({ errors: z.array(LinearGraphqlError).min(1) });
+const text = z.string().optional().catch(undefined);
+const LinearGraphqlErrorEntry = z
+  .looseObject({
+    message: text,
+    extensions: z
+      .looseObject({ code: text, type: text, userPresentableMessage: text })
+      .optional()
+      .catch(undefined),
+  })
+  .catch({});
+
+/**
+ * A body that carries GraphQL errors: it is a failure whatever else it carries, and whatever its entries
+ * look like (a null code, a numeric message, a bare string are still errors).
+ */
+export const LinearErrorsBody = z.looseObject({
+  errors: z.array(z.unknown()).min(1),
+});
+
+/** The entries of an `errors[]` as far as they can be read. */
+export function readErrors(errors: readonly unknown[]): LinearGraphqlError[] {
+  return errors.map((entry) =>
+    typeof entry === "string" ? { message: entry } : LinearGraphqlErrorEntry.parse(entry),
+  );
+}
 
 /** The budgets Linear reports, each as `x-ratelimit-<budget>-remaining` and `-reset`. */
 const BUDGETS = ["endpoint-requests", "requests", "complexity"] as const;

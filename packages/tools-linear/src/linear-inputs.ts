@@ -7,15 +7,17 @@
 import { HIDDEN_CHARACTERS } from "toolreg/toolkit";
 import { z } from "zod";
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Team key, a dash, the issue's number. Keys are letters and digits; ten is our bound, not Linear's. */
-export const ISSUE_IDENTIFIER = /^[A-Za-z][A-Za-z0-9]{0,9}-[1-9][0-9]{0,8}$/;
+const ISSUE_IDENTIFIER = /^[A-Za-z][A-Za-z0-9]{0,9}-[1-9][0-9]{0,8}$/;
 
-export const TITLE_MAX = 255;
-export const MARKDOWN_MAX = 65_536;
+const TITLE_MAX = 255;
+const MARKDOWN_MAX = 65_536;
+/** Labels one write sets at most: our bound, not Linear's. */
+const MAX_LABELS = 20;
 
 /** A Linear id: what the list and search tools give as `id`. */
-export function uuidField(what: string, where: string) {
+function uuidField(what: string, where: string) {
   return z
     .string()
     .regex(UUID, `a Linear ${what} id is a UUID such as 9cfb482a-81e3-4154-b5b9-2c805e70a02d (${where})`)
@@ -26,7 +28,7 @@ export const teamIdField = uuidField("team", "find it with linear_list_teams").d
   "the team's id (a UUID) as linear_list_teams gives it",
 );
 
-export const stateIdField = uuidField("workflow state", "find it with linear_list_states").describe(
+const stateIdField = uuidField("workflow state", "find it with linear_list_states").describe(
   "the workflow state's id (a UUID) as linear_list_states gives it for the issue's team",
 );
 
@@ -64,11 +66,18 @@ export function markdownField(what: string) {
 }
 
 /** Linear's priority: "0 = No priority, 1 = Urgent, 2 = High, 3 = Medium, 4 = Low" (IssueCreateInput.priority). */
-export const priorityField = z
-  .int()
-  .min(0)
-  .max(4)
-  .describe("0 no priority, 1 urgent, 2 high, 3 medium, 4 low");
+const priorityField = z.int().min(0).max(4).describe("0 no priority, 1 urgent, 2 high, 3 medium, 4 low");
+
+/** An issue's fields as the create and update tools take them; each tool says what it does with them. */
+export const issueFields = {
+  title: lineField(TITLE_MAX, "the title"),
+  description: markdownField("the description"),
+  priority: priorityField,
+  stateId: stateIdField,
+  assigneeId: uuidField("user", "a user's id"),
+  labelIds: z.array(uuidField("label", "a label's id")).max(MAX_LABELS, `at most ${MAX_LABELS} labels`),
+};
+export const ISSUE_FIELD_LIMITS = { TITLE_MAX, MAX_LABELS };
 
 /** How many items a list returns; the deployment's maxItems caps it. */
 export const limitField = z

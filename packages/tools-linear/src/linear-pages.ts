@@ -7,17 +7,17 @@ import { collectPages } from "toolreg/toolkit";
 import { z } from "zod";
 
 /** Linear's default and our largest page. */
-export const PAGE_SIZE = 50;
-/** Requests one list makes at most, whatever the items per page. */
-export const MAX_PAGES = 10;
+const PAGE_SIZE = 50;
+/** Requests one list makes at most, whatever the items per page, unless a tool sets fewer. */
+const MAX_PAGES = 10;
 
-export const PageInfo = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() });
+const PageInfo = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() });
 
 export function connectionOf<T>(node: z.ZodType<T>) {
   return z.object({ nodes: z.array(node), pageInfo: PageInfo });
 }
 
-export interface Connection<T> {
+interface Connection<T> {
   nodes: T[];
   pageInfo: z.output<typeof PageInfo>;
 }
@@ -26,12 +26,15 @@ export interface ListResult<T> {
   items: T[];
   /** Which bound stopped the walk before Linear's last page; undefined when the list is whole. */
   stoppedBy: "limit" | "pages" | undefined;
+  /** The request bound that applied. */
+  maxPages: number;
 }
 
-/** Asks `page(first, after)` until Linear's last page, `maxItems` items, or MAX_PAGES requests. */
+/** Asks `page(first, after)` until Linear's last page, `maxItems` items, or `maxPages` requests. */
 export async function walkConnection<T>(
   page: (first: number, after: string | undefined) => Promise<Connection<T>>,
   maxItems: number,
+  maxPages = MAX_PAGES,
 ): Promise<ListResult<T>> {
   let wanted = maxItems;
   const collected = await collectPages(
@@ -47,10 +50,14 @@ export async function walkConnection<T>(
         after = next;
       }
     })(),
-    { maxItems, maxPages: MAX_PAGES },
+    { maxItems, maxPages },
   );
-  if (collected.complete) return { items: collected.items, stoppedBy: undefined };
-  return { items: collected.items, stoppedBy: collected.items.length >= maxItems ? "limit" : "pages" };
+  if (collected.complete) return { items: collected.items, stoppedBy: undefined, maxPages };
+  return {
+    items: collected.items,
+    stoppedBy: collected.items.length >= maxItems ? "limit" : "pages",
+    maxPages,
+  };
 }
 
 /** How a list tool states what it returns: the whole list, or the first part and which bound stopped it. */
@@ -62,6 +69,6 @@ export function listNote(result: ListResult<unknown>, what: string, limit: numbe
     case "limit":
       return `the first ${count}; there are more: the limit of ${limit} stopped the list, narrow the query or raise the limit`;
     case "pages":
-      return `the first ${count}; there are more: the bound of ${MAX_PAGES} requests per call stopped the list, narrow the query`;
+      return `the first ${count}; there are more: the bound of ${result.maxPages} requests per call stopped the list, narrow the query`;
   }
 }

@@ -1,7 +1,7 @@
 import { createToolkitHost, type ToolkitEgressRequest, type ToolkitHost } from "toolreg/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CREDENTIAL_REF, type LinearHarness, startLinearHarness } from "./fake/linear-harness.js";
-import { ENG } from "./fake/linear-world.js";
+import { ENG, TEST_KEY } from "./fake/linear-world.js";
 import { LINEAR_GRAPHQL_URL } from "./linear-config.js";
 import { linearToolkit } from "./toolkit.js";
 
@@ -42,7 +42,7 @@ describe("the Linear toolkit as data", () => {
     ]);
   });
 
-  it("takes an API key only, bare in Authorization: no scheme and no OAuth to wait on", () => {
+  it("declares an API key only, for the Authorization header: no scheme and no OAuth to wait on", () => {
     expect(linearToolkit.auth).toEqual({ kind: "token", header: "authorization" });
   });
 
@@ -109,6 +109,11 @@ describe("a missing API key", () => {
   });
   afterAll(() => linear.close());
 
+  it("sends a stored key bare in Authorization, with no Bearer before it", async () => {
+    await linear.call("linear_list_teams", {});
+    expect(linear.fake.operations().at(-1)?.authorization).toBe(TEST_KEY);
+  });
+
   it.each([
     ["linear_search_issues", { query: "safari" }],
     ["linear_get_issue", { issue: "ENG-1" }],
@@ -120,6 +125,7 @@ describe("a missing API key", () => {
   ])(
     "fails %s with auth_required naming the credential, sends nothing, and offers no consent",
     async (name, input) => {
+      const before = linear.fake.requests.length;
       const envelope = await linear.callApproved(name, input, { key: null });
       expect(envelope.ok).toBe(false);
       if (envelope.ok) return;
@@ -129,7 +135,7 @@ describe("a missing API key", () => {
       // Token only: the remedy is an operator's, never a user sent to a consent page.
       expect(envelope.error.message).toMatch(/an operator must store a token/);
       expect(JSON.stringify(envelope.error)).not.toMatch(/authorizationUrl|oauth|the user is asked/i);
-      expect(linear.fake.requests).toHaveLength(0);
+      expect(linear.fake.requests).toHaveLength(before);
     },
   );
 });

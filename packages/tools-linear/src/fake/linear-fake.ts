@@ -9,8 +9,9 @@
  *   epoch milliseconds), and its refusal: HTTP 400 with `extensions.code` "RATELIMITED", with the
  *   X-RateLimit-Endpoint-* headers and X-RateLimit-Endpoint-Name when an endpoint's own limit ran out
  *   (searchIssues: "Rate-limited to 30 requests per minute", its schema description);
- * - a failure beside data (partial data), a 429 with and without Retry-After from a proxy in front, a page
- *   in place of JSON, and an answer lost after the write was made (502 from a gateway).
+ * - a failure beside data (partial data), entries of any shape beside data (`errorsNext`), a 429 with and
+ *   without Retry-After from a proxy in front, a page in place of JSON, and an answer lost after the write
+ *   was made (502 from a gateway).
  */
 import {
   type DocumentNode,
@@ -28,7 +29,9 @@ import { createWorld, type LinearWorld, TEST_KEY } from "./linear-world.js";
 
 export type LinearScenario =
   | "rate-limited"
+  | "rate-limited-no-reset"
   | "endpoint-rate-limited"
+  | "odd-errors"
   | "http-429"
   | "http-429-retry-after"
   | "partial"
@@ -50,12 +53,21 @@ export interface LinearFake extends VendorFake<LinearScenario> {
   endpoint: string;
   world: LinearWorld;
   operations(): GraphqlOperation[];
+  /** The next answer: the query's data with these `errors[]` entries beside it, whatever their shape. */
+  errorsNext(errors: unknown[]): void;
 }
 
+/** The fake's budgets: figures of its own, in the headers' form; linear.app/developers/rate-limiting sets the real ones. */
 const HOURLY_REQUESTS = 2500;
 const HOURLY_COMPLEXITY = 3_000_000;
 
-/** Linear's answer to a missing, revoked or mistyped key, as clients have captured it. */
+/**
+ * Linear's answer to a missing, revoked or mistyped key. Linear's docs publish no such body: this is from
+ * secondary sources, public client test fixtures for Linear (message "Authentication required, not
+ * authenticated", extensions type "authentication error", code AUTHENTICATION_ERROR, userPresentableMessage
+ * "You need to authenticate to access this operation."). Those fixtures disagree on the HTTP status (200, 400,
+ * 401); the fake answers 400 and the client reads the body whatever the status.
+ */
 const UNAUTHENTICATED = {
   errors: [
     {
@@ -63,17 +75,18 @@ const UNAUTHENTICATED = {
       extensions: {
         type: "authentication error",
         code: "AUTHENTICATION_ERROR",
-        statusCode: 401,
-        userError: true,
         userPresentableMessage: "You need to authenticate to access this operation.",
       },
     },
   ],
 };
 
-/** linear.app/developers/rate-limiting: over a limit, HTTP 400 and an entry whose extensions.code is RATELIMITED. */
+/**
+ * linear.app/developers/rate-limiting: over a limit, HTTP 400 and an entry whose extensions.code is
+ * RATELIMITED. The page gives no message; "Rate limit exceeded" is the fake's own, and no tool reads it.
+ */
 const RATELIMITED = {
-  errors: [{ message: "Rate limit exceeded", extensions: { code: "RATELIMITED", statusCode: 429 } }],
+  errors: [{ message: "Rate limit exceeded", extensions: { code: "RATELIMITED" } }],
 };
 
 function linearShape(error: GraphQLError) {
@@ -89,6 +102,7 @@ function linearShape(error: GraphQLError) {
 export async function startLinearFake(world: LinearWorld = createWorld()): Promise<LinearFake> {
   const root = linearRoot(world);
   let used = 0;
+  const oddErrors: unknown[][] = [];
   const reset = () => String(Date.now() + 3_600_000);
 
   function answer(request: SeenRequest, scenario: LinearScenario | undefined): FakeReply {
@@ -114,6 +128,13 @@ export async function startLinearFake(world: LinearWorld = createWorld()): Promi
             "x-ratelimit-requests-remaining": "0",
             "x-ratelimit-requests-reset": String(Date.now() + 60_000),
           },
+          body: RATELIMITED,
+        };
+      case "rate-limited-no-reset":
+        // The same refusal with no budget's reset and no Retry-After: how long to wait is unknown.
+        return {
+          status: 400,
+          headers: { "content-type": "application/json" },
           body: RATELIMITED,
         };
       case "endpoint-rate-limited":
@@ -173,7 +194,8 @@ export async function startLinearFake(world: LinearWorld = createWorld()): Promi
     if (scenario === "lost-answer") {
       return { status: 502, headers: { "content-type": "text/html" }, body: "<html>502 Bad Gateway</html>" };
     }
-    const errors = (result.errors ?? []).map(linearShape);
+    const errors: unknown[] = (result.errors ?? []).map(linearShape);
+    if (scenario === "odd-errors") errors.push(...(oddErrors.shift() ?? []));
     if (scenario === "partial") {
       errors.push({
         message: "Internal server error",
@@ -192,6 +214,10 @@ export async function startLinearFake(world: LinearWorld = createWorld()): Promi
     ...fake,
     endpoint: `${fake.url}/graphql`,
     world,
+    errorsNext(errors) {
+      oddErrors.push(errors);
+      fake.next("odd-errors");
+    },
     operations: () =>
       fake.requests
         .filter((request) => request.method === "POST" && request.path === "/graphql")

@@ -2,10 +2,14 @@
  * @module The fake's root resolvers over a LinearWorld. graphql-js executes each query against Linear's
  * published schema, so every answer has the schema's shape and a field Linear lacks fails validation
  * before it gets here. Errors take Linear's shape: a missing entity is "Entity not found: <Type>" with
- * `extensions { type: "invalid input", code: "INPUT_ERROR", statusCode: 400, userError: true,
- * userPresentableMessage: "Could not find referenced <Type>." }` beside `data: null` (as clients have captured
- * it; @linear/sdk's error.ts names the types). Linear publishes no wording for a create whose client-given
- * id is taken: the fake refuses it with the same input-error shape, and the tools read none of its words.
+ * `extensions { type: "invalid input", code: "INPUT_ERROR", userPresentableMessage: "Could not find referenced
+ * <Type>." }` beside `data: null`. Linear's docs publish no such body: it is from secondary sources, public
+ * client test fixtures for Linear; @linear/sdk's error.ts names the types. Linear publishes no wording for a
+ * create whose client-given id is taken: the fake refuses it in the same input-error shape with words of its
+ * own, and the tools read none of them. Orders: a team's states come in creation order (Linear documents
+ * createdAt as the default order, not position); comments come sorted by the `orderBy` asked, ascending (the
+ * fake's choice: Linear documents no direction, and get_issue reads both ends so as not to depend on it).
+ * `world.endlessPages` makes every connection say another page follows, as a bound test needs.
  */
 import { GraphQLError } from "graphql";
 import type { FakeComment, FakeIssue, FakeState, FakeTeam, LinearWorld } from "./linear-world.js";
@@ -18,8 +22,6 @@ function inputError(message: string, presentable: string): GraphQLError {
     extensions: {
       type: "invalid input",
       code: "INPUT_ERROR",
-      statusCode: 400,
-      userError: true,
       userPresentableMessage: presentable,
     },
   });
@@ -37,7 +39,12 @@ interface PageArgs {
 }
 
 /** A Relay connection over `items`, cursors being the items' ids; Linear's default page is 50. */
-function connection<T extends { id: string }, N>(items: readonly T[], args: PageArgs, node: (item: T) => N) {
+function connection<T extends { id: string }, N>(
+  items: readonly T[],
+  args: PageArgs,
+  node: (item: T) => N,
+  endless = false,
+) {
   let start = 0;
   let end = items.length;
   if (args.after) start = items.findIndex((item) => item.id === args.after) + 1;
@@ -54,15 +61,18 @@ function connection<T extends { id: string }, N>(items: readonly T[], args: Page
     nodes: page.map(node),
     edges: page.map((item) => ({ cursor: item.id, node: node(item) })),
     pageInfo: {
-      hasNextPage: end < items.length,
+      hasNextPage: endless || end < items.length,
       hasPreviousPage: start > 0,
       startCursor: page[0]?.id ?? null,
-      endCursor: page.at(-1)?.id ?? null,
+      // Endless: past the last item the cursor stays on it, so a client can always ask again.
+      endCursor: page.at(-1)?.id ?? (endless ? (items.at(-1)?.id ?? null) : null),
     },
   };
 }
 
 export function linearRoot(world: LinearWorld) {
+  const page = <T extends { id: string }, N>(items: readonly T[], args: PageArgs, node: (item: T) => N) =>
+    connection(items, args, node, world.endlessPages === true);
   const teamOf = (id: string) => world.teams.find((team) => team.id === id);
   const identifier = (issue: FakeIssue) => `${teamOf(issue.teamId)?.key}-${issue.number}`;
   const teamStates = (teamId: string) =>
@@ -76,7 +86,12 @@ export function linearRoot(world: LinearWorld) {
   const teamNode = (team: FakeTeam) => ({
     ...team,
     displayName: team.name,
-    states: (args: PageArgs) => connection(teamStates(team.id), args, stateNode),
+    states: (args: PageArgs) =>
+      page(
+        world.states.filter((state) => state.teamId === team.id),
+        args,
+        stateNode,
+      ),
   });
   const userNode = (id: string | null) => {
     const user = world.users.find((candidate) => candidate.id === id);
@@ -103,9 +118,12 @@ export function linearRoot(world: LinearWorld) {
         args,
         (label) => label,
       ),
-    comments: (args: PageArgs) =>
-      connection(
-        world.comments.filter((comment) => comment.issueId === issue.id),
+    comments: (args: PageArgs & { orderBy?: "createdAt" | "updatedAt" | null }) =>
+      page(
+        world.comments
+          .filter((comment) => comment.issueId === issue.id)
+          // A comment's updatedAt is its createdAt here, so either order is by createdAt.
+          .sort((a, b) => a.createdAt.localeCompare(b.createdAt)),
         args,
         commentNode,
       ),
@@ -140,7 +158,7 @@ export function linearRoot(world: LinearWorld) {
   });
 
   return {
-    teams: (args: PageArgs) => connection(world.teams, args, teamNode),
+    teams: (args: PageArgs) => page(world.teams, args, teamNode),
     team: ({ id }: { id: string }) => {
       const team = teamOf(id);
       if (!team) throw notFound("Team");
@@ -169,7 +187,7 @@ export function linearRoot(world: LinearWorld) {
         const text = [issue.title, issue.description ?? "", ...comments].join("\n").toLowerCase();
         return words.every((word) => text.includes(word));
       });
-      return { ...connection(matches, args, issueNode), totalCount: matches.length, archivePayload: null };
+      return { ...page(matches, args, issueNode), totalCount: matches.length, archivePayload: null };
     },
     issueCreate: ({ input }: { input: Record<string, unknown> }) => {
       const team = teamOf(String(input.teamId));

@@ -56,6 +56,8 @@ export interface LinearWorld {
   labels: FakeLabel[];
   issues: FakeIssue[];
   comments: FakeComment[];
+  /** Every connection says another page follows: for tests of the request bound. */
+  endlessPages?: boolean;
 }
 
 export const ENG = "5a3c1e9b-7f24-4d6a-9c1e-2b8f0d4a6e11";
@@ -87,6 +89,9 @@ export function issueUuid(number: number): string {
   return `1a2b3c4d-0000-4000-8000-${String(number).padStart(12, "0")}`;
 }
 
+/** The order Linear created the states in (Backlog last), not their position: lists must sort. */
+const CREATED_ORDER = [1, 2, 3, 4, 0];
+
 /** A fresh workspace; `extraIssues` more ENG issues titled "Flaky checkout test N" for pagination. */
 export function createWorld(extraIssues = 0): LinearWorld {
   const at = "2026-11-02T09:00:00.000Z";
@@ -95,9 +100,10 @@ export function createWorld(extraIssues = 0): LinearWorld {
     ["eng", ENG],
     ["ops", OPS],
   ] as const) {
-    STATE_NAMES.forEach(([name, type], index) => {
+    for (const index of CREATED_ORDER) {
+      const [name, type] = STATE_NAMES[index]!;
       states.push({ id: stateId(team, index), teamId, name, type, position: index });
-    });
+    }
   }
   const issue = (number: number, fields: Partial<FakeIssue>): FakeIssue => ({
     id: issueUuid(number),

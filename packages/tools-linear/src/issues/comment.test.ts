@@ -9,7 +9,9 @@ beforeAll(async () => {
 });
 afterAll(() => linear.close());
 
-type Posted = { comment: { id: string; url: string; issue: string }; alreadyPosted: boolean };
+type Posted = { comment: { id: string; url: string; issue: string }; recovered: boolean };
+const idFor = (idempotencyKey: string, tenantId = "t1") =>
+  derivedId("linear_comment", { tenantId, idempotencyKey });
 
 describe("linear_comment", () => {
   it("once approved, sends commentCreate with the derived id, the issue as given and the markdown body", async () => {
@@ -25,19 +27,20 @@ describe("linear_comment", () => {
       authorization: TEST_KEY,
       variables: {
         input: {
-          id: derivedId("comment", "host-key-comment-1"),
+          id: idFor("host-key-comment-1"),
           issueId: "ENG-1",
           body: "Fixed in **#42**:\n\n- retried payment",
         },
       },
     });
     expect(data).toMatchObject({
-      comment: { id: derivedId("comment", "host-key-comment-1"), issue: "ENG-1" },
-      alreadyPosted: false,
+      comment: { id: idFor("host-key-comment-1"), issue: "ENG-1" },
+      recovered: false,
     });
     expect(envelope.ok && envelope.content).toMatch(
       /Commented on ENG-1: https:\/\/linear.app\/acme\/issue\/ENG-1#comment-/,
     );
+    expect(envelope.ok && envelope.content).not.toMatch(/answer was lost/);
     expect(linear.fake.world.comments.filter((comment) => comment.issueId === issueUuid(1))).toHaveLength(2);
   });
 
@@ -45,7 +48,7 @@ describe("linear_comment", () => {
     const second = await startLinearHarness({ fake: linear.fake });
     try {
       const input = { issue: "ENG-2", body: "Deploying now" };
-      const id = derivedId("comment", "host-key-lost");
+      const id = idFor("host-key-lost");
       linear.fake.next("lost-answer");
       const recovered = okData<Posted>(
         await linear.callApproved("linear_comment", input, { idempotencyKey: "host-key-lost" }),
@@ -56,15 +59,39 @@ describe("linear_comment", () => {
           .slice(-2)
           .map((operation) => operation.name),
       ).toEqual(["LinearComment", "LinearCommentById"]);
-      expect(recovered).toMatchObject({ comment: { id, issue: "ENG-2" }, alreadyPosted: true });
+      expect(recovered).toMatchObject({ comment: { id, issue: "ENG-2" }, recovered: true });
       const again = okData<Posted>(
         await second.callApproved("linear_comment", input, { idempotencyKey: "host-key-lost" }),
       );
-      expect(again.alreadyPosted).toBe(true);
+      expect(again.recovered).toBe(true);
       expect(linear.fake.operations().at(-1)).toMatchObject({ name: "LinearCommentById", variables: { id } });
       expect(linear.fake.world.comments.filter((comment) => comment.body === "Deploying now")).toHaveLength(
         1,
       );
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("fails as a conflict when the comment under its id has another body, and posts nothing", async () => {
+    const second = await startLinearHarness({ fake: linear.fake });
+    try {
+      okData(
+        await linear.callApproved(
+          "linear_comment",
+          { issue: "ENG-2", body: "one" },
+          { idempotencyKey: "k-reused" },
+        ),
+      );
+      const error = failureOf(
+        await second.callApproved(
+          "linear_comment",
+          { issue: "ENG-2", body: "two" },
+          { idempotencyKey: "k-reused" },
+        ),
+      );
+      expect(error.code).toBe("idempotency_conflict");
+      expect(linear.fake.world.comments.some((comment) => comment.body === "two")).toBe(false);
     } finally {
       await second.close();
     }

@@ -9,7 +9,7 @@ import { linearTool } from "../linear-env.js";
 import { derivedId } from "../linear-ids.js";
 import { issueField, markdownField } from "../linear-inputs.js";
 
-const COMMENT_FIELDS = "id url createdAt issue { id identifier }";
+const COMMENT_FIELDS = "id url body createdAt issue { id identifier }";
 const COMMENT_MUTATION = `mutation LinearComment($input: CommentCreateInput!) {
   commentCreate(input: $input) { success comment { ${COMMENT_FIELDS} } }
 }`;
@@ -18,6 +18,7 @@ const COMMENT_BY_ID_QUERY = `query LinearCommentById($id: String!) { comment(id:
 const Comment = z.object({
   id: z.string(),
   url: z.string(),
+  body: z.string(),
   createdAt: z.string(),
   issue: z.object({ id: z.string(), identifier: z.string() }).nullable(),
 });
@@ -36,10 +37,11 @@ export const comment = linearTool({
   }),
   async run({ issue, body }, context, env) {
     const linear = env.linear(context);
-    const id = derivedId("comment", context.idempotencyKey);
+    const id = derivedId("linear_comment", context);
     const what = `the comment on issue ${issue}`;
-    const created = await createOnce(
-      async () => {
+    const created = await createOnce({
+      what,
+      create: async () => {
         const answer = await linear.request(
           what,
           COMMENT_MUTATION,
@@ -53,20 +55,24 @@ export const comment = linearTool({
         }
         return answer.commentCreate.comment;
       },
-      () =>
+      existing: () =>
         linear
           .request(what, COMMENT_BY_ID_QUERY, { id }, z.object({ comment: Comment }))
           .then((answer) => answer.comment),
-    );
+      // A comment found under this call's id is its own only on the same issue with the same body.
+      matches: (found) =>
+        found.body.trim() === body.trim() &&
+        (found.issue?.id === issue || found.issue?.identifier.toUpperCase() === issue),
+    });
     const posted = created.value;
     const url = /^https?:\/\//i.test(posted.url) ? posted.url : "";
     const on = posted.issue ? oneLine(posted.issue.identifier, 30) : issue;
     return {
       content:
-        `${created.existed ? "Already posted by an earlier attempt of this call" : "Commented"} on ${on}: ${url}`.trim(),
+        `${created.recovered ? "Commented (Linear's answer was lost; the comment was found by its id)" : "Commented"} on ${on}: ${url}`.trim(),
       data: {
         comment: { id: posted.id, url, createdAt: posted.createdAt, issue: on },
-        alreadyPosted: created.existed,
+        recovered: created.recovered,
       },
       provenance: { source: url || linear.endpoint, trusted: false },
     };

@@ -13,8 +13,10 @@ afterAll(() => linear.close());
 const creates = () => linear.fake.operations().filter((operation) => operation.name === "LinearCreateIssue");
 type Created = {
   issue: { identifier: string; id: string; state: { name: string }; url: string };
-  alreadyCreated: boolean;
+  recovered: boolean;
 };
+const idFor = (idempotencyKey: string, tenantId = "t1") =>
+  derivedId("linear_create_issue", { tenantId, idempotencyKey });
 
 describe("linear_create_issue", () => {
   it("parks for approval and sends nothing until a person approves", async () => {
@@ -41,7 +43,7 @@ describe("linear_create_issue", () => {
     expect(sent).toMatchObject({ kind: "mutation", authorization: TEST_KEY });
     expect(sent?.variables).toEqual({
       input: {
-        id: derivedId("issue", "host-key-create-1"),
+        id: idFor("host-key-create-1"),
         teamId: ENG,
         title: "Dark mode toggle",
         description: "As a user\n\t- I want a dark mode",
@@ -52,10 +54,10 @@ describe("linear_create_issue", () => {
     });
     expect(data.issue).toMatchObject({
       identifier: "ENG-3",
-      id: derivedId("issue", "host-key-create-1"),
+      id: idFor("host-key-create-1"),
       state: { name: "Todo" },
     });
-    expect(data.alreadyCreated).toBe(false);
+    expect(data.recovered).toBe(false);
     expect(envelope.ok && envelope.content).toMatch(
       /Created: ENG-3 \[Todo\] Dark mode toggle \(Medium; ada\)/,
     );
@@ -78,19 +80,84 @@ describe("linear_create_issue", () => {
         creates()
           .slice(-2)
           .map((operation) => (operation.variables.input as { id: string }).id),
-      ).toEqual([derivedId("issue", "host-key-twice"), derivedId("issue", "host-key-twice")]);
+      ).toEqual([idFor("host-key-twice"), idFor("host-key-twice")]);
       expect(linear.fake.operations().at(-1)).toMatchObject({
         name: "LinearIssueById",
         variables: { id: first.issue.id },
       });
-      expect(repeated).toEqual({ issue: first.issue, alreadyCreated: true });
+      expect(repeated).toEqual({ issue: first.issue, recovered: true });
       expect(again.ok && again.content).toMatch(
-        /Already created by an earlier attempt of this call: ENG-\d+/,
+        /Created \(Linear's answer was lost; the issue was found by its id\): ENG-\d+/,
       );
       expect(linear.fake.world.issues.filter((issue) => issue.title === "Only once")).toHaveLength(1);
     } finally {
       await second.close();
     }
+  });
+
+  it("creates two issues for two tenants that share a workspace and an idempotency key", async () => {
+    const input = { teamId: ENG, title: "Same key, two tenants" };
+    const first = okData<Created>(
+      await linear.callApproved("linear_create_issue", input, {
+        idempotencyKey: "shared-key",
+        tenantId: "t1",
+      }),
+    );
+    const second = okData<Created>(
+      await linear.callApproved("linear_create_issue", input, {
+        idempotencyKey: "shared-key",
+        tenantId: "t2",
+      }),
+    );
+    expect([first.issue.id, second.issue.id]).toEqual([idFor("shared-key", "t1"), idFor("shared-key", "t2")]);
+    expect(second.recovered).toBe(false);
+    expect(linear.fake.world.issues.filter((issue) => issue.title === input.title)).toHaveLength(2);
+  });
+
+  it("fails as a conflict when the issue under its id is not what this call asked for", async () => {
+    const second = await startLinearHarness({ fake: linear.fake });
+    try {
+      okData(
+        await linear.callApproved(
+          "linear_create_issue",
+          { teamId: ENG, title: "First title" },
+          { idempotencyKey: "host-key-reused" },
+        ),
+      );
+      const error = failureOf(
+        await second.callApproved(
+          "linear_create_issue",
+          { teamId: ENG, title: "Another title" },
+          { idempotencyKey: "host-key-reused" },
+        ),
+      );
+      expect(error.code).toBe("idempotency_conflict");
+      expect(error.message).toMatch(/a different entity.*retry with a new idempotency key/);
+      expect(linear.fake.world.issues.some((issue) => issue.title === "Another title")).toBe(false);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("derives a v4-laid-out id from tenant, tool and key, and refuses to run without a key", () => {
+    const id = idFor("k");
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(idFor("k")).toBe(id);
+    expect(
+      new Set([
+        id,
+        idFor("k2"),
+        idFor("k", "t2"),
+        derivedId("linear_comment", { tenantId: "t1", idempotencyKey: "k" }),
+      ]).size,
+    ).toBe(4);
+    // Length-prefixed parts: no tenant or key can be shifted into another's place.
+    expect(derivedId("x", { tenantId: "a:b", idempotencyKey: "c" })).not.toBe(
+      derivedId("x", { tenantId: "a", idempotencyKey: "b:c" }),
+    );
+    expect(() => derivedId("linear_create_issue", { tenantId: "t1", idempotencyKey: undefined })).toThrow(
+      /idempotency key/,
+    );
   });
 
   it("checks a stateId against the team's states first, and refuses another team's state listing the choices", async () => {

@@ -7,15 +7,7 @@ import { z } from "zod";
 import { createOnce } from "../linear-create-once.js";
 import { linearTool } from "../linear-env.js";
 import { derivedId } from "../linear-ids.js";
-import {
-  lineField,
-  markdownField,
-  priorityField,
-  stateIdField,
-  TITLE_MAX,
-  teamIdField,
-  uuidField,
-} from "../linear-inputs.js";
+import { ISSUE_FIELD_LIMITS, issueFields, teamIdField } from "../linear-inputs.js";
 import { assertTeamState, teamStates } from "../teams/team-states.js";
 import { cleanSummary, ISSUE_SUMMARY_FIELDS, IssueSummary, summaryLine } from "./issue-shapes.js";
 
@@ -23,12 +15,12 @@ const CREATE_MUTATION = `mutation LinearCreateIssue($input: IssueCreateInput!) {
   issueCreate(input: $input) { success issue { ${ISSUE_SUMMARY_FIELDS} } }
 }`;
 
-/** The issue an earlier attempt created under this id, read after a failed create. */
-export const ISSUE_BY_ID_QUERY = `query LinearIssueById($id: String!) { issue(id: $id) { ${ISSUE_SUMMARY_FIELDS} } }`;
+/** The issue made under this id, read after a failed create. */
+const ISSUE_BY_ID_QUERY = `query LinearIssueById($id: String!) { issue(id: $id) { ${ISSUE_SUMMARY_FIELDS} } }`;
 
 const IssuePayload = z.object({ success: z.boolean(), issue: IssueSummary.nullable() });
 
-export const MAX_LABELS = 20;
+const { TITLE_MAX, MAX_LABELS } = ISSUE_FIELD_LIMITS;
 
 export const createIssue = linearTool({
   name: "linear_create_issue",
@@ -40,23 +32,19 @@ export const createIssue = linearTool({
   upstreamDeduplicates: true,
   input: z.strictObject({
     teamId: teamIdField,
-    title: lineField(TITLE_MAX, "the title").describe(
-      `the issue's title, one line (at most ${TITLE_MAX} characters)`,
-    ),
-    description: markdownField("the description").optional().describe("the issue's description in markdown"),
-    priority: priorityField.optional(),
-    stateId: stateIdField.optional(),
-    assigneeId: uuidField("user", "a user's id").optional().describe("the id (a UUID) of the user to assign"),
-    labelIds: z
-      .array(uuidField("label", "a label's id"))
-      .max(MAX_LABELS)
+    title: issueFields.title.describe(`the issue's title, one line (at most ${TITLE_MAX} characters)`),
+    description: issueFields.description.optional().describe("the issue's description in markdown"),
+    priority: issueFields.priority.optional(),
+    stateId: issueFields.stateId.optional(),
+    assigneeId: issueFields.assigneeId.optional().describe("the id (a UUID) of the user to assign"),
+    labelIds: issueFields.labelIds
       .optional()
       .describe(`the ids (UUIDs) of labels to set, at most ${MAX_LABELS}`),
   }),
   async run({ teamId, title, description, priority, stateId, assigneeId, labelIds }, context, env) {
     const linear = env.linear(context);
     if (stateId !== undefined) assertTeamState(await teamStates(linear, teamId), stateId);
-    const id = derivedId("issue", context.idempotencyKey);
+    const id = derivedId("linear_create_issue", context);
     const input = {
       id,
       teamId,
@@ -68,8 +56,9 @@ export const createIssue = linearTool({
       ...(labelIds === undefined ? {} : { labelIds }),
     };
     const what = `the new issue "${title.trim().slice(0, 60)}"`;
-    const created = await createOnce(
-      async () => {
+    const created = await createOnce({
+      what,
+      create: async () => {
         const answer = await linear.request(
           what,
           CREATE_MUTATION,
@@ -83,15 +72,17 @@ export const createIssue = linearTool({
         }
         return answer.issueCreate.issue;
       },
-      () =>
+      existing: () =>
         linear
           .request(what, ISSUE_BY_ID_QUERY, { id }, z.object({ issue: IssueSummary }))
           .then((answer) => answer.issue),
-    );
+      // The id is this call's own; a found issue of another team or title is not what this call asked for.
+      matches: (found) => found.team.id === teamId && found.title === input.title,
+    });
     const issue = cleanSummary(created.value);
     return {
-      content: `${created.existed ? "Already created by an earlier attempt of this call" : "Created"}: ${summaryLine(issue)}`,
-      data: { issue, alreadyCreated: created.existed },
+      content: `${created.recovered ? "Created (Linear's answer was lost; the issue was found by its id)" : "Created"}: ${summaryLine(issue)}`,
+      data: { issue, recovered: created.recovered },
       provenance: { source: issue.url || linear.endpoint, trusted: false },
     };
   },

@@ -1,7 +1,8 @@
 /**
  * @module `linear_search_issues`: Linear's own issue search (`searchIssues`: full-text and vector search,
- * ranked by relevance), optionally within one team. Linear limits this endpoint to 30 requests a minute
- * on top of the general budget, so a page asks for no more than is wanted.
+ * ranked by relevance), optionally within one team. Linear's schema says of searchIssues "Rate-limited to
+ * 30 requests per minute", on top of the general budget, so one call asks at most SEARCH_PAGES pages, each
+ * no larger than what is still wanted.
  */
 import { z } from "zod";
 import { linearTool } from "../linear-env.js";
@@ -15,6 +16,9 @@ const SEARCH_QUERY = `query LinearSearchIssues($term: String!, $first: Int!, $af
     pageInfo { hasNextPage endCursor }
   }
 }`;
+
+/** Requests one search makes at most: a fifteenth of searchIssues' budget for a minute. */
+const SEARCH_PAGES = 2;
 
 export const searchIssues = linearTool({
   name: "linear_search_issues",
@@ -52,6 +56,7 @@ export const searchIssues = linearTool({
           )
           .then((answer) => answer.searchIssues),
       max,
+      SEARCH_PAGES,
     );
     const issues = listed.items.map(cleanSummary);
     return {

@@ -94,4 +94,23 @@ describe("linear_update_issue", () => {
     }
     expect(linear.fake.requests.length).toBe(before);
   });
+
+  it("names at most 12 states in a refusal's message, and every state in its details", async () => {
+    for (let index = 5; index < 15; index++) {
+      linear.fake.world.states.push({
+        id: `e0000000-0000-4000-8000-0000000000${index}`,
+        teamId: ENG,
+        name: `Stage ${index}`,
+        type: "started",
+        position: index,
+      });
+    }
+    const error = failureOf(
+      await linear.callApproved("linear_update_issue", { issue: "ENG-1", stateId: OPS_DONE }),
+    );
+    expect(error.message).toMatch(
+      /Stage 11 \(started\) e0000000-0000-4000-8000-000000000011 and 3 more \(all in details.states/,
+    );
+    expect(error.details?.states).toHaveLength(15);
+  });
 });

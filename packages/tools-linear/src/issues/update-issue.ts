@@ -6,17 +6,8 @@
 import { ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
 import { linearTool } from "../linear-env.js";
-import {
-  issueField,
-  lineField,
-  markdownField,
-  priorityField,
-  stateIdField,
-  TITLE_MAX,
-  uuidField,
-} from "../linear-inputs.js";
+import { ISSUE_FIELD_LIMITS, issueField, issueFields } from "../linear-inputs.js";
 import { assertTeamState, teamStates } from "../teams/team-states.js";
-import { MAX_LABELS } from "./create-issue.js";
 import { cleanSummary, ISSUE_SUMMARY_FIELDS, IssueSummary, summaryLine } from "./issue-shapes.js";
 
 const ISSUE_TEAM_QUERY = `query LinearIssueTeam($id: String!) { issue(id: $id) { id identifier team { id } } }`;
@@ -25,6 +16,7 @@ const UPDATE_MUTATION = `mutation LinearUpdateIssue($id: String!, $input: IssueU
   issueUpdate(id: $id, input: $input) { success issue { ${ISSUE_SUMMARY_FIELDS} } }
 }`;
 
+const { TITLE_MAX, MAX_LABELS } = ISSUE_FIELD_LIMITS;
 const CHANGES = ["title", "description", "stateId", "priority", "assigneeId", "labelIds"] as const;
 
 export const updateIssue = linearTool({
@@ -37,21 +29,17 @@ export const updateIssue = linearTool({
   input: z
     .strictObject({
       issue: issueField,
-      title: lineField(TITLE_MAX, "the title")
-        .optional()
-        .describe(`a new title, one line (at most ${TITLE_MAX} characters)`),
-      description: markdownField("the description")
+      title: issueFields.title.optional().describe(`a new title, one line (at most ${TITLE_MAX} characters)`),
+      description: issueFields.description
         .optional()
         .describe("a new description in markdown, replacing the old"),
-      stateId: stateIdField.optional(),
-      priority: priorityField.optional(),
-      assigneeId: uuidField("user", "a user's id")
+      stateId: issueFields.stateId.optional(),
+      priority: issueFields.priority.optional(),
+      assigneeId: issueFields.assigneeId
         .nullable()
         .optional()
         .describe("the id (a UUID) of the user to assign, or null to unassign"),
-      labelIds: z
-        .array(uuidField("label", "a label's id"))
-        .max(MAX_LABELS)
+      labelIds: issueFields.labelIds
         .optional()
         .describe(
           `the ids (UUIDs) of the labels the issue should have, replacing its labels; at most ${MAX_LABELS}`,

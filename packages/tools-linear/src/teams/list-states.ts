@@ -19,7 +19,13 @@ export const listStates = linearTool({
   async run({ teamId, limit }, context, env) {
     const linear = env.linear(context);
     const max = Math.min(limit ?? env.maxItems, env.maxItems);
-    const listed = await teamStates(linear, teamId, max);
+    // Every state is read and sorted by position before the limit cuts, so a limit keeps the team's first states.
+    const all = await teamStates(linear, teamId);
+    const listed = {
+      ...all,
+      items: all.items.slice(0, max),
+      stoppedBy: all.items.length > max ? ("limit" as const) : all.stoppedBy,
+    };
     const states = listed.items.map(({ id, name, type }) => ({ id, name, type }));
     return {
       content: [

@@ -41,6 +41,20 @@ describe("linear_list_teams", () => {
     );
   });
 
+  it("stops after 10 requests when Linear keeps saying another page follows, and says the page bound stopped it", async () => {
+    const before = linear.fake.operations().length;
+    linear.fake.world.endlessPages = true;
+    try {
+      const envelope = await linear.call("linear_list_teams", { limit: 250 });
+      const data = okData<{ teams: unknown[]; stoppedBy: string }>(envelope);
+      expect(linear.fake.operations().length - before).toBe(10);
+      expect(data.stoppedBy).toBe("pages");
+      expect(envelope.ok && envelope.content).toMatch(/the bound of 10 requests per call stopped the list/);
+    } finally {
+      linear.fake.world.endlessPages = false;
+    }
+  });
+
   it("refuses an unknown field and a limit out of bounds with nothing sent", async () => {
     const before = linear.fake.requests.length;
     for (const input of [{ limit: 0 }, { limit: 251 }, { limit: 2.5 }, { team: "ENG" }]) {

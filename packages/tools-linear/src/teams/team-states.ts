@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { LinearCall } from "../linear-client.js";
 import { connectionOf, type ListResult, walkConnection } from "../linear-pages.js";
 
-export const TEAM_STATES_QUERY = `query LinearTeamStates($teamId: String!, $first: Int!, $after: String) {
+const TEAM_STATES_QUERY = `query LinearTeamStates($teamId: String!, $first: Int!, $after: String) {
   team(id: $teamId) {
     id key name
     states(first: $first, after: $after) { nodes { id name type position } pageInfo { hasNextPage endCursor } }
@@ -16,25 +16,27 @@ export const TEAM_STATES_QUERY = `query LinearTeamStates($teamId: String!, $firs
 }`;
 
 const WorkflowState = z.object({ id: z.string(), name: z.string(), type: z.string(), position: z.number() });
-export type WorkflowState = z.output<typeof WorkflowState>;
+type WorkflowState = z.output<typeof WorkflowState>;
 
 const Team = z.object({ id: z.string(), key: z.string(), name: z.string() });
-export type TeamRef = z.output<typeof Team>;
+type TeamRef = z.output<typeof Team>;
 
 const TeamStatesAnswer = z.object({ team: Team.extend({ states: connectionOf(WorkflowState) }) });
 
-/** A team has a handful of states; a bound keeps a strange workspace from costing many requests. */
-export const MAX_STATES = 250;
+/**
+ * A team has a handful of states; a bound keeps a strange workspace from costing many requests. All are read
+ * (Linear pages them in its own order, not by position), so that sorting by position sees every one.
+ */
+const MAX_STATES = 250;
+/** States a refusal's message names; its details carry them all. */
+const STATES_NAMED = 12;
 
-export interface TeamStates extends ListResult<WorkflowState> {
+interface TeamStates extends ListResult<WorkflowState> {
   team: TeamRef;
 }
 
-export async function teamStates(
-  linear: LinearCall,
-  teamId: string,
-  maxItems = MAX_STATES,
-): Promise<TeamStates> {
+/** The team's states sorted by position: all of them, unless more than MAX_STATES (then `stoppedBy`). */
+export async function teamStates(linear: LinearCall, teamId: string): Promise<TeamStates> {
   let team: TeamRef | undefined;
   const listed = await walkConnection(async (first, after) => {
     const answer = await linear.request(
@@ -46,7 +48,7 @@ export async function teamStates(
     const { states, ...found } = answer.team;
     team ??= found;
     return states;
-  }, maxItems);
+  }, MAX_STATES);
   // walkConnection asks at least once, and the first answer names the team.
   if (team === undefined) throw new ToolFailure("internal", `Linear's answer named no team for ${teamId}`);
   const items = listed.items
@@ -60,11 +62,13 @@ export function assertTeamState(states: TeamStates, stateId: string): WorkflowSt
   const state = states.items.find((candidate) => candidate.id === stateId);
   if (state) return state;
   const choices = states.items
+    .slice(0, STATES_NAMED)
     .map((candidate) => `${candidate.name} (${candidate.type}) ${candidate.id}`)
     .join("; ");
+  const others = states.items.length - STATES_NAMED;
   throw new ToolFailure(
     "precondition_failed",
-    `the state ${stateId} is not a workflow state of team ${states.team.key} (${states.team.name}), so nothing was sent; its states are: ${choices || "none listed"}`,
+    `the state ${stateId} is not a workflow state of team ${states.team.key} (${states.team.name}), so nothing was sent; its states are: ${choices || "none listed"}${others > 0 ? ` and ${others} more (all in details.states, or linear_list_states)` : ""}`,
     {
       retryable: false,
       details: {
