@@ -38,15 +38,10 @@ export const NotionConfigSchema = z.strictObject({
     description:
       "the most block-children requests notion_get_page makes for one page (Notion allows about three a second)",
   }),
-  maxChars: z
-    .int()
-    .min(1000)
-    .max(MAX_CONTENT_CHARS)
-    .default(60_000)
-    .meta({
-      description:
-        "the most characters of page content notion_get_page returns (at most 100,000: what its output limit holds)",
-    }),
+  maxChars: z.int().min(1000).max(MAX_CONTENT_CHARS).default(60_000).meta({
+    description:
+      "the most characters of page content notion_get_page returns (at most 100,000: what its output limit holds)",
+  }),
 });
 
 export type NotionConfig = z.output<typeof NotionConfigSchema>;

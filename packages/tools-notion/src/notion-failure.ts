@@ -129,7 +129,8 @@ function headerOf(headers: unknown, name: string): string | undefined {
  */
 export function writeFailure(failure: ToolFailure, what: string, check: string): ToolFailure {
   const refusedFirst =
-    failure.envelopeCode === "upstream_rate_limited" || failure.details?.notionCode === APIErrorCode.ConflictError;
+    failure.envelopeCode === "upstream_rate_limited" ||
+    failure.details?.notionCode === APIErrorCode.ConflictError;
   if (!failure.retryable || refusedFirst) return failure;
   return new ToolFailure(
     failure.envelopeCode,

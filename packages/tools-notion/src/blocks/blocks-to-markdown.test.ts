@@ -4,10 +4,14 @@ import { blockObject, richText } from "../fake/notion-objects.js";
 import { blockLine } from "./blocks-to-markdown.js";
 
 const base = () => {
-  const { type: _type, paragraph: _paragraph, ...rest } = blockObject(
-    { type: "paragraph", text: "" },
-    "parent",
-  ) as Extract<BlockObjectResponse, { type: "paragraph" }>;
+  const {
+    type: _type,
+    paragraph: _paragraph,
+    ...rest
+  } = blockObject({ type: "paragraph", text: "" }, "parent") as Extract<
+    BlockObjectResponse,
+    { type: "paragraph" }
+  >;
   return rest;
 };
 
@@ -42,7 +46,7 @@ describe("blockLine", () => {
   });
 
   it("fences a long code block with many backtick runs without overflowing the stack", () => {
-    const code = "`a".repeat(200_000) + "````";
+    const code = `${"`a".repeat(200_000)}\`\`\`\``;
     const block = blockObject({ type: "code", text: code, language: "plain text" }, "parent");
     const rendered = blockLine(block);
     expect(rendered.startsWith("`````\n")).toBe(true);

@@ -94,7 +94,10 @@ describe("readBlockTree", () => {
 
   it("a failure after the first request ends the read with what it has; on the first it is thrown", async () => {
     const { fetch } = tree(1, 250);
-    const limited = new ToolFailure("upstream_rate_limited", "slow down", { retryable: true, retryAfterMs: 1000 });
+    const limited = new ToolFailure("upstream_rate_limited", "slow down", {
+      retryable: true,
+      retryAfterMs: 1000,
+    });
     let calls = 0;
     const flaky = async (id: string, cursor: string | undefined, pageSize: number) => {
       if (++calls === 2) throw limited;
@@ -103,7 +106,8 @@ describe("readBlockTree", () => {
     const read = await readBlockTree("root", flaky, roomy, timeless);
     expect(read).toMatchObject({ stoppedBy: "rate_limit", blocks: 100, requests: 2, failure: limited });
 
-    const failing = async () => Promise.reject(new ToolFailure("upstream_error", "down", { retryable: true }));
+    const failing = async () =>
+      Promise.reject(new ToolFailure("upstream_error", "down", { retryable: true }));
     await expect(readBlockTree("root", failing, roomy, timeless)).rejects.toThrow("down");
   });
 });

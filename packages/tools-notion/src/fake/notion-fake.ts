@@ -128,10 +128,11 @@ function route(
   world: NotionWorld,
   request: SeenRequest,
   body: Json,
-  { unknownProperties, pageCap, incompleteQuery }: Pick<
-    NotionFake,
-    "unknownProperties" | "pageCap" | "incompleteQuery"
-  >,
+  {
+    unknownProperties,
+    pageCap,
+    incompleteQuery,
+  }: Pick<NotionFake, "unknownProperties" | "pageCap" | "incompleteQuery">,
 ): FakeReply {
   const { method, path } = request;
   const cap = (size: unknown) =>
@@ -139,7 +140,8 @@ function route(
   const [, , resource, id, sub] = path.split("/");
   const tooLarge = sizeProblem(body);
   if (tooLarge) return invalid(tooLarge);
-  if (method === "POST" && resource === "search") return search(world, { ...body, page_size: cap(body.page_size) });
+  if (method === "POST" && resource === "search")
+    return search(world, { ...body, page_size: cap(body.page_size) });
   if (resource === "pages") {
     if (method === "POST" && id === undefined) return createPage(world, body, unknownProperties);
     const page = id === undefined ? undefined : world.pages.get(id);

@@ -256,7 +256,9 @@ describe("notion_create_page", () => {
     const append = notion().fake.requests.find((request) => request.method === "PATCH");
     const pageId = append?.path.split("/")[3];
     expect(error.retryable).toBe(false);
-    expect(error.message).toMatch(/WAS created, with the first 100 blocks.*do not create it again.*notion_append_blocks/);
+    expect(error.message).toMatch(
+      /WAS created, with the first 100 blocks.*do not create it again.*notion_append_blocks/,
+    );
     expect(error.details).toMatchObject({ blocksWritten: 100, outcomeUnknown: true });
     expect(pageId).toMatch(/^[0-9a-f-]{36}$/);
     expect(error.details?.pageId).toBe(pageId);
@@ -301,6 +303,15 @@ describe("notion_create_page", () => {
       { parentPageId: HANDBOOK, title: "ok", markdown: "x".repeat(100_001) },
       { dataSourceId: TASKS, properties: { Estimate: Number.NaN } },
       { dataSourceId: TASKS, properties: { Tags: { $where: "1" } } },
+      // 100,000 three-byte characters of markdown and 100,000 more of properties: over 500 KB in one body.
+      {
+        parentPageId: HANDBOOK,
+        title: "ok",
+        markdown: "日".repeat(100_000),
+        properties: Object.fromEntries(
+          Array.from({ length: 6 }, (_, index) => [`p${index}`, "日".repeat(19_000)]),
+        ),
+      },
     ]) {
       const result = await notion().call("notion_create_page", input);
       expect(failureOf(result).code, JSON.stringify(input)).toBe("invalid_input");

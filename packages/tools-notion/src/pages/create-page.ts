@@ -13,7 +13,13 @@ import { notionTool } from "../notion-env.js";
 import { idField } from "../notion-inputs.js";
 import { dataSourceSchema, type PageSchema, STANDALONE_PAGE } from "../properties/property-schema.js";
 import { PropertiesInputSchema, propertyValues } from "../properties/property-values.js";
-import { markdownField, titleField, withTitle } from "./page-inputs.js";
+import {
+  fitsOneRequest,
+  markdownField,
+  REQUEST_TEXT_MAX_BYTES,
+  titleField,
+  withTitle,
+} from "./page-inputs.js";
 
 export const createPage = notionTool({
   name: "notion_create_page",
@@ -32,6 +38,9 @@ export const createPage = notionTool({
     })
     .refine((input) => (input.dataSourceId === undefined) !== (input.parentPageId === undefined), {
       message: "give exactly one of dataSourceId and parentPageId",
+    })
+    .refine((input) => fitsOneRequest(input.properties, input.markdown), {
+      message: `the properties and markdown together exceed the ${REQUEST_TEXT_MAX_BYTES} bytes one Notion request carries; create the page with less and add the rest with notion_append_blocks`,
     }),
   async run({ dataSourceId, parentPageId, title, properties = {}, markdown }, context, env) {
     const batches = blockBatches(markdown === undefined ? [] : markdownToBlocks(markdown));

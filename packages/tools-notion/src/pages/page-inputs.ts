@@ -16,6 +16,21 @@ export const markdownField = textField(
   { lines: true },
 );
 
+/**
+ * Notion refuses a request body over 500 KB (developers.notion.com/reference/request-limits, "Size limits").
+ * A create sends its properties and its first hundred blocks in one body: their text is held to 400 KB of
+ * JSON, leaving the rest for the objects Notion's shapes wrap around it. Checked with the input, before approval.
+ */
+export const REQUEST_TEXT_MAX_BYTES = 400_000;
+
+/** Whether the text of properties and markdown sent in one request stays under REQUEST_TEXT_MAX_BYTES. */
+export function fitsOneRequest(properties: unknown, markdown: string | undefined): boolean {
+  const bytes =
+    Buffer.byteLength(JSON.stringify(properties ?? {})) +
+    (markdown === undefined ? 0 : Buffer.byteLength(JSON.stringify(markdown)));
+  return bytes <= REQUEST_TEXT_MAX_BYTES;
+}
+
 /** The properties with `title` set on the schema's title property, whatever it is named; refused when given twice. */
 export function withTitle(
   properties: Readonly<Record<string, PropertyInput>>,

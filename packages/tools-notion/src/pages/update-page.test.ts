@@ -130,7 +130,10 @@ describe("notion_update_page", () => {
   it("tells a 503 on the PATCH as an unknown outcome, not retryable, saying to read the page first", async () => {
     notion().fake.failAfter(2, "unavailable");
     const error = failureOf(
-      await notion().callApproved("notion_update_page", { pageId: FIRST_TASK, properties: { Blocked: true } }),
+      await notion().callApproved("notion_update_page", {
+        pageId: FIRST_TASK,
+        properties: { Blocked: true },
+      }),
     );
     expect(notion().fake.writes()).toHaveLength(1);
     expect(error).toMatchObject({ code: "upstream_error", retryable: false });

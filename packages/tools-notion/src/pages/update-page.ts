@@ -8,7 +8,7 @@ import { notionTool } from "../notion-env.js";
 import { idField } from "../notion-inputs.js";
 import { schemaOfPage } from "../properties/property-schema.js";
 import { PropertiesInputSchema, propertyValues } from "../properties/property-values.js";
-import { titleField, withTitle } from "./page-inputs.js";
+import { fitsOneRequest, REQUEST_TEXT_MAX_BYTES, titleField, withTitle } from "./page-inputs.js";
 
 export const updatePage = notionTool({
   name: "notion_update_page",
@@ -25,6 +25,9 @@ export const updatePage = notionTool({
     })
     .refine((input) => input.title !== undefined || Object.keys(input.properties ?? {}).length > 0, {
       message: "give a title or at least one property to change",
+    })
+    .refine((input) => fitsOneRequest(input.properties, undefined), {
+      message: `the properties exceed the ${REQUEST_TEXT_MAX_BYTES} bytes one Notion request carries; change fewer at once`,
     }),
   async run({ pageId, title, properties = {} }, context, env) {
     const notion = env.notion(context);

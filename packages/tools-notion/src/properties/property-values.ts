@@ -44,7 +44,10 @@ const PropertyNameSchema = z
   .string()
   .min(1)
   .max(200)
-  .refine((name) => textProblem(name) === undefined, "a property name is one line without control characters");
+  .refine(
+    (name) => textProblem(name) === undefined,
+    "a property name is one line without control characters",
+  );
 
 /** Properties by name, as a model gives them (at most 100: Notion's widest data sources stay well under). */
 export const PropertiesInputSchema = z

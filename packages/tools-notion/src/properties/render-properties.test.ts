@@ -4,7 +4,9 @@ import { renderValue } from "./render-properties.js";
 
 type Value = PageObjectResponse["properties"][string];
 const ids = (count: number) =>
-  Array.from({ length: count }, (_, index) => ({ id: `00000000-0000-4000-8000-${String(index).padStart(12, "0")}` }));
+  Array.from({ length: count }, (_, index) => ({
+    id: `00000000-0000-4000-8000-${String(index).padStart(12, "0")}`,
+  }));
 
 describe("renderValue", () => {
   it("marks a relation Notion says has more than the 25 references it lists", () => {
