@@ -71,7 +71,8 @@ beforeAll(async () => {
   localConfluence = defineToolkit({
     ...confluenceToolkit,
     auth: { ...shipped, oauth: local },
-    oauthEndpoints: (config) => (confluenceToolkit.oauthEndpoints?.(config) === undefined ? undefined : local),
+    oauthEndpoints: (config) =>
+      confluenceToolkit.oauthEndpoints?.(config) === undefined ? undefined : local,
   });
   toolkitHost = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });
   const tools = await localConfluence.build({ cloudId: CLOUD_ID, apiUrl: confluence.url }, toolkitHost);
@@ -150,7 +151,10 @@ describe("Confluence's credentials: an OAuth 2.0 (3LO) connection, or a tenant's
   });
 
   it("gives up a Bearer token Confluence refuses (401), and parks the next call for consent again", async () => {
-    const token = await server.deps.credentials?.resolve("confluence", { tenantId: TENANT, principalId: "alice" });
+    const token = await server.deps.credentials?.resolve("confluence", {
+      tenantId: TENANT,
+      principalId: "alice",
+    });
     await provider.revoke(String(token));
     const refused = await consent.invoke(
       "alice",
@@ -223,7 +227,10 @@ describe("Confluence's credentials: an OAuth 2.0 (3LO) connection, or a tenant's
         { pageId: RUNBOOK_ID },
         { run: "run-carol", call: "s-1" },
       );
-      expect(failed.envelope).toMatchObject({ ok: false, error: { code: "auth_required", retryable: false } });
+      expect(failed.envelope).toMatchObject({
+        ok: false,
+        error: { code: "auth_required", retryable: false },
+      });
       expect(failed.envelope.ok || failed.envelope.error.details).not.toHaveProperty("consentUrl");
       expect(confluence.requests).toHaveLength(before);
     } finally {

@@ -6,6 +6,7 @@
  */
 import { hasHiddenCharacters } from "toolreg/toolkit";
 import { z } from "zod";
+import { markdownToStorage } from "./storage/markdown-to-storage.js";
 
 /** A positive int64 in decimal: what `/pages/{id}` and `spaceId` take. */
 const INT64_ID = /^[1-9][0-9]{0,18}$/;
@@ -43,14 +44,31 @@ export const titleField = z
 
 /** Tabs and line breaks are markdown; any other control or invisible character is refused. */
 export function markdownField(what: string, maxChars: number) {
-  return z
-    .string()
-    .max(maxChars, `at most ${maxChars} characters of markdown`)
-    .refine((text) => text.trim() !== "", `the ${what} is empty`)
-    .refine(
-      (text) => !hasHiddenCharacters(text.replace(/[\t\n\r]/g, "")),
-      "no control or invisible characters besides tabs and line breaks",
-    );
+  return (
+    z
+      .string()
+      .max(maxChars, `at most ${maxChars} characters of markdown`)
+      .refine((text) => text.trim() !== "", `the ${what} is empty`)
+      .refine(
+        (text) => !hasHiddenCharacters(text.replace(/[\t\n\r]/g, "")),
+        "no control or invisible characters besides tabs and line breaks",
+      )
+      // Converted here, so markdown Confluence could not be given is refused before anyone approves the write.
+      .superRefine((text, context) => {
+        const problem = storageProblemOf(text);
+        if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+      })
+  );
+}
+
+/** Why this markdown cannot be written as storage format, or undefined when it can. */
+export function storageProblemOf(markdown: string): string | undefined {
+  try {
+    markdownToStorage(markdown);
+    return undefined;
+  } catch (error) {
+    return `the markdown could not be written as a Confluence page: ${(error as Error).message}`;
+  }
 }
 
 /** The most items a list or search asks for; the deployment's maxItems caps it. */

@@ -20,7 +20,9 @@ describe("nextLinkOf", () => {
   });
 
   it("sends the resolved form of a link with dot segments that stays under /wiki", () => {
-    expect(nextLinkOf({ next: "/wiki/api/v2/../v2/spaces?cursor=a" }, undefined)).toBe("/wiki/api/v2/spaces?cursor=a");
+    expect(nextLinkOf({ next: "/wiki/api/v2/../v2/spaces?cursor=a" }, undefined)).toBe(
+      "/wiki/api/v2/spaces?cursor=a",
+    );
   });
 
   it("refuses a link off the API root", () => {

@@ -65,7 +65,8 @@ describe("the Confluence toolkit", () => {
       maxItems: 25,
     });
     // A 3LO token is accepted only at the gateway: a siteUrl deployment asks no one for consent.
-    const oauthFor = (config: object) => confluenceToolkit.oauthEndpoints?.(confluenceToolkit.parseConfig(config));
+    const oauthFor = (config: object) =>
+      confluenceToolkit.oauthEndpoints?.(confluenceToolkit.parseConfig(config));
     expect(oauthFor({ siteUrl: "https://acme.atlassian.net" })).toBeUndefined();
     expect(oauthFor({ cloudId })).toBe(ATLASSIAN_OAUTH);
   });

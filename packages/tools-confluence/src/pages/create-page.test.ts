@@ -66,4 +66,18 @@ describe("confluence_create_page", () => {
     expect(error.message).toMatch(/a key such as ENG is not an id/);
     expect(confluence.sent()).toEqual([]);
   });
+
+  it("refuses markdown it could not write (quotes nested too deep), before parking for approval", async () => {
+    const error = failureOf(
+      await confluence.call("confluence_create_page", {
+        spaceId: ENG_SPACE_ID,
+        title: "T",
+        markdown: `${">".repeat(5000)} deep`,
+      }),
+    );
+    expect(error.code).toBe("invalid_input");
+    expect(error.message).toMatch(/nested more than 32 deep/);
+    expect(error.message).not.toMatch(/call stack/);
+    expect(confluence.sent()).toEqual([]);
+  });
 });

@@ -1,5 +1,4 @@
 /** @module What the writing tools share: the body they send, from a model's markdown, and its input field. */
-import { ToolFailure } from "toolreg/toolkit";
 import { markdownField } from "../confluence-inputs.js";
 import { markdownToStorage } from "../storage/markdown-to-storage.js";
 
@@ -10,14 +9,7 @@ export const pageMarkdownField = markdownField("page body", MAX_BODY_CHARS).desc
   "the whole page body in markdown (GFM: tables, task lists, fenced code become Confluence's code macro; [text](confluence-page:SPACEKEY/Title) links to another page). Raw HTML is kept as text",
 );
 
-/** The storage body Confluence's v2 API takes for a page or a comment. */
+/** The storage body Confluence's v2 API takes for a page or a comment; its input field refused what cannot convert. */
 export function storageBody(markdown: string): { representation: "storage"; value: string } {
-  try {
-    return { representation: "storage", value: markdownToStorage(markdown) };
-  } catch (error) {
-    throw new ToolFailure(
-      "invalid_input",
-      `the markdown could not be written as a Confluence page: ${(error as Error).message}`,
-    );
-  }
+  return { representation: "storage", value: markdownToStorage(markdown) };
 }

@@ -70,4 +70,15 @@ describe("markdownToStorage", () => {
   it("refuses markdown past its bound before parsing", () => {
     expect(() => markdownToStorage("x".repeat(500_001))).toThrow(RangeError);
   });
+
+  it("refuses, before parsing, nesting and emphasis runs the parser would take too deep or too long on", () => {
+    expect(() => markdownToStorage(`${"> ".repeat(33)}a`)).toThrow(/nested more than 32 deep/);
+    expect(() => markdownToStorage(`${"- ".repeat(33)}a`)).toThrow(/nested more than 32 deep/);
+    expect(() => markdownToStorage("*a _b ".repeat(1001))).toThrow(/more than 2000 emphasis marks/);
+    expect(markdownToStorage(`${"> ".repeat(3)}a`)).toBe(
+      "<blockquote><blockquote><blockquote><p>a</p></blockquote></blockquote></blockquote>",
+    );
+    // A fence's stars are code, not emphasis.
+    expect(markdownToStorage(`\`\`\`\n${"*".repeat(3000)}\n\`\`\``)).toContain("*".repeat(3000));
+  });
 });

@@ -21,12 +21,60 @@ export function markdownToStorage(markdown: string): string {
       `markdown of ${markdown.length} characters is over the ${MAX_MARKDOWN_CHARS} accepted`,
     );
   }
+  refuseDeepNesting(markdown);
   const tree = fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   const definitions = new Map<string, string>();
   for (const node of tree.children) {
     if (node.type === "definition") definitions.set(node.identifier, node.url);
   }
   return new StorageWriter(definitions).blocks(tree.children);
+}
+
+/** Quotes and list items nested deeper than this on one line are refused: the parser recurses per level. */
+export const MAX_NESTING = 32;
+/** Leading indentation beyond this (a list nested by indentation, deeper than anyone writes) is refused. */
+const MAX_INDENT = 128;
+/** Emphasis delimiters in one paragraph beyond this are refused: the parser pairs them in quadratic time. */
+const MAX_DELIMITERS_PER_PARAGRAPH = 2000;
+
+/**
+ * A linear scan, before parsing, for what the parser takes too deep or too long on: quotes and list markers
+ * opening one line, leading indentation, and emphasis delimiters in one paragraph.
+ */
+function refuseDeepNesting(markdown: string): void {
+  let delimiters = 0;
+  let fenced = false;
+  for (const line of markdown.split("\n")) {
+    let depth = 0;
+    let indent = 0;
+    let at = 0;
+    while (at < line.length) {
+      const char = line[at] as string;
+      if (char === " " || char === "\t") indent += char === "\t" ? 4 : 1;
+      else if (char === ">") depth += 1;
+      else if ("-*+".includes(char) && /[ \t]/.test(line[at + 1] ?? "")) depth += 1;
+      else break;
+      at += 1;
+    }
+    if (depth > MAX_NESTING || indent > MAX_INDENT) {
+      throw new RangeError(
+        `quotes or lists are nested more than ${MAX_NESTING} deep (or indented more than ${MAX_INDENT} columns) on one line`,
+      );
+    }
+    // Code is not emphasis: a fence's lines (``` or ~~~ opening one) are not counted.
+    if (/^(?:```|~~~)/.test(line.trimStart())) fenced = !fenced;
+    if (line.trim() === "" || fenced) delimiters = 0;
+    else
+      for (let index = at; index < line.length; index += 1) {
+        const char = line[index];
+        if (char === "*" || char === "_" || char === "~") delimiters += 1;
+      }
+    if (delimiters > MAX_DELIMITERS_PER_PARAGRAPH) {
+      throw new RangeError(
+        `a paragraph has more than ${MAX_DELIMITERS_PER_PARAGRAPH} emphasis marks (* _ ~); split it or put such text in a code block`,
+      );
+    }
+  }
 }
 
 /** Control characters but tab and line breaks (XML 1.0 forbids most, discourages the rest) and its non-characters. */

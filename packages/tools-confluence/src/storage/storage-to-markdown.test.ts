@@ -79,7 +79,9 @@ describe("storageToMarkdown", () => {
   it("reads a megabyte of newlines inside emphasis in linear time", () => {
     const run = "\n".repeat(1_000_000);
     const started = performance.now();
-    const markdown = storageToMarkdown(`<p><strong><code>a${run}b</code></strong> <em><![CDATA[${run}]]></em></p>`);
+    const markdown = storageToMarkdown(
+      `<p><strong><code>a${run}b</code></strong> <em><![CDATA[${run}]]></em></p>`,
+    );
     expect(performance.now() - started).toBeLessThan(2000);
     expect(markdown.startsWith("**`a")).toBe(true);
   });
