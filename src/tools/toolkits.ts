@@ -62,6 +62,11 @@ export const VENDOR_TOOLKIT_PACKAGES: readonly string[] = [
   "@toolreg/tools-finance",
   "@toolreg/tools-weather",
   "@toolreg/tools-maps",
+  "@toolreg/tools-jira",
+  "@toolreg/tools-confluence",
+  "@toolreg/tools-linear",
+  "@toolreg/tools-notion",
+  "@toolreg/tools-email",
 ];
 
 export function isToolkit(value: unknown): value is AnyToolkit {

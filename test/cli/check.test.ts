@@ -14,7 +14,7 @@ describe("toolreg check", () => {
     expect(result.code).toBe(0);
     expect(result.stdout.split("\n")).toEqual([
       "upstream deduplication: alerts_write, http_write (a lost run of these runs again under its key; of any other write it is reported unknown)",
-      "catalogue ok: 111 tools",
+      "catalogue ok: 143 tools",
       "",
     ]);
   });

@@ -14,6 +14,18 @@ import { detectSandbox } from "../../src/sandbox/detect-sandbox.js";
 import { runToolreg } from "./run-cli.js";
 
 const VENDORS = fileURLToPath(new URL("../../examples/vendors/toolreg.config.json", import.meta.url));
+/** The 32 tools of the work apps (Jira, Confluence, Linear, Notion, e-mail), each by name. */
+const WORK_APPS = [
+  ...["jira_search_issues", "jira_get_issue", "jira_list_projects", "jira_list_transitions"],
+  ...["jira_create_issue", "jira_update_issue", "jira_transition_issue", "jira_comment"],
+  ...["confluence_search", "confluence_get_page", "confluence_list_spaces"],
+  ...["confluence_create_page", "confluence_update_page", "confluence_comment"],
+  ...["linear_search_issues", "linear_get_issue", "linear_list_teams", "linear_list_states"],
+  ...["linear_create_issue", "linear_update_issue", "linear_comment"],
+  ...["notion_search", "notion_get_page", "notion_query_database", "notion_create_page"],
+  ...["notion_update_page", "notion_append_blocks", "notion_comment"],
+  ...["email_send", "email_compose_preview", "email_get_status", "email_list_sent"],
+];
 const cwd = mkdtempSync(join(tmpdir(), "toolreg-reach-"));
 for (const folder of ["read", "write", "artifacts"]) mkdirSync(join(cwd, folder));
 new Database(join(cwd, "data.db")).close();
@@ -26,7 +38,7 @@ async function listed(args: string[]): Promise<string[]> {
 }
 
 describe("reachability", () => {
-  it("serves the 48 vendor tools, the 16 of wave 2, web_search and the audio tools from examples/vendors", async () => {
+  it("serves the 48 vendor tools, the 16 of wave 2, the 32 work-app tools, web_search and the audio tools from examples/vendors", async () => {
     const names = await listed(["--config", VENDORS]);
     expect(names.filter((name) => name.startsWith("github_"))).toHaveLength(44);
     expect(names.filter((name) => name.startsWith("slack_"))).toHaveLength(4);
@@ -43,8 +55,10 @@ describe("reachability", () => {
         ],
         ...["stock_quote", "stock_fundamentals", "weather_forecast", "place_search"],
         ...["image_generate", "video_generate", "transcribe", "speech_generate", "web_search"],
+        ...WORK_APPS,
       ]),
     );
+    expect(WORK_APPS).toHaveLength(32);
   });
 
   it("serves every tool of every toolkit in the list from the examples and the wiring flags", async () => {

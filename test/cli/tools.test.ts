@@ -196,10 +196,10 @@ describe("every built-in tool is reachable from the CLI", () => {
     const served = (JSON.parse(listed.stdout) as { name: string }[]).map((tool) => tool.name).sort();
     const catalogued = (await runToolreg(["check"], cwd)).stdout;
     // The demo toolkit is served by `toolreg serve` alone (test/server/serve-cli.test.ts); web_search, the 44
-    // GitHub, the 4 Slack, the 16 wave-2 vendor tools and the 2 audio tools by a config file naming their
-    // providers (examples/vendors, test/cli/reachability.test.ts).
+    // GitHub, the 4 Slack, the 16 wave-2 vendor tools, the 2 audio tools and the 32 work-app tools by a config
+    // file naming their providers (examples/vendors, test/cli/reachability.test.ts).
     const demo = ["crm_read", "crm_write", "tasks_write", "alerts_write"];
-    const byConfig = 1 + 44 + 4 + 16 + 2;
+    const byConfig = 1 + 44 + 4 + 16 + 2 + 32;
     expect(catalogued).toContain(
       `\ncatalogue ok: ${served.length + demo.length + byConfig + (existsSync("/usr/bin/bwrap") ? 0 : 1)} tools\n`,
     );
