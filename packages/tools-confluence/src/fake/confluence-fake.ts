@@ -286,7 +286,10 @@ function search(site: ConfluenceSite, request: FakeRequest): FakeReply {
   const highlight = (value: string) =>
     text === undefined
       ? value
-      : value.replace(new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), (word) => `@@@hl@@@${word}@@@endhl@@@`);
+      : value.replace(
+          new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"),
+          (word) => `@@@hl@@@${word}@@@endhl@@@`,
+        );
   const results = matching.slice(offset, offset + limit).map((page) => ({
     content: {
       id: page.id,
