@@ -13,7 +13,7 @@ describe("toolreg check", () => {
     const result = await runToolreg(["check"], cwd());
     expect(result.code).toBe(0);
     expect(result.stdout.split("\n")).toEqual([
-      "upstream deduplication: alerts_write, http_write (a lost run of these runs again under its key; of any other write it is reported unknown)",
+      "upstream deduplication: alerts_write, http_write, linear_comment, linear_create_issue (a lost run of these runs again under its key; of any other write it is reported unknown)",
       "catalogue ok: 143 tools",
       "",
     ]);
