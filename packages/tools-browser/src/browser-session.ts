@@ -8,7 +8,13 @@ import { readFile, rm, stat } from "node:fs/promises";
 import type { Browser, BrowserContext, Download, ElementHandle, Page, Request } from "playwright-core";
 import { type ArtifactStore, type EgressClient, ToolFailure } from "toolreg/toolkit";
 import type { BrowserConfig } from "./browser-config.js";
-import { groupCarries, groupGone, groupResidentBytes, killSessionGroup, launchChromium } from "./chromium-process.js";
+import {
+  groupCarries,
+  groupGone,
+  groupResidentBytes,
+  killSessionGroup,
+  launchChromium,
+} from "./chromium-process.js";
 import {
   type EgressProxy,
   FAILED_HEADER,
