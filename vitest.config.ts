@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -35,6 +36,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // Vitest keeps one CPU for itself by default, which on a 2-CPU machine runs the files one at a time; they
+    // mostly wait on servers and child processes, so every CPU runs a file.
+    maxWorkers: availableParallelism(),
     globalSetup: ["test/global-setup.ts"],
   },
 });
