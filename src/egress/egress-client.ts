@@ -4,6 +4,7 @@ import { rootCertificates } from "node:tls";
 import type { Dispatcher } from "undici";
 import { ToolFailure } from "../errors/tool-failure.js";
 import { endHttpClientSpan, startHttpClientSpan } from "../telemetry/http-client-span.js";
+import { bodyWithCredential } from "./body-credential.js";
 import { type CheckedTarget, checkHost, checkTarget } from "./check-target.js";
 import { type Resolver, systemResolver } from "./dns-resolver.js";
 import { type EgressPolicy, type EgressPolicyInit, resolveEgressPolicy } from "./egress-policy.js";
@@ -131,13 +132,7 @@ export class EgressClient {
     if (body !== undefined && (method === "GET" || method === "HEAD")) {
       throw new ToolFailure("invalid_input", `a ${method} request has no body`);
     }
-    if (body !== undefined && body.byteLength > policy.maxRequestBytes) {
-      throw new EgressRefusedError(
-        "request_body_size",
-        `the request body is ${body.byteLength} bytes, over the ${policy.maxRequestBytes}-byte cap`,
-        { url: redactUrl(url), bytes: body.byteLength, limit: policy.maxRequestBytes },
-      );
-    }
+    if (body !== undefined) withinRequestCap(body, policy, url);
     const callerHeaders = checkCallerHeaders(init.headers, redactUrl(url));
     const timeoutMs = Math.max(1, Math.min(init.timeoutMs ?? policy.totalTimeoutMs, policy.totalTimeoutMs));
     const cap = Math.max(
@@ -161,7 +156,7 @@ export class EgressClient {
     try {
       for (;;) {
         const target = await checkTarget(url, policy, this.#resolver, signal);
-        const { headers, query } = await credentialsForHop(
+        const { headers, query, bodyField } = await credentialsForHop(
           callerHeaders,
           url,
           target.host,
@@ -170,6 +165,14 @@ export class EgressClient {
           redactUrl(url),
         );
         if (query) sent.push(query.value);
+        if (bodyField) sent.push(bodyField.value);
+        const hopBody = bodyField
+          ? withinRequestCap(
+              bodyWithCredential(body, bodyField.name, bodyField.value, target.host, redactUrl(url)),
+              policy,
+              url,
+            )
+          : body;
         const pool = this.#pools.get(url.origin, target.host, target.address, target.family);
         // The span names `url`, the caller's: the query credential is only in the path sent.
         const span = startHttpClientSpan(method, url, redactUrl(url), headers);
@@ -181,7 +184,7 @@ export class EgressClient {
               : `${url.pathname}${url.search}`,
             method,
             headers,
-            body,
+            body: hopBody,
             signal,
             headersTimeout: timeoutMs,
             bodyTimeout: timeoutMs,
@@ -303,6 +306,16 @@ function redirectTarget(status: number, headers: IncomingHttpHeaders, base: URL)
       details: { url: redactUrl(base), status },
     });
   }
+}
+
+/** `body`, unless it is over the policy's request cap (checked again once a body credential is in it). */
+function withinRequestCap<T extends Uint8Array>(body: T, policy: EgressPolicy, url: URL): T {
+  if (body.byteLength <= policy.maxRequestBytes) return body;
+  throw new EgressRefusedError(
+    "request_body_size",
+    `the request body is ${body.byteLength} bytes, over the ${policy.maxRequestBytes}-byte cap`,
+    { url: redactUrl(url), bytes: body.byteLength, limit: policy.maxRequestBytes },
+  );
 }
 
 /** Throws unless this hop may be followed; the next hop is then checked like the first. */

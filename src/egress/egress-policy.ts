@@ -6,9 +6,9 @@ import { ADDRESS_CLASSES, type AddressClass } from "./classify-address.js";
 import { assertHostPattern } from "./host-pattern.js";
 
 /**
- * Where the secret goes on each request: a header (with an optional scheme before it), or, for a vendor
- * that takes its key only in the URL (OpenWeather's `appid`, NCBI's `api_key`), a query parameter. One or
- * the other, never both.
+ * Where the secret goes on each request: a header (with an optional scheme before it); for a vendor that
+ * takes its key only in the URL (OpenWeather's `appid`, NCBI's `api_key`), a query parameter; for one that
+ * takes it only in the request's JSON body (ModelsLab's `key`), a top-level field of that body. Exactly one.
  */
 export type CredentialPlacement =
   | {
@@ -17,12 +17,24 @@ export type CredentialPlacement =
       /** Put before the secret with a space, e.g. `Bearer`. */
       scheme?: string;
       query?: never;
+      bodyField?: never;
     }
   | {
       /** The query parameter to set, e.g. `appid`: replaced on every request to the host, never shown. */
       query: string;
       header?: never;
       scheme?: never;
+      bodyField?: never;
+    }
+  | {
+      /**
+       * The top-level field of a JSON object body to set, e.g. `key`: a request to the host without such a
+       * body, or whose body already has the field, is refused.
+       */
+      bodyField: string;
+      header?: never;
+      scheme?: never;
+      query?: never;
     };
 
 /** A credential the client adds for a host; the caller never sees or supplies the secret. */
@@ -34,20 +46,31 @@ export type HostCredential = CredentialPlacement & {
 };
 
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
-/** Unreserved characters only: a name no encoding can spell two ways, so a caller cannot slip a second one past. */
-const QUERY_NAME = /^[A-Za-z0-9._~-]{1,64}$/;
+/**
+ * Unreserved characters only: a name no encoding can spell two ways, so a caller cannot slip a second one
+ * past (a query parameter, or a body field behind a JSON escape).
+ */
+const FIELD_NAME = /^[A-Za-z0-9._~-]{1,64}$/;
 
-/** Throws a TypeError (prefixed by `where`) unless `placement` names a header or a query parameter, not both. */
+/** Throws a TypeError (prefixed by `where`) unless `placement` names one header, query parameter or body field. */
 export function assertCredentialPlacement(
-  placement: { header?: unknown; scheme?: unknown; query?: unknown },
+  placement: { header?: unknown; scheme?: unknown; query?: unknown; bodyField?: unknown },
   where: string,
 ): void {
-  const { header, scheme, query } = placement;
-  if ((header === undefined) === (query === undefined)) {
-    throw new TypeError(`${where}: needs a header or a query parameter for the credential, never both`);
+  const { header, scheme, query, bodyField } = placement;
+  if ([header, query, bodyField].filter((place) => place !== undefined).length !== 1) {
+    throw new TypeError(
+      `${where}: needs one place for the credential: a header, a query parameter or a body field`,
+    );
+  }
+  if (bodyField !== undefined) {
+    if (typeof bodyField !== "string" || !FIELD_NAME.test(bodyField))
+      throw new TypeError(`${where}: the body field must be a name of letters, digits and . _ ~ -`);
+    if (scheme !== undefined) throw new TypeError(`${where}: a body field takes no scheme`);
+    return;
   }
   if (query !== undefined) {
-    if (typeof query !== "string" || !QUERY_NAME.test(query))
+    if (typeof query !== "string" || !FIELD_NAME.test(query))
       throw new TypeError(`${where}: the query parameter must be a name of letters, digits and . _ ~ -`);
     if (scheme !== undefined) throw new TypeError(`${where}: a query parameter takes no scheme`);
     return;

@@ -14,6 +14,7 @@ export type EgressRule =
   | "host_not_allowed"
   | "credential_header"
   | "credential_query"
+  | "credential_body"
   | "forbidden_header"
   | "credential_unavailable"
   | "request_body_size"

@@ -228,15 +228,21 @@ describe("a credential placement is checked", () => {
   const policy = (credential: unknown) => () =>
     resolveEgressPolicy({ credentials: { "api.example.com": credential as never } });
 
-  it("takes a header or a query parameter, never both, and a query name of unreserved characters", () => {
+  it("takes one of a header, a query parameter or a body field, each name of unreserved characters", () => {
     expect(policy({ query: "appid", credentialRef: "r" })).not.toThrow();
     expect(policy({ header: "x-api-key", credentialRef: "r" })).not.toThrow();
-    expect(policy({ header: "x-api-key", query: "appid", credentialRef: "r" })).toThrow("never both");
-    expect(policy({ credentialRef: "r" })).toThrow("needs a header or a query parameter");
+    expect(policy({ bodyField: "key", credentialRef: "r" })).not.toThrow();
+    const one = "needs one place for the credential";
+    expect(policy({ header: "x-api-key", query: "appid", credentialRef: "r" })).toThrow(one);
+    expect(policy({ query: "appid", bodyField: "key", credentialRef: "r" })).toThrow(one);
+    expect(policy({ header: "x-api-key", bodyField: "key", credentialRef: "r" })).toThrow(one);
+    expect(policy({ credentialRef: "r" })).toThrow(one);
     for (const name of ["", "app id", "appid&x=1", "a=b", "%61ppid", "x".repeat(65)]) {
       expect(policy({ query: name, credentialRef: "r" })).toThrow("the query parameter must be a name");
+      expect(policy({ bodyField: name, credentialRef: "r" })).toThrow("the body field must be a name");
     }
     expect(policy({ query: "appid", scheme: "Bearer", credentialRef: "r" })).toThrow("takes no scheme");
+    expect(policy({ bodyField: "key", scheme: "Bearer", credentialRef: "r" })).toThrow("takes no scheme");
     expect(policy({ query: "appid" })).toThrow("needs a credentialRef");
   });
 
@@ -252,6 +258,8 @@ describe("a credential placement is checked", () => {
         tools: [],
         bind: () => ({}),
       });
-    expect(define({ kind: "api-key", header: "x-api-key", query: "appid" })).toThrow(/auth.*never both/);
+    expect(define({ kind: "api-key", header: "x-api-key", query: "appid" })).toThrow(/auth.*one place/);
+    // A body field passes the auth check and the definition goes on to the next (it has no tools).
+    expect(define({ kind: "api-key", bodyField: "key" })).toThrow(/declares no tool/);
   });
 });

@@ -81,15 +81,20 @@ export function credentialFor(policy: EgressPolicy, host: string): HostCredentia
   return pattern === undefined ? undefined : policy.credentials[pattern];
 }
 
-/** What one hop sends: its headers, and the query parameter that carries the credential when the host takes it there. */
+/**
+ * What one hop sends: its headers, and the query parameter or JSON body field that carries the credential
+ * when the host takes it there.
+ */
 export interface HopCredentials {
   headers: Record<string, string>;
   query?: { name: string; value: string };
+  bodyField?: { name: string; value: string };
 }
 
 /**
- * The headers (and query credential) for one hop to `url`: the caller's plus the host's credential, which
- * the caller may not shadow, in a header or a query parameter of the same name.
+ * The headers (and query or body credential) for one hop to `url`: the caller's plus the host's credential,
+ * which the caller may not shadow, in a header or a query parameter of the same name (a body field is
+ * checked where the body is built).
  */
 export async function credentialsForHop(
   callerHeaders: Readonly<Record<string, string>>,
@@ -114,7 +119,7 @@ export async function credentialsForHop(
         { url: named, parameter: credential.query },
       );
     }
-  } else if (credential.header.toLowerCase() in callerHeaders) {
+  } else if (credential.header !== undefined && credential.header.toLowerCase() in callerHeaders) {
     const name = credential.header.toLowerCase();
     throw new EgressRefusedError(
       "credential_header",
@@ -124,6 +129,12 @@ export async function credentialsForHop(
   }
   const secret = await resolvedSecret(credential, host, caller, named);
   if (credential.query !== undefined) return { headers, query: { name: credential.query, value: secret } };
+  if (credential.bodyField !== undefined) {
+    return {
+      headers: { "content-type": "application/json", ...headers },
+      bodyField: { name: credential.bodyField, value: secret },
+    };
+  }
   headers[credential.header.toLowerCase()] = credential.scheme ? `${credential.scheme} ${secret}` : secret;
   return { headers };
 }

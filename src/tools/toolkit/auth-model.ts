@@ -24,16 +24,17 @@ export interface OAuthEndpoints {
 }
 
 /**
- * Where and how the resolved secret goes on each request to the vendor: `{ header, scheme? }`, or
- * `{ query }` for a vendor that takes its key only in the URL (`{ query: "appid" }`), never both.
+ * Where and how the resolved secret goes on each request to the vendor: `{ header, scheme? }`; `{ query }`
+ * for a vendor that takes its key only in the URL (`{ query: "appid" }`); `{ bodyField }` for one that takes
+ * it only in a JSON body (`{ bodyField: "key" }`). Exactly one.
  */
 export type CredentialPlacement = EgressCredentialPlacement;
 
 /** Just the placement of `auth` (or of a credential), without what else it carries. */
 export function placementOf(placement: CredentialPlacement): CredentialPlacement {
-  return placement.query !== undefined
-    ? { query: placement.query }
-    : { header: placement.header, ...(placement.scheme !== undefined ? { scheme: placement.scheme } : {}) };
+  if (placement.query !== undefined) return { query: placement.query };
+  if (placement.bodyField !== undefined) return { bodyField: placement.bodyField };
+  return { header: placement.header, ...(placement.scheme !== undefined ? { scheme: placement.scheme } : {}) };
 }
 
 /**
