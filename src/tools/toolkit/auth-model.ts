@@ -34,7 +34,10 @@ export type CredentialPlacement = EgressCredentialPlacement;
 export function placementOf(placement: CredentialPlacement): CredentialPlacement {
   if (placement.query !== undefined) return { query: placement.query };
   if (placement.bodyField !== undefined) return { bodyField: placement.bodyField };
-  return { header: placement.header, ...(placement.scheme !== undefined ? { scheme: placement.scheme } : {}) };
+  return {
+    header: placement.header,
+    ...(placement.scheme !== undefined ? { scheme: placement.scheme } : {}),
+  };
 }
 
 /**
