@@ -11,6 +11,10 @@
  *   https://www.mediawiki.org/wiki/Manual:Maxlag_parameter); a missing srsearch is `nosrsearch` the same way;
  * - `rate-limited`: 429 with Retry-After, https://www.mediawiki.org/wiki/Wikimedia_APIs/Rate_limits (handled so
  *   by github.com/WikiEducationFoundation/WikiEduDashboard/pull/6817);
+ * - `rate-limited-bare`: 429 with no Retry-After, as https://api.wikimedia.org/wiki/Documentation/Getting_started/Rate_limits
+ *   documents the limit (the status alone, no header named);
+ * - `wrong-shape`: JSON with no `query`, the `{"batchcomplete":true}` that action=query answers when no list
+ *   module ran (https://www.mediawiki.org/wiki/API:Query);
  * - no User-Agent: 403, https://foundation.wikimedia.org/wiki/Policy:User-Agent_policy;
  * - `not-json`: an HTML error page where JSON was asked.
  *
@@ -21,6 +25,11 @@
  *   in github.com/K-Dense-AI/scientific-agent-skills paper-lookup/scripts/arxiv_atom.py, or with 400);
  * - `rate-exceeded` / `rate-exceeded-200`: the plain-text `Rate exceeded.` body arXiv throttles with (the same
  *   script's notes, which give no status: sent here with 503 and with 200);
+ * - `rate-limited` / `rate-limited-retry-after`: a 429 with no body, as users of the API report it
+ *   (github.com/lukasschwab/arxiv.py/issues/203, github.com/TideDra/zotero-arxiv-daily/issues/248); arXiv's terms
+ *   (https://info.arxiv.org/help/api/tou.html) ask for one request every three seconds and name no header, so
+ *   the Retry-After here is one a proxy or CDN in front of it adds (RFC 9110 §10.2.3,
+ *   https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3);
  * - `bad-xml`: a cut feed; `doctype`: a feed declaring entities (arXiv sends none).
  *
  * PubMed, `GET /entrez/eutils/esearch.fcgi` and `esummary.fcgi`: https://www.ncbi.nlm.nih.gov/books/NBK25499/ —
@@ -29,11 +38,15 @@
  * - `rate-limited`: 429 with `{"error":"API rate limit exceeded","api-key":…,"count":…,"limit":"3"}` and no
  *   Retry-After, https://www.ncbi.nlm.nih.gov/books/NBK25497/ (three a second without a key) and the body as
  *   github.com/biocommons/bioutils/issues/16 and github.com/ropensci/rentrez/issues/132 quote it;
+ * - `rate-limited-retry-after`: the same 429 with a Retry-After, which NCBI documents nowhere: one a proxy or
+ *   CDN in front of it adds (RFC 9110 §10.2.3, https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3);
  * - `bad-json`: a 200 whose JSON is cut off.
  *
  * Hacker News, `GET /api/v1/search` and `/api/v1/search_by_date`: https://hn.algolia.com/api —
  * - `hits[]` with objectID, title, url (null for Ask HN), author, points, num_comments, created_at, story_text;
  * - `rate-limited`: 429 `{"message":…,"status":429}` (10,000 requests an hour from one address), no Retry-After;
+ * - `rate-limited-retry-after`: the same with a Retry-After, which neither that page nor Algolia's documents:
+ *   one a proxy or CDN in front of it adds (RFC 9110 §10.2.3, https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3);
  * - `algolia-error`: 400 `{"message":…,"status":400}` for a bad numericFilters;
  * - `oversized`: 3 MB of hits (`hitsPerPage` goes to 1,000), more than any search answer the tool reads.
  */
@@ -53,17 +66,19 @@ import {
 } from "./fixtures.js";
 
 export interface Scenarios {
-  wikipedia: "mediawiki-error" | "maxlag" | "rate-limited" | "not-json";
+  wikipedia: "mediawiki-error" | "maxlag" | "rate-limited" | "rate-limited-bare" | "not-json" | "wrong-shape";
   arxiv:
     | "error-feed"
     | "error-feed-400"
     | "rate-exceeded"
     | "rate-exceeded-200"
+    | "rate-limited"
+    | "rate-limited-retry-after"
     | "bad-xml"
     | "doctype"
     | "empty";
-  pubmed: "rate-limited" | "esearch-error" | "bad-json";
-  hackernews: "rate-limited" | "algolia-error" | "bad-json" | "oversized";
+  pubmed: "rate-limited" | "rate-limited-retry-after" | "esearch-error" | "bad-json";
+  hackernews: "rate-limited" | "rate-limited-retry-after" | "algolia-error" | "bad-json" | "oversized";
 }
 
 export interface SeenRequest {
@@ -192,6 +207,12 @@ function mediaWikiError(code: string, info: string, headers: Record<string, stri
   };
 }
 
+const WIKIMEDIA_RATE_LIMITED: Reply = {
+  status: 429,
+  headers: { "content-type": "text/plain" },
+  body: "Too many requests. Please see https://www.mediawiki.org/wiki/Wikimedia_APIs/Rate_limits",
+};
+
 function wikipedia(request: SeenRequest, scenario: Scenarios["wikipedia"] | undefined): Reply {
   if (!request.headers["user-agent"]) {
     return {
@@ -210,10 +231,13 @@ function wikipedia(request: SeenRequest, scenario: Scenarios["wikipedia"] | unde
       });
     case "rate-limited":
       return {
-        status: 429,
-        headers: { "content-type": "text/plain", "retry-after": "30" },
-        body: "Too many requests. Please see https://www.mediawiki.org/wiki/Wikimedia_APIs/Rate_limits",
+        ...WIKIMEDIA_RATE_LIMITED,
+        headers: { ...WIKIMEDIA_RATE_LIMITED.headers, "retry-after": "30" },
       };
+    case "rate-limited-bare":
+      return WIKIMEDIA_RATE_LIMITED;
+    case "wrong-shape":
+      return { status: 200, body: { batchcomplete: true } };
     case "not-json":
       return {
         status: 200,
@@ -287,6 +311,10 @@ function arxiv(request: SeenRequest, scenario: Scenarios["arxiv"] | undefined): 
       return { status: 503, headers: { "content-type": "text/plain" }, body: "Rate exceeded." };
     case "rate-exceeded-200":
       return { status: 200, headers: { "content-type": "text/plain" }, body: "Rate exceeded." };
+    case "rate-limited":
+      return { status: 429, body: "" };
+    case "rate-limited-retry-after":
+      return { status: 429, headers: { "retry-after": "20" }, body: "" };
     case "bad-xml":
       return { status: 200, headers: atom, body: `${ATOM_HEAD}<entry><id>http://arxiv.org/abs/1` };
     case "doctype":
@@ -329,14 +357,18 @@ function arxiv(request: SeenRequest, scenario: Scenarios["arxiv"] | undefined): 
   return { status: 200, headers: atom, body: atomFeed(ARXIV_TOTAL, entries) };
 }
 
+const NCBI_RATE_LIMITED: Reply = {
+  status: 429,
+  headers: { "x-ratelimit-limit": "3", "x-ratelimit-remaining": "0" },
+  body: { error: "API rate limit exceeded", "api-key": "127.0.0.1", count: "4", limit: "3" },
+};
+
 function pubmed(request: SeenRequest, scenario: Scenarios["pubmed"] | undefined): Reply {
   switch (scenario) {
     case "rate-limited":
-      return {
-        status: 429,
-        headers: { "x-ratelimit-limit": "3", "x-ratelimit-remaining": "0" },
-        body: { error: "API rate limit exceeded", "api-key": "127.0.0.1", count: "4", limit: "3" },
-      };
+      return NCBI_RATE_LIMITED;
+    case "rate-limited-retry-after":
+      return { ...NCBI_RATE_LIMITED, headers: { ...NCBI_RATE_LIMITED.headers, "retry-after": "2" } };
     case "esearch-error":
       return {
         status: 200,
@@ -416,6 +448,12 @@ function hackerNews(request: SeenRequest, scenario: Scenarios["hackernews"] | un
   switch (scenario) {
     case "rate-limited":
       return { status: 429, body: { message: "Too many requests", status: 429 } };
+    case "rate-limited-retry-after":
+      return {
+        status: 429,
+        headers: { "retry-after": "60" },
+        body: { message: "Too many requests", status: 429 },
+      };
     case "algolia-error":
       return { status: 400, body: { message: "invalid numericFilters: unexpected token", status: 400 } };
     case "bad-json":

@@ -1,4 +1,4 @@
-/** @module arXiv over the fake: the query built from a user's words, the error feed, throttling, malformed and entity-declaring XML. */
+/** @module arXiv over the fake: the query built from a user's words, the error feed, throttling (its text and 429 with and without Retry-After), malformed and entity-declaring XML. */
 import { describe, expect, it } from "vitest";
 import { sourceReport, useResearchHarness } from "../fake/research-harness.js";
 
@@ -59,6 +59,21 @@ describe("the arXiv source", () => {
       });
     },
   );
+
+  it("tells a bare 429 as a rate limit, promising no wait arXiv did not give", async () => {
+    research.fake.next("arxiv", "rate-limited");
+    const report = await arxivReport();
+    expect(report?.error).toMatchObject({ code: "upstream_rate_limited", retryable: true });
+    expect(report?.error).not.toHaveProperty("retryAfterMs");
+  });
+
+  it("waits out a 429 for as long as the Retry-After in front of arXiv says", async () => {
+    research.fake.next("arxiv", "rate-limited-retry-after");
+    expect(await arxivReport()).toMatchObject({
+      status: "failed",
+      error: { code: "upstream_rate_limited", retryable: true, retryAfterMs: 20_000 },
+    });
+  });
 
   it("refuses a cut feed as malformed XML", async () => {
     research.fake.next("arxiv", "bad-xml");

@@ -36,6 +36,15 @@ describe("the Hacker News source", () => {
     expect(report?.error?.retryAfterMs).toBeUndefined();
   });
 
+  it("waits out a 429 for as long as a Retry-After in front of Algolia says", async () => {
+    research.fake.next("hackernews", "rate-limited-retry-after");
+    expect((await hackerNewsReport())?.error).toMatchObject({
+      code: "upstream_rate_limited",
+      retryable: true,
+      retryAfterMs: 60_000,
+    });
+  });
+
   it("quotes Algolia's message for a refused request", async () => {
     research.fake.next("hackernews", "algolia-error");
     expect((await hackerNewsReport())?.error).toMatchObject({

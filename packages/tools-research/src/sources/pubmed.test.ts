@@ -65,6 +65,14 @@ describe("the PubMed source", () => {
     expect(report?.error?.message).toMatch(/4 requests against a limit of 3 a second/);
   });
 
+  it("waits out a 429 for as long as a Retry-After in front of NCBI says, over its one-second window", async () => {
+    research.fake.next("pubmed", "rate-limited-retry-after");
+    expect(await pubmedReport()).toMatchObject({
+      status: "failed",
+      error: { code: "upstream_rate_limited", retryable: true, retryAfterMs: 2000 },
+    });
+  });
+
   it("reads ESearch's ERROR as a refused search", async () => {
     research.fake.next("pubmed", "esearch-error");
     expect((await pubmedReport())?.error).toMatchObject({

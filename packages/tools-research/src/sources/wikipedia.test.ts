@@ -1,4 +1,4 @@
-/** @module Wikipedia over the fake: the Action API request, MediaWiki's 200-with-error answers, its rate limit, a non-JSON page. */
+/** @module Wikipedia over the fake: the Action API request, MediaWiki's 200-with-error answers, its rate limits with and without Retry-After, a non-JSON page, JSON of another shape. */
 import { describe, expect, it } from "vitest";
 import { sourceReport, useResearchHarness } from "../fake/research-harness.js";
 import type { ResearchOutput } from "../research-results.js";
@@ -60,6 +60,21 @@ describe("the Wikipedia source", () => {
       status: "failed",
       error: { code: "upstream_rate_limited", retryable: true, retryAfterMs: 30_000 },
     });
+  });
+
+  it("tells a 429 without Retry-After as a rate limit, promising no wait it was not given", async () => {
+    research.fake.next("wikipedia", "rate-limited-bare");
+    const report = await wikipediaReport();
+    expect(report?.error).toMatchObject({ code: "upstream_rate_limited", retryable: true });
+    expect(report?.error).not.toHaveProperty("retryAfterMs");
+  });
+
+  it("refuses JSON that is not a search answer as a final failure, naming what is missing", async () => {
+    research.fake.next("wikipedia", "wrong-shape");
+    const report = await wikipediaReport();
+    expect(report?.error).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(report?.error).not.toHaveProperty("retryAfterMs");
+    expect(report?.error?.message).toMatch(/JSON that is not its documented response \(query:/);
   });
 
   it("says so when an HTML page comes back instead of JSON", async () => {
