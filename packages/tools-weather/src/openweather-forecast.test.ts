@@ -146,6 +146,18 @@ describe("weather_forecast through OpenWeather", () => {
     expect(leaks([blocked, missing])).toBe(false);
   });
 
+  it("waits out a 429 for as long as a Retry-After in front of OpenWeather says", async () => {
+    weather.fake.next("blocked-retry-after");
+    const blocked = await weather.call({ latitude: 1, longitude: 1 });
+    if (blocked.ok) throw new Error("expected a failure");
+    expect(blocked.error).toMatchObject({
+      code: "upstream_rate_limited",
+      retryable: true,
+      retryAfterMs: 600_000,
+      details: { status: 429, limit: "rate" },
+    });
+  });
+
   it("says so when the answer is not OpenWeather's JSON or not its documented shape", async () => {
     weather.fake.next("not-json");
     const page = await weather.call({ latitude: 1, longitude: 1 });

@@ -7,8 +7,10 @@
  *   `results` absent when nothing matches;
  * - errors as `{"error": true, "reason": "…"}` (the API's error object): 400 for a bad parameter, 429
  *   "Minutely API request limit exceeded. Please try again in one minute." and "Daily API request limit
- *   exceeded. Please try again tomorrow." with no Retry-After (open-meteo/open-meteo#439, #854), and a 429
- *   with a Retry-After as a proxy in front of a commercial host may add;
+ *   exceeded. Please try again tomorrow." with no Retry-After (open-meteo/open-meteo#439, #854), and the
+ *   free API's "Too many concurrent requests" 429 (github.com/open-meteo/open-meteo/issues/1493, #1650) with
+ *   a Retry-After, which Open-Meteo documents nowhere: one a proxy or CDN in front of it adds (RFC 9110
+ *   §10.2.3, https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3);
  * - a page in place of JSON, and a 200 whose `daily` arrays are not numbers.
  */
 import { type FakeReply, HTML_PAGE, type SeenRequest, startVendorFake, type VendorFake } from "toolreg/test";

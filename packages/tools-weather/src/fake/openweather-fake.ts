@@ -10,8 +10,9 @@
  * - failures as `{"cod": …, "message": "…"}`: 401 "Invalid API key. Please see https://openweathermap.org/
  *   faq#error401 for more info." for a missing or wrong `appid` (faq#error401), 429 "Your account is
  *   temporary blocked due to exceeding of requests limitation of your subscription type. …" with no
- *   Retry-After (faq#error429), 404 "city not found" (`cod` a string, as the API writes it), 400 "wrong
- *   latitude";
+ *   Retry-After (faq#error429), and the same 429 with a Retry-After, which OpenWeather documents nowhere: one
+ *   a proxy or CDN in front of it adds (RFC 9110 §10.2.3, https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3),
+ *   404 "city not found" (`cod` a string, as the API writes it), 400 "wrong latitude";
  * - a page in place of JSON, and a 200 whose steps are not numbers.
  */
 import { type FakeReply, HTML_PAGE, type SeenRequest, startVendorFake, type VendorFake } from "toolreg/test";
@@ -19,7 +20,12 @@ import { type FakeReply, HTML_PAGE, type SeenRequest, startVendorFake, type Vend
 /** The key the fake accepts. */
 export const OPENWEATHER_KEY = "0123456789abcdef0123456789abcdef";
 
-export type OpenWeatherScenario = "blocked" | "city-not-found" | "not-json" | "wrong-shape";
+export type OpenWeatherScenario =
+  | "blocked"
+  | "blocked-retry-after"
+  | "city-not-found"
+  | "not-json"
+  | "wrong-shape";
 
 const INVALID_KEY: FakeReply = {
   status: 401,
@@ -118,6 +124,8 @@ function answer(request: SeenRequest, scenario: OpenWeatherScenario | undefined)
   switch (scenario) {
     case "blocked":
       return BLOCKED;
+    case "blocked-retry-after":
+      return { ...BLOCKED, headers: { "retry-after": "600" } };
     case "city-not-found":
       return { status: 404, body: { cod: "404", message: "city not found" } };
     case "not-json":
