@@ -121,6 +121,17 @@ describe("speech_generate with OpenAI", () => {
     });
   });
 
+  it("reports a rate limit without Retry-After as retryable, promising no wait it was not given", async () => {
+    rig.fake.next("rate-limited-no-retry-after");
+    const envelope = await rig.call("speech_generate", { text: "Rate." });
+    expect(envelope).toMatchObject({
+      ok: false,
+      error: { code: "upstream_rate_limited", retryable: true, details: { limit: "rate" } },
+    });
+    if (envelope.ok) throw new Error("expected a failure");
+    expect(envelope.error).not.toHaveProperty("retryAfterMs");
+  });
+
   it("refuses an answer that is not the audio asked for (a proxy's page with a 200)", async () => {
     rig.fake.next("malformed");
     expect(await rig.call("speech_generate", { text: "Proxy." })).toMatchObject({
