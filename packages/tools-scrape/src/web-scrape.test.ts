@@ -12,7 +12,9 @@ beforeAll(async () => {
     "/moved": redirect("/article", 301),
     "/plain": { status: 200, headers: { "content-type": "text/plain" }, body: "just text" },
     "/image": { status: 200, headers: { "content-type": "image/png" }, body: "\x89PNG" },
+    // A site's 429 "MAY include a Retry-After header" (RFC 6585 §4, https://www.rfc-editor.org/rfc/rfc6585#section-4).
     "/busy": { status: 429, headers: { "retry-after": "3" }, body: "slow down" },
+    "/busy-bare": { status: 429, headers: { "content-type": "text/plain" }, body: "slow down" },
     "/to-private": redirect("http://10.1.2.3/secret"),
     "/to-loopback": redirect("http://127.0.0.2/admin"),
     // 1.5 MiB of article: converting it whole would hold the thread for seconds.
@@ -75,6 +77,13 @@ describe("web_scrape, direct", () => {
     expect(missing).toMatchObject({ ok: false, error: { code: "upstream_error", retryable: false } });
     const busy = await scrape.call("web_scrape", { url: `${site.url}/busy` });
     expect(busy).toMatchObject({ ok: false, error: { code: "upstream_rate_limited", retryAfterMs: 3000 } });
+  });
+
+  it("maps a site's 429 without Retry-After to a retryable rate limit promising no wait", async () => {
+    const busy = await scrape.call("web_scrape", { url: `${site.url}/busy-bare` });
+    expect(busy).toMatchObject({ ok: false, error: { code: "upstream_rate_limited", retryable: true } });
+    if (busy.ok) throw new Error("expected a failure");
+    expect(busy.error).not.toHaveProperty("retryAfterMs");
   });
 
   it.each([

@@ -3,7 +3,9 @@
  * `GET /<url>` with `Accept: application/json` answers `{code: 200, status: 20000, data: {title, description,
  * url, content, usage: {tokens}}}`; errors carry `{data: null, code, name, status, message,
  * readableMessage}`: 401 for a bad key, 402 when the key's balance is spent (InsufficientBalanceError), 429
- * over the rate limit (RateLimitTriggeredError), with Retry-After when it says when.
+ * over the rate limit (RateLimitTriggeredError; limits per key and IP in the Rate limit tab of https://jina.ai/reader),
+ * with Retry-After only when the error knows when, seconds or an HTTP date
+ * (https://github.com/jina-ai/reader/blob/main/src/services/errors.ts, RateLimitTriggeredError).
  */
 import { type LocalServer, type Reply, type SeenRequest, startLocalServer } from "./local-server.js";
 import { HTML_PAGE, type VendorPages, type VendorScenario } from "./vendor-pages.js";

@@ -84,6 +84,7 @@ describe("web_scrape through Jina Reader", () => {
       { code: "upstream_rate_limited", retryAfterMs: 20_000, details: { status: 429, limit: "rate" } },
     ],
     ["rate-limited-bare", { code: "upstream_rate_limited", details: { status: 429 } }],
+    ["unauthorized", { code: "auth_required", retryable: false }],
     ["server-error", { code: "upstream_error", retryable: true, details: { status: 500 } }],
     ["not-json", { code: "upstream_error", retryable: false }],
     ["wrong-shape", { code: "upstream_error", retryable: false }],
