@@ -3,13 +3,19 @@
  * - `GET /api/v1/equity/price/quote?symbol=[&provider=]` answering an OBBject `{id, results, provider,
  *   warnings, chart, extra}` whose results follow openbb_core's EquityQuoteData (`last_price`,
  *   `prev_close`, `change`, `change_percent` as a normalized fraction, `last_timestamp`, `exchange`);
+ * - the fundamentals routes: profile, income, balance and metrics (openbb-fundamentals-fake.ts);
  * - the API's basic auth when configured (a 401 for a wrong or missing credential);
  * - its exception handlers (openbb_core/api/exception_handlers.py): 204 and no body when the data
  *   provider found nothing (EmptyDataError), 400 `{detail}` for an OpenBBError, 422 `{detail: [...]}`
- *   for a bad parameter, 500 `{detail: "Unexpected error."}`; and 429 from a proxy, with and without
- *   Retry-After, a page in place of JSON and a malformed 200.
+ *   for a bad parameter, 500 `{detail: "Unexpected error."}`;
+ * - 429, which none of openbb-api's exception handlers sends: a reverse proxy or
+ *   gateway in front of a deployment answers it (RFC 6585 §4, https://www.rfc-editor.org/rfc/rfc6585#section-4),
+ *   with and without the Retry-After it may add (RFC 9110 §10.2.3,
+ *   https://www.rfc-editor.org/rfc/rfc9110#section-10.2.3);
+ * - a page in place of JSON and a malformed 200.
  */
 import { type FakeReply, HTML_PAGE, type SeenRequest, startVendorFake, type VendorFake } from "toolreg/test";
+import { fundamentalsReply, fundamentalsWrongShape } from "./openbb-fundamentals-fake.js";
 
 /** base64("analyst:s3cret"), as egress would send it after the Basic scheme. */
 export const OPENBB_BASIC = Buffer.from("analyst:s3cret").toString("base64");
@@ -46,8 +52,15 @@ function answer(request: SeenRequest, scenario: OpenBBScenario | undefined): Fak
     case "not-json":
       return HTML_PAGE;
     case "wrong-shape":
-      return { status: 200, body: { results: [{ symbol: "AAPL", last_price: "195.5" }] } };
+      return (
+        fundamentalsWrongShape(request.path) ?? {
+          status: 200,
+          body: { results: [{ symbol: "AAPL", last_price: "195.5" }] },
+        }
+      );
   }
+  const fundamentals = fundamentalsReply(request);
+  if (fundamentals !== undefined) return fundamentals;
   if (request.path !== "/api/v1/equity/price/quote") return { status: 404, body: { detail: "Not Found" } };
   const symbol = request.query.symbol;
   if (symbol === undefined) {
