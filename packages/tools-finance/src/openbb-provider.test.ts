@@ -37,7 +37,7 @@ describe("stock_quote through a deployment's OpenBB API", () => {
       notFound: ["NOPE"],
     });
     expect(result.provenance).toEqual({
-      source: `${openbb.fake.url}/api/v1/equity/price/quote`,
+      source: `${openbb.fake.url}/api/v1/equity`,
       trusted: false,
     });
   });
@@ -75,14 +75,6 @@ describe("stock_quote through a deployment's OpenBB API", () => {
     const shape = await openbb.call("stock_quote", { symbols: ["AAPL"] }, OPENBB_BASIC);
     if (shape.ok) throw new Error("expected a failure");
     expect(shape.error.message).toContain("results.0.last_price");
-  });
-
-  it("declares quotes only: stock_fundamentals fails with precondition_failed and sends nothing", async () => {
-    const before = openbb.fake.requests.length;
-    const result = await openbb.call("stock_fundamentals", { symbol: "AAPL" }, OPENBB_BASIC);
-    if (result.ok) throw new Error("expected a failure");
-    expect(result.error.code).toBe("precondition_failed");
-    expect(openbb.fake.requests.length).toBe(before);
   });
 
   it("needs the deployment's baseUrl, and takes an openbbProvider only for openbb", () => {

@@ -6,10 +6,9 @@
  * (openbb_core/api/exception_handlers.py): 204 with no body when the data provider found nothing, 400
  * `{detail}` for an OpenBBError (the data provider's own refusal, a missing provider key among them), 422
  * `{detail}` for a bad parameter, 500 `{detail: "Unexpected error."}`; 401 when the deployment enabled the
- * API's basic auth and the credential does not match. Fundamentals through OpenBB differ field by field
- * with the data provider behind it, so this adapter declares quotes only.
+ * API's basic auth and the credential does not match. Fundamentals: openbb-fundamentals.ts.
  */
-import type { EgressResponse } from "toolreg/toolkit";
+import type { EgressResponse, ToolContext } from "toolreg/toolkit";
 import {
   endpointUrl,
   parseAnswer,
@@ -20,6 +19,7 @@ import {
 } from "toolreg/toolkit";
 import { z } from "zod";
 import type { FinanceProvider, ProviderSetup, Quote } from "./finance-provider.js";
+import { openbbFundamentals } from "./openbb-fundamentals.js";
 
 const QuoteData = z.object({
   symbol: z.string(),
@@ -47,21 +47,30 @@ export function createOpenBBProvider(
       ? `the deployment must set the credential "${credentialRef}" to the base64 of the OpenBB API's user:password`
       : `the OpenBB API at ${baseUrl} asks for basic auth: the deployment must configure a credentialRef for it`,
   };
+  /** One GET, asking the configured data provider; undefined for the 204 that says it found nothing. */
+  async function get<T>(
+    path: string,
+    query: Record<string, string>,
+    schema: z.ZodType<T>,
+    context: ToolContext,
+  ): Promise<T | undefined> {
+    const url = new URL(endpointUrl(baseUrl, path));
+    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
+    if (dataProvider) url.searchParams.set("provider", dataProvider);
+    const { response, body } = await sendRequest(egress, context, url.href);
+    if (response.status === 204) return undefined;
+    if (response.status >= 400) throw openbbFailure(identity, response, body);
+    return parseAnswer(identity, response, body, schema);
+  }
+
   return {
     name: "openbb",
     label: identity.label,
-    endpoint: endpointUrl(baseUrl, "/api/v1/equity/price/quote"),
-    supports: ["stock_quote"],
+    endpoint: endpointUrl(baseUrl, "/api/v1/equity"),
+    supports: ["stock_quote", "stock_fundamentals"],
     async quote(symbol, context): Promise<Quote | undefined> {
-      const url = new URL(endpointUrl(baseUrl, "/api/v1/equity/price/quote"));
-      url.searchParams.set("symbol", symbol);
-      if (dataProvider) url.searchParams.set("provider", dataProvider);
-      const { response, body } = await sendRequest(egress, context, url.href);
-      if (response.status === 204) return undefined;
-      if (response.status >= 400) throw openbbFailure(identity, response, body);
-      const found = parseAnswer(identity, response, body, QuoteAnswer).results.find(
-        (result) => result.symbol.toUpperCase() === symbol,
-      );
+      const answer = await get("/api/v1/equity/price/quote", { symbol }, QuoteAnswer, context);
+      const found = answer?.results.find((result) => result.symbol.toUpperCase() === symbol);
       const price = found?.last_price ?? found?.close;
       if (found === undefined || price === undefined || price === null) return undefined;
       return {
@@ -79,6 +88,7 @@ export function createOpenBBProvider(
         marketTime: found.last_timestamp ?? null,
       };
     },
+    fundamentals: (symbol, period, context) => openbbFundamentals(get, symbol, period, context),
   };
 }
 
