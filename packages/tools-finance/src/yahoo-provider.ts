@@ -3,8 +3,12 @@
  * the one the yfinance library reads prices from, with no key. Its `meta` carries the latest price, the
  * previous close, the currency, the exchange and the market time. An unknown symbol answers 404 with
  * `{"chart":{"result":null,"error":{"code":"Not Found","description":"No data found, symbol may be
- * delisted"}}}` (ranaroussi/yfinance#2903 quotes it). Fundamentals through Yahoo need a cookie and a
- * crumb (quoteSummary), which this adapter does not fake: it declares quotes only.
+ * delisted"}}}` (ranaroussi/yfinance#2903 quotes it). It declares quotes only: yfinance reads fundamentals
+ * from `/v10/finance/quoteSummary/{symbol}?modules=…&crumb=`, which answers 401 "Invalid Crumb" unless the
+ * request carries the session cookie Yahoo set on fc.yahoo.com and the crumb `/v1/test/getcrumb` issued
+ * for it. Egress refuses a Cookie header from an adapter (src/egress/request-headers.ts: credentials come
+ * only from the deployment's references), and a per-session cookie is no deployment credential, so that
+ * flow cannot pass through egress as it stands; fundamentals come from financial-datasets or openbb.
  */
 import {
   endpointUrl,
