@@ -233,6 +233,14 @@ describe("image_generate with Replicate", () => {
     expect(aborted.message).not.toMatch(/API may have changed/);
   });
 
+  it("refuses a succeeded prediction whose output is not the documented list", async () => {
+    media.fake.script("replicate", "malformed");
+    const error = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
+    expect(error).toMatchObject({ code: "upstream_error", retryable: false });
+    expect(error.message).toMatch(/^Replicate prediction [a-z0-9]+/);
+    expect(media.artifacts.kept).toHaveLength(0);
+  });
+
   it("refuses an output delivered from another host, or redirected to one", async () => {
     media.fake.script("replicate", "foreign_url", "moved");
     const error = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
@@ -286,6 +294,15 @@ describe("image_generate with fal", () => {
     expect(failed(await media.callApproved("image_generate", { prompt: PROMPT })).code).toBe(
       "upstream_error",
     );
+  });
+
+  it("tells its concurrency refusal with and without Retry-After", async () => {
+    media.fake.script("fal", "rate_limited", "rate_limited_bare");
+    const limited = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
+    expect(limited).toMatchObject({ code: "upstream_rate_limited", retryable: true, retryAfterMs: 7000 });
+    const bare = failed(await media.callApproved("image_generate", { prompt: PROMPT }));
+    expect(bare).toMatchObject({ code: "upstream_rate_limited", retryable: true });
+    expect(bare.retryAfterMs).toBeUndefined();
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-export const IMAGE_PROVIDERS = ["openai", "replicate", "fal"] as const;
+export const IMAGE_PROVIDERS = ["openai", "replicate", "fal", "modelslab"] as const;
 export const VIDEO_PROVIDERS = ["luma", "replicate"] as const;
 export type ImageProviderName = (typeof IMAGE_PROVIDERS)[number];
 export type VideoProviderName = (typeof VIDEO_PROVIDERS)[number];
@@ -33,7 +33,7 @@ const model = z
   })
   .meta({
     description:
-      "the provider's model: gpt-image-1 or dall-e-3 (openai), owner/name or owner/name:version (replicate), an endpoint id such as fal-ai/flux/schnell (fal), ray-2 (luma)",
+      "the provider's model: gpt-image-1 or dall-e-3 (openai), owner/name or owner/name:version (replicate), an endpoint id such as fal-ai/flux/schnell (fal), a model_id such as flux (modelslab), ray-2 (luma)",
   });
 
 const providerFields = {

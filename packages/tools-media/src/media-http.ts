@@ -52,6 +52,18 @@ export async function requestJson<T>(
   schema: z.ZodType<T>,
   readError: ErrorReader,
 ): Promise<T> {
+  return (await requestAnswer(egress, context, vendor, request, schema, readError)).answer;
+}
+
+/** As `requestJson`, with the response beside the answer, for a vendor whose 200 may still be a failure. */
+export async function requestAnswer<T>(
+  egress: EgressClient,
+  context: ToolContext,
+  vendor: Vendor,
+  request: JsonRequest,
+  schema: z.ZodType<T>,
+  readError: ErrorReader,
+): Promise<{ response: EgressResponse; answer: T }> {
   const { response, body } = await sendRequest(egress, context, request.url, {
     method: request.method,
     ...(request.json === undefined ? {} : { json: request.json }),
@@ -72,10 +84,11 @@ export async function requestJson<T>(
       },
     );
   }
-  return parseAnswer(identityOf(vendor), response, body, schema);
+  return { response, answer: parseAnswer(identityOf(vendor), response, body, schema) };
 }
 
-function identityOf(vendor: Vendor): VendorIdentity {
+/** The vendor as toolreg/toolkit's shared failures name it. */
+export function identityOf(vendor: Vendor): VendorIdentity {
   return {
     label: vendor.label,
     whenRefused: `the deployment must set the credential "${vendor.credentialRef}" to a valid ${vendor.label} API key`,

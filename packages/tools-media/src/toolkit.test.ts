@@ -42,6 +42,8 @@ describe("the media toolkit as data", () => {
         "*.fal.media",
         "api.lumalabs.ai",
         "storage.cdn-luma.com",
+        "modelslab.com",
+        "cdn.modelslab.com",
       ]),
     );
   });

@@ -1,17 +1,18 @@
 /**
  * @module The media toolkit: image_generate and video_generate, each answered by the provider the deployment
- * configures (OpenAI Images, Replicate or fal for images; Luma or Replicate for videos). Requests go through
+ * configures (OpenAI Images, Replicate, fal or ModelsLab for images; Luma or Replicate for videos). Requests go through
  * toolreg's egress to the provider's API host with its key injected there; generated files are fetched from
  * the provider's delivery hosts by a second client that holds no key, and kept in the host's artifact store.
  * With no artifact store the toolkit serves nothing: a generated file is never inlined into an answer.
  */
-import { defineToolkit, type ToolkitHost } from "toolreg/toolkit";
+import { type CredentialPlacement, defineToolkit, type ToolkitHost } from "toolreg/toolkit";
 import { imageGenerate } from "./image-generate.js";
 import { type MediaConfig, MediaConfigSchema, type ProviderConfig } from "./media-config.js";
 import type { MediaEnv } from "./media-env.js";
 import type { MediaProvider, ProviderParts } from "./media-provider.js";
 import { createFal, FAL } from "./providers/fal.js";
 import { createLuma, LUMA } from "./providers/luma.js";
+import { createModelsLab, MODELSLAB } from "./providers/modelslab.js";
 import { createOpenAiImages, OPENAI_IMAGES } from "./providers/openai-images.js";
 import { createReplicate, REPLICATE } from "./providers/replicate.js";
 import { videoGenerate } from "./video-generate.js";
@@ -22,7 +23,7 @@ interface ProviderDefaults {
   baseUrl: string;
   model: string;
   deliveryHosts: readonly string[];
-  placement: { header: string; scheme: string };
+  placement: CredentialPlacement;
   create(parts: ProviderParts): MediaProvider;
 }
 
@@ -34,6 +35,7 @@ const IMAGE: Record<NonNullable<MediaConfig["image"]>["provider"], ProviderDefau
     create: (parts) => createReplicate(parts, "image"),
   },
   fal: { ...FAL, create: createFal },
+  modelslab: { ...MODELSLAB, create: createModelsLab },
 };
 
 const VIDEO: Record<NonNullable<MediaConfig["video"]>["provider"], ProviderDefaults> = {
@@ -52,10 +54,10 @@ export const mediaToolkit = defineToolkit<MediaConfig, MediaEnv>({
   version: "0.1.0",
   package: PACKAGE,
   description:
-    "Generates images (OpenAI, Replicate or fal) and short videos (Luma or Replicate) from prompts, kept as artifacts.",
+    "Generates images (OpenAI, Replicate, fal or ModelsLab) and short videos (Luma or Replicate) from prompts, kept as artifacts.",
   config: MediaConfigSchema,
-  // One placement per toolkit fits a single vendor; this one has four. This names the Bearer key most of
-  // them take, and bind injects the configured provider's placement (fal's is `Key`).
+  // One placement per toolkit fits a single vendor; this one has five. This names the Bearer key most of
+  // them take, and bind injects the configured provider's placement (fal's is `Key`, ModelsLab's a body field).
   auth: { kind: "api-key", header: "authorization", scheme: "Bearer" },
   hosts: [
     ...new Set(

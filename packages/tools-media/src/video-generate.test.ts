@@ -77,7 +77,7 @@ describe("video_generate with Luma Dream Machine", () => {
   });
 
   it("refuses a completed generation without its video, a spent balance and a video on another host", async () => {
-    media.fake.script("luma", "malformed", "billing", "foreign_url", "rate_limited");
+    media.fake.script("luma", "malformed", "billing", "foreign_url", "rate_limited", "rate_limited_bare");
     expect(failed(await media.callApproved("video_generate", { prompt: PROMPT })).message).toMatch(
       /completed without assets\.video/,
     );
@@ -95,6 +95,9 @@ describe("video_generate with Luma Dream Machine", () => {
       code: "upstream_rate_limited",
       retryAfterMs: 7000,
     });
+    const bare = failed(await media.callApproved("video_generate", { prompt: PROMPT }));
+    expect(bare).toMatchObject({ code: "upstream_rate_limited", retryable: true });
+    expect(bare.retryAfterMs).toBeUndefined();
     expect(media.artifacts.kept).toHaveLength(0);
   });
 });

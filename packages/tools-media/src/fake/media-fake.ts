@@ -8,8 +8,9 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { HTML, LARGE_PNG, MP4, PNG } from "./media-files.js";
+import { type ModelsLabShape, modelsLabProblems } from "./modelslab-openapi-check.js";
 
-export type FakeVendor = "openai" | "replicate" | "fal" | "luma";
+export type FakeVendor = "openai" | "replicate" | "fal" | "luma" | "modelslab";
 
 /**
  * What the next generation request to a vendor does. Unscripted requests succeed.
@@ -43,6 +44,14 @@ export type FakeVendor = "openai" | "replicate" | "fal" | "luma";
  *   README, sync mode); data_uri_html the same holding an HTML page labelled image/png; data_uri_large the
  *   8 KB PNG.
  * - bad_request_id: fal's answer with a request_id that is not an id (prose, far past 100 characters).
+ * ModelsLab (docs.modelslab.com/quickstart and /error-codes, /webhooks; requests and answers checked against
+ * its OpenAPI excerpt, modelslab-openapi.json): ok is an immediate success; queued a `processing` answer with
+ * a fetch_result, looked at until it succeeds (queued_elsewhere the same with a fetch_result on another host); never stays processing; failed is queued then `failed` (the
+ * webhook failure payload); unauthorized a 401 "Invalid API key" and key_refused_200 the same error answer
+ * with a 200 (the description lists it under 200 too); billing the 402 "Insufficient credits"; plan the 403
+ * premium-subscription refusal; rate_limited the 429 with retry_after: 7 in its body, rate_limited_bare without
+ * one; malformed a success whose output is not a list; nsfw a success with nsfw_content_detected; legacy_messege
+ * an error spelt `messege`; look_503 and look_429 as above.
  * Giving up on a generation cancels it: Replicate's POST /v1/predictions/{id}/cancel answers the prediction
  * canceled (replicate.com/docs/reference/http#cancel-a-prediction); Luma's DELETE /generations/{id} answers
  * 204. Both are recorded in `requests`.
@@ -72,7 +81,13 @@ export type Scenario =
   | "data_uri"
   | "data_uri_html"
   | "data_uri_large"
-  | "bad_request_id";
+  | "bad_request_id"
+  | "queued"
+  | "queued_elsewhere"
+  | "unauthorized"
+  | "key_refused_200"
+  | "plan"
+  | "legacy_messege";
 
 export interface RecordedRequest {
   method: string;
@@ -106,6 +121,25 @@ const dataUri = (scenario: string) => {
 
 /** Looks a running generation takes before it finishes. */
 const RUNNING_LOOKS = 2;
+
+/** ModelsLab scenarios whose image is queued (`processing`) at first rather than answered at once. */
+const QUEUED = new Set<Job["scenario"]>([
+  "queued",
+  "queued_elsewhere",
+  "never",
+  "failed",
+  "look_503",
+  "look_429",
+  "look_404",
+]);
+
+/** A ModelsLab answer the fake sends, checked against the description first: a wrong one fails the test. */
+function conforming<T>(shape: ModelsLabShape, value: T): T {
+  const problems = modelsLabProblems(shape, value);
+  if (problems.length > 0)
+    throw new Error(`the ModelsLab fake broke its own description: ${problems.join("; ")}`);
+  return value;
+}
 
 export async function startMediaFake(): Promise<MediaFake> {
   const requests: RecordedRequest[] = [];
@@ -169,6 +203,8 @@ export async function startMediaFake(): Promise<MediaFake> {
     if (path.startsWith("/replicate/v1/"))
       return replicate(method, path.slice("/replicate/v1".length), body, send);
     if (method === "POST" && path.startsWith("/fal/")) return fal(next("fal"), send);
+    if (method === "POST" && path.startsWith("/modelslab/api/v6/images/"))
+      return modelslab(path.slice("/modelslab/api/v6/images".length), body, send);
     if (path.startsWith("/luma/dream-machine/v1/generations")) {
       return luma(method, path.slice("/luma/dream-machine/v1/generations".length), send, response);
     }
@@ -337,8 +373,12 @@ export async function startMediaFake(): Promise<MediaFake> {
       return send(403, {
         detail: "User is locked. Reason: Exhausted balance. Top up your balance at fal.ai/dashboard/billing.",
       });
+    // A synchronous request over the account's concurrency "returns errors immediately"
+    // (docs.fal.ai/model-apis/model-endpoints/reliability), with no Retry-After documented; the header is
+    // one a proxy in front may add (RFC 9110 §10.2.3).
     if (scenario === "rate_limited")
       return send(429, { detail: "Too many requests" }, { "retry-after": "7" });
+    if (scenario === "rate_limited_bare") return send(429, { detail: "Too many requests" });
     if (scenario === "malformed") return send(200, { images: [] });
     const url = file(scenario, "image");
     return send(200, {
@@ -402,8 +442,11 @@ export async function startMediaFake(): Promise<MediaFake> {
     };
     if (method === "POST" && rest === "") {
       const scenario = next("luma");
+      // Luma's own client (lumalabs/lumaai-node, Stainless-generated) retries a 429 after its Retry-After
+      // when one is sent and backs off when none is: both are answered here.
       if (scenario === "rate_limited")
         return send(429, { detail: "Too many requests" }, { "retry-after": "7" });
+      if (scenario === "rate_limited_bare") return send(429, { detail: "Too many requests" });
       if (scenario === "billing") return send(400, { detail: "Insufficient credits" });
       const id = `${randomBytes(4).toString("hex")}-0000-4000-8000-${randomBytes(6).toString("hex")}`;
       const job: Job = { scenario, looks: 0, kind: "video" };
@@ -424,6 +467,84 @@ export async function startMediaFake(): Promise<MediaFake> {
       return send(200, generation(id, job));
     }
     send(404, { detail: "Generation not found" });
+  }
+
+  // docs.modelslab.com/quickstart, /error-codes and /webhooks; the OpenAPI excerpt in modelslab-openapi.json.
+  function modelslab(rest: string, body: unknown, send: Send) {
+    /** Answers 400 with the problems, as ModelsLab does a request its description refuses, and says so. */
+    const refused = (shape: ModelsLabShape) => {
+      const problems = modelsLabProblems(shape, body);
+      if (problems.length === 0) return false;
+      send(400, { status: "error", message: problems.join("; ") });
+      return true;
+    };
+    const error = (status: number, message: string, extra: object = {}) =>
+      send(status, conforming("ImageGenerationErrorResponse", { status: "error", message, ...extra }));
+    const answer = (id: number, job: Job) => {
+      const running = job.scenario === "never" || (QUEUED.has(job.scenario) && job.looks < RUNNING_LOOKS);
+      if (running) {
+        return conforming("ImageGenerationProcessingResponse", {
+          status: "processing",
+          tip: "For faster generation upgrade your plan",
+          eta: 12.5,
+          message: "Try to fetch request after given estimated time",
+          fetch_result:
+            job.scenario === "queued_elsewhere"
+              ? "http://files.example.net/collect"
+              : `${base}/modelslab/api/v6/images/fetch/${id}`,
+          id,
+          output: [],
+          meta: {},
+          future_links: [`${base}/files/image.png`],
+        });
+      }
+      // The webhook failure payload's shape: the description has no failed answer to check it against.
+      if (job.scenario === "failed")
+        return { status: "failed", id, message: "Processing failed: Invalid input dimensions" };
+      const success = {
+        status: "success",
+        generationTime: 2.45,
+        id,
+        output: [file(job.scenario, "image")],
+        proxy_links: [],
+        meta: { model_id: "flux" },
+        nsfw_content_detected: job.scenario === "nsfw",
+      };
+      return job.scenario === "malformed"
+        ? { ...success, output: "not a list" }
+        : conforming("ImageGenerationSuccessResponse", success);
+    };
+    if (rest === "/text2img") {
+      if (refused("FluxTextToImageRequest")) return;
+      const scenario = next("modelslab");
+      if (scenario === "unauthorized") return error(401, "Invalid API key");
+      if (scenario === "key_refused_200") return error(200, "Invalid API key");
+      if (scenario === "billing")
+        return error(402, "Insufficient credits. Please add more credits to continue.");
+      if (scenario === "plan") return error(403, "This feature requires a premium subscription");
+      if (scenario === "rate_limited")
+        return error(429, "Rate limit exceeded. Maximum 5 queued requests allowed.", { retry_after: 7 });
+      if (scenario === "rate_limited_bare")
+        return error(429, "Rate limit exceeded. Maximum 5 queued requests allowed.");
+      if (scenario === "legacy_messege") return send(400, { status: "error", messege: "prompt is required" });
+      const id = 100_000 + jobs.size;
+      const job: Job = { scenario, looks: 0, kind: "image" };
+      jobs.set(String(id), job);
+      return send(200, answer(id, job));
+    }
+    const fetched = /^\/fetch(?:\/(\d+))?$/.exec(rest);
+    if (fetched) {
+      if (refused("FetchQueuedImagesRequest")) return;
+      const id = fetched[1] ?? (body as { request_id: string }).request_id;
+      const job = jobs.get(id);
+      if (!job || (fetched[1] !== undefined && fetched[1] !== (body as { request_id: string }).request_id))
+        return error(404, "Request not found");
+      job.looks += 1;
+      const failedLook = lookFailure(job);
+      if (failedLook) return failedLook(send, "modelslab");
+      return send(200, answer(Number(id), job));
+    }
+    return error(404, `no route POST ${rest}`);
   }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -19,6 +19,7 @@ export const KEYS: Readonly<Record<string, string>> = {
   replicate: "r8_test",
   fal: "fal-test-key",
   luma: "luma-test-key",
+  modelslab: "ml-test-key",
 };
 
 export interface MediaHarness extends TestHarness {
@@ -30,7 +31,11 @@ export interface MediaHarness extends TestHarness {
   close(): Promise<void>;
 }
 
-type Choice = { image?: "openai" | "replicate" | "fal"; video?: "luma" | "replicate"; imageModel?: string };
+type Choice = {
+  image?: "openai" | "replicate" | "fal" | "modelslab";
+  video?: "luma" | "replicate";
+  imageModel?: string;
+};
 
 /** Where each provider answers on the fake. */
 function providerConfig(fake: MediaFake, provider: string, model?: string) {
@@ -39,6 +44,7 @@ function providerConfig(fake: MediaFake, provider: string, model?: string) {
     replicate: "/replicate/v1",
     fal: "/fal",
     luma: "/luma/dream-machine/v1",
+    modelslab: "/modelslab/api/v6/images",
   }[provider];
   return {
     provider,
