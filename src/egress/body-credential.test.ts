@@ -40,6 +40,12 @@ beforeAll(async () => {
       request.socket.destroy();
       return;
     }
+    if (request.url === "/echo-body") {
+      // An error that quotes the request it was sent, as some vendors' do.
+      response.writeHead(400, { "content-type": "application/json" });
+      response.end(JSON.stringify({ status: "error", message: `invalid request ${body}` }));
+      return;
+    }
     if (request.url === "/echo-header") {
       // A server that repeats what it was sent in a header (a debugging proxy): the client must not hand it on.
       const key = (JSON.parse(body) as { key?: string }).key ?? "";
@@ -171,6 +177,11 @@ describe("a credential placed in the JSON body", () => {
     const echoed = await client().request(`${base}/echo-header`, post("{}"));
     expect(JSON.parse(seen.at(-1)?.body ?? "").key).toBe(SECRET);
     expect(echoed.headers["x-echo"]).toBe("key=REDACTED");
+    // Echoed in the answer's JSON, the key's quotes are escaped there: that spelling is found too.
+    const quoted = await client().request(`${base}/echo-body`, post('{"prompt":"x"}'));
+    const text = quoted.body.toString("utf8");
+    expect(JSON.parse(text).message).toBe('invalid request {"prompt":"x","key":"REDACTED"}');
+    expect(text).not.toContain("do-not-leak");
   });
 
   it("counts toward the request cap once the key is in it", async () => {

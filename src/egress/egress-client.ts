@@ -14,6 +14,7 @@ import { PinnedPools } from "./pinned-pools.js";
 import {
   containsSecret,
   pathWithQueryParameter,
+  scrubBodySecrets,
   scrubSecrets,
   withoutQueryParameter,
 } from "./query-credential.js";
@@ -205,6 +206,7 @@ export class EgressClient {
                 stream: streamCappedBody(response.body, cap, redactUrl(url), failureOf),
               }
             : await readCappedBody(response.body, cap);
+          if (sent.length > 0) read.body = scrubBodySecrets(read.body, sent);
           return {
             status: response.statusCode,
             headers: flattenHeaders(response.headers, sent),

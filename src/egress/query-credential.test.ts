@@ -15,6 +15,7 @@ import { createToolkitHost } from "../tools/toolkit/toolkit-host.js";
 import type { Resolver } from "./dns-resolver.js";
 import { EgressClient, type EgressClientOptions, type EgressResponse } from "./egress-client.js";
 import { resolveEgressPolicy } from "./egress-policy.js";
+import { scrubBodySecrets } from "./query-credential.js";
 
 // Spans are recorded, so a test can read what telemetry was told.
 const spans = new InMemorySpanExporter();
@@ -261,5 +262,30 @@ describe("a credential placement is checked", () => {
     expect(define({ kind: "api-key", header: "x-api-key", query: "appid" })).toThrow(/auth.*one place/);
     // A body field passes the auth check and the definition goes on to the next (it has no tools).
     expect(define({ kind: "api-key", bodyField: "key" })).toThrow(/declares no tool/);
+  });
+});
+
+describe("a secret echoed in a response body", () => {
+  const key = 'k3y/"x"+1';
+  const scrub = (text: string | Buffer) =>
+    scrubBodySecrets(Buffer.isBuffer(text) ? text : Buffer.from(text), [key]).toString("latin1");
+
+  it("is redacted as sent, JSON-escaped once or twice, PHP's escaped slash, or percent-encoded", () => {
+    for (const echoed of [
+      key,
+      JSON.stringify(key).slice(1, -1),
+      JSON.stringify(JSON.stringify(key).slice(1, -1)).slice(1, -1),
+      'k3y\\/\\"x\\"+1',
+      encodeURIComponent(key),
+      encodeURIComponent(key).replace(/%2F/g, "%2f"),
+    ]) {
+      expect(scrub(`before ${echoed} after`), echoed).toBe("before REDACTED after");
+    }
+  });
+
+  it("leaves everything else byte for byte, binary included", () => {
+    const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x2f, 0x22]);
+    expect(scrubBodySecrets(binary, [key]).equals(binary)).toBe(true);
+    expect(scrub('k3y/x+1 and K3Y/"x"+1')).toBe('k3y/x+1 and K3Y/"x"+1');
   });
 });

@@ -71,3 +71,36 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
   }
   return scrubbed;
 }
+
+/**
+ * A pattern for `secret` as a server may have written it in a body: each character that is not a letter or a
+ * digit as itself after any number of backslashes (a JSON string escapes `"` and, from PHP, `/`; quoted twice,
+ * twice), or percent-encoded. Matched over the body's bytes read one to a character (latin1), so binary
+ * content goes through unchanged.
+ */
+function echoedPattern(secret: string): RegExp {
+  const bytes = Buffer.from(secret, "utf8").toString("latin1");
+  const parts = [...bytes].map((char) => {
+    if (/[A-Za-z0-9]/.test(char)) return char;
+    const hex = char.charCodeAt(0).toString(16).padStart(2, "0");
+    const [high, low] = [hex[0] ?? "0", hex[1] ?? "0"];
+    const literal = `\\x${hex}`;
+    return `(?:\\\\*${literal}|%${high}[${low.toLowerCase()}${low.toUpperCase()}])`;
+  });
+  return new RegExp(parts.join(""), "g");
+}
+
+/**
+ * `body` with each secret a request carried replaced by `REDACTED` wherever the server wrote it back, as sent
+ * or escaped (see echoedPattern): a vendor that echoes the request (an error quoting the key) must not hand
+ * the key to the tool. A body without a secret comes back as it was.
+ */
+export function scrubBodySecrets(body: Buffer, secrets: readonly string[]): Buffer {
+  let text: string | undefined;
+  for (const secret of secrets) {
+    if (secret.length === 0) continue;
+    text ??= body.toString("latin1");
+    text = text.replace(echoedPattern(secret), REDACTED);
+  }
+  return text === undefined ? body : Buffer.from(text, "latin1");
+}
