@@ -124,12 +124,56 @@ describe("a credential placed in the JSON body", () => {
     expect(sent?.contentType).toBe("application/json");
   });
 
-  it("keeps a content type the caller set", async () => {
+  it("adds the field to the caller's bytes as written: big numbers, -0 and spacing reach the vendor unchanged", async () => {
+    const body = '{ "seed": 12345678901234567891, "scale": 1e400, "zero": -0 ,\n "empty": {} }\n';
+    await client().request(`${base}/x`, post(body));
+    expect(seen[0]?.body).toBe(
+      `{ "seed": 12345678901234567891, "scale": 1e400, "zero": -0 ,\n "empty": {} ,"key":${JSON.stringify(SECRET)}}\n`,
+    );
+    await client().request(`${base}/x`, post("{ \n }"));
+    expect(JSON.parse(seen[1]?.body ?? "")).toEqual({ key: SECRET });
+  });
+
+  it("keeps a JSON content type the caller set, and refuses any other or an encoded body", async () => {
     await client().request(
       `${base}/x`,
       post("{}", { headers: { "content-type": "application/json; charset=utf-8" } }),
     );
     expect(seen[0]?.contentType).toBe("application/json; charset=utf-8");
+    for (const headers of [
+      { "content-type": "application/x-www-form-urlencoded" },
+      { "content-type": "multipart/form-data; boundary=x" },
+      { "content-type": "text/plain" },
+      { "content-type": "application/json; charset=latin1" },
+      { "content-encoding": "gzip" },
+    ]) {
+      const error = await refusal(client().request(`${base}/x`, post('{"prompt":"x"}', { headers })));
+      expect(error.details, JSON.stringify(headers)).toMatchObject({ rule: "credential_body" });
+    }
+    expect(seen).toHaveLength(1);
+  });
+
+  it("is refused when the URL carries a query parameter of the field's name, which a server may read first", async () => {
+    for (const query of ["?key=mine", "?KEY=mine", "?%6Bey=mine"]) {
+      const error = await refusal(client().request(`${base}/x${query}`, post('{"prompt":"x"}')));
+      expect(error.details, query).toMatchObject({ rule: "credential_body" });
+    }
+    expect(seen).toHaveLength(0);
+  });
+
+  it("checks the body before the secret is resolved", async () => {
+    let resolved = 0;
+    const counting = {
+      ...caller,
+      credentials: {
+        resolve: async () => {
+          resolved += 1;
+          return SECRET;
+        },
+      },
+    };
+    await refusal(client().request(`${base}/x`, post("[]", { caller: counting })));
+    expect(resolved).toBe(0);
   });
 
   it("is refused, with nothing sent, when the request has no JSON object body to carry it", async () => {

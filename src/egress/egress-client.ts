@@ -4,7 +4,6 @@ import { rootCertificates } from "node:tls";
 import type { Dispatcher } from "undici";
 import { ToolFailure } from "../errors/tool-failure.js";
 import { endHttpClientSpan, startHttpClientSpan } from "../telemetry/http-client-span.js";
-import { bodyWithCredential } from "./body-credential.js";
 import { type CheckedTarget, checkHost, checkTarget } from "./check-target.js";
 import { type Resolver, systemResolver } from "./dns-resolver.js";
 import { type EgressPolicy, type EgressPolicyInit, resolveEgressPolicy } from "./egress-policy.js";
@@ -157,23 +156,18 @@ export class EgressClient {
     try {
       for (;;) {
         const target = await checkTarget(url, policy, this.#resolver, signal);
-        const { headers, query, bodyField } = await credentialsForHop(
+        const hop = await credentialsForHop(
           callerHeaders,
           url,
           target.host,
           policy,
           init.caller,
           redactUrl(url),
+          body,
         );
-        if (query) sent.push(query.value);
-        if (bodyField) sent.push(bodyField.value);
-        const hopBody = bodyField
-          ? withinRequestCap(
-              bodyWithCredential(body, bodyField.name, bodyField.value, target.host, redactUrl(url)),
-              policy,
-              url,
-            )
-          : body;
+        const { headers, query } = hop;
+        if (hop.secret !== undefined) sent.push(hop.secret);
+        const hopBody = hop.body ? withinRequestCap(hop.body, policy, url) : body;
         const pool = this.#pools.get(url.origin, target.host, target.address, target.family);
         // The span names `url`, the caller's: the query credential is only in the path sent.
         const span = startHttpClientSpan(method, url, redactUrl(url), headers);

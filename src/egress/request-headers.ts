@@ -5,6 +5,7 @@
 import { ToolFailure } from "../errors/tool-failure.js";
 import type { CredentialScope } from "../seam/consent/credential-inspector.js";
 import type { CredentialResolver } from "../seam/context.js";
+import { checkCredentialBody, withBodyCredential } from "./body-credential.js";
 import type { CredentialExchange, EgressPolicy, HostCredential } from "./egress-policy.js";
 import { EgressRefusedError } from "./egress-refused-error.js";
 import { matchingPattern } from "./host-pattern.js";
@@ -82,19 +83,20 @@ export function credentialFor(policy: EgressPolicy, host: string): HostCredentia
 }
 
 /**
- * What one hop sends: its headers, and the query parameter or JSON body field that carries the credential
- * when the host takes it there.
+ * What one hop sends: its headers, the query parameter that carries the credential when the host takes it
+ * there, the body when the host takes it in the body, and the secret when it is in either (to be redacted).
  */
 export interface HopCredentials {
   headers: Record<string, string>;
   query?: { name: string; value: string };
-  bodyField?: { name: string; value: string };
+  body?: Buffer;
+  secret?: string;
 }
 
 /**
  * The headers (and query or body credential) for one hop to `url`: the caller's plus the host's credential,
- * which the caller may not shadow, in a header or a query parameter of the same name (a body field is
- * checked where the body is built).
+ * which the caller may not shadow, in a header, a query parameter or a body field of the same name; what
+ * the caller sent is checked before the secret is resolved.
  */
 export async function credentialsForHop(
   callerHeaders: Readonly<Record<string, string>>,
@@ -103,6 +105,7 @@ export async function credentialsForHop(
   policy: EgressPolicy,
   caller: EgressCaller | undefined,
   named: string,
+  body?: Uint8Array,
 ): Promise<HopCredentials> {
   const headers: Record<string, string> = {
     "user-agent": "toolreg",
@@ -119,7 +122,9 @@ export async function credentialsForHop(
         { url: named, parameter: credential.query },
       );
     }
-  } else if (credential.header !== undefined && credential.header.toLowerCase() in callerHeaders) {
+  } else if (credential.bodyField !== undefined) {
+    checkCredentialBody(body, credential.bodyField, callerHeaders, url, host, named);
+  } else if (credential.header.toLowerCase() in callerHeaders) {
     const name = credential.header.toLowerCase();
     throw new EgressRefusedError(
       "credential_header",
@@ -128,11 +133,14 @@ export async function credentialsForHop(
     );
   }
   const secret = await resolvedSecret(credential, host, caller, named);
-  if (credential.query !== undefined) return { headers, query: { name: credential.query, value: secret } };
+  if (credential.query !== undefined)
+    return { headers, query: { name: credential.query, value: secret }, secret };
   if (credential.bodyField !== undefined) {
     return {
-      headers: { "content-type": "application/json", ...headers },
-      bodyField: { name: credential.bodyField, value: secret },
+      headers: { ...headers, "content-type": headers["content-type"] ?? "application/json" },
+      // Checked above: a JSON object without the field.
+      body: withBodyCredential(body as Uint8Array, credential.bodyField, secret),
+      secret,
     };
   }
   headers[credential.header.toLowerCase()] = credential.scheme ? `${credential.scheme} ${secret}` : secret;

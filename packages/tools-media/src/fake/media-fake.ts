@@ -51,7 +51,8 @@ export type FakeVendor = "openai" | "replicate" | "fal" | "luma" | "modelslab";
  * with a 200 (the description lists it under 200 too); billing the 402 "Insufficient credits"; plan the 403
  * premium-subscription refusal; rate_limited the 429 with retry_after: 7 in its body, rate_limited_bare without
  * one; malformed a success whose output is not a list; nsfw a success with nsfw_content_detected; legacy_messege
- * an error spelt `messege`; look_503 and look_429 as above.
+ * an error spelt `messege`; look_503 a first status check answering its documented 503, look_429 its 429 with
+ * retry_after: 1 in the body, look_404 every status check answering "Request not found".
  * Giving up on a generation cancels it: Replicate's POST /v1/predictions/{id}/cancel answers the prediction
  * canceled (replicate.com/docs/reference/http#cancel-a-prediction); Luma's DELETE /generations/{id} answers
  * 204. Both are recorded in `requests`.
@@ -540,8 +541,12 @@ export async function startMediaFake(): Promise<MediaFake> {
       if (!job || (fetched[1] !== undefined && fetched[1] !== (body as { request_id: string }).request_id))
         return error(404, "Request not found");
       job.looks += 1;
-      const failedLook = lookFailure(job);
-      if (failedLook) return failedLook(send, "modelslab");
+      // Its own documented failures (docs.modelslab.com/error-codes): a 503, and the 429 naming its wait in the body.
+      if (job.looks === 1 && job.scenario === "look_503")
+        return error(503, "Service temporarily unavailable. Please try again later.");
+      if (job.looks === 1 && job.scenario === "look_429")
+        return error(429, "Rate limit exceeded. Maximum 5 queued requests allowed.", { retry_after: 1 });
+      if (job.scenario === "look_404") return error(404, "Request not found");
       return send(200, answer(Number(id), job));
     }
     return error(404, `no route POST ${rest}`);

@@ -126,18 +126,38 @@ describe("image_generate with ModelsLab", () => {
     expect(media.artifacts.kept).toHaveLength(0);
   });
 
-  it("looks again after a look answers 503 or 429, and keeps the image", async () => {
-    media.fake.script("modelslab", "look_503", "look_429");
-    for (const _ of [1, 2]) {
+  it("looks again after a status check answers 503, or 429 after the body's retry_after, and keeps the image", async () => {
+    for (const scenario of ["look_503", "look_429"] as const) {
+      media.fake.requests.length = 0;
+      media.fake.script("modelslab", scenario);
+      const started = Date.now();
       const result = await generate();
       if (!result.ok) throw new Error(result.error.message);
+      const looks = media.fake.requests.filter((request) => request.path.includes("/fetch"));
+      // The failed look, then the one that finds it done.
+      expect(looks, scenario).toHaveLength(2);
+      if (scenario === "look_429") expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     }
     expect(media.artifacts.kept).toHaveLength(2);
+  });
+
+  it("names the generation when a status check keeps failing or the download fails after a success", async () => {
+    media.fake.script("modelslab", "look_404", "foreign_url");
+    const lost = failed(await generate());
+    expect(lost).toMatchObject({
+      code: "upstream_error",
+      retryable: false,
+      details: { generationId: expect.any(String) },
+    });
+    expect(lost.message).toMatch(/^ModelsLab generation \d+: .*Request not found/);
+    const download = failed(await generate());
+    expect(download).toMatchObject({ code: "egress_refused", details: { generationId: expect.any(String) } });
   });
 
   it("downloads only from its delivery hosts and only images", async () => {
     media.fake.script("modelslab", "foreign_url", "not_media");
     expect(failed(await generate()).code).toBe("egress_refused");
     expect(failed(await generate()).message).toMatch(/is not an image/);
+    expect(media.artifacts.kept).toHaveLength(0);
   });
 });

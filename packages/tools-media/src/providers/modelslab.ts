@@ -4,7 +4,8 @@
  * {base}/fetch until it is done (docs.modelslab.com/quickstart; ModelsLab/docs-v2 image-generation/flux and
  * community-models OpenAPI descriptions, excerpted beside the fake). The key travels as the body's `key`
  * field, the only place ModelsLab reads it: egress sets it (placement `{ bodyField: "key" }`), so this code
- * never holds it. Failures are `{status: "error", message}`, sent with an HTTP error status or with a 200
+ * never holds it. The safety checker is asked for, though the flux OpenAPI description says flux does not
+ * take it directly: a flagged image (nsfw_content_detected) is refused whenever one is reported. Failures are `{status: "error", message}`, sent with an HTTP error status or with a 200
  * (the OpenAPI description lists the error answer under 200 as well); a 429 names its wait in the body's
  * `retry_after`, in seconds (docs.modelslab.com/error-codes). A queued generation that fails says `failed`
  * (docs.modelslab.com/webhooks). ModelsLab documents no idempotency key and no way to stop a queued image.
@@ -87,20 +88,20 @@ function bodyWait(answer: unknown): number | undefined {
 }
 
 /**
- * What an error answer means, by its HTTP status when it has one and by its documented message when it came
- * with a 200 (docs.modelslab.com/error-codes: the key, credits, the plan, the queue limit).
+ * What an error answer means: by its HTTP status when it has one, and by its documented message only when it
+ * came with a 200 (docs.modelslab.com/error-codes: the key, credits, the plan, the queue limit), so a 500 that
+ * mentions a key never gives the key up.
  */
 function modelslabFailure(vendor: Vendor, response: EgressResponse, answer: unknown): ToolFailure {
   const detail = textOf(answer);
   const status = response.status;
-  const says = (pattern: RegExp) => pattern.test(detail ?? "");
-  if (status === 402 || says(/insufficient credit|add more credits|subscription (has )?expired/i))
+  const says = (pattern: RegExp) => status < 400 && pattern.test(detail ?? "");
+  if (status === 402 || says(/insufficient credits|add more credits|subscription (has )?expired/i))
     return billingFailure(vendor, response, detail);
-  if (status === 429 || says(/rate limit|queued requests/i)) {
-    // No wait in the body leaves the default, the Retry-After header's.
+  // No wait in the body leaves the default, the Retry-After header's.
+  if (status === 429 || says(/rate limit exceeded|queued requests allowed/i))
     return rateLimitFailure(identityOf(vendor), response, detail, bodyWait(answer));
-  }
-  if (status === 403 || says(/requires a .*subscription|not available on your (current )?plan/i)) {
+  if (status === 403 || says(/requires a premium subscription|not available on your (current )?plan/i)) {
     return new ToolFailure(
       "upstream_error",
       `${vendor.label} refused: this account's plan does not include it${detail ? ` (${detail})` : ""}; retrying will not help until the deployment upgrades the plan or configures another model`,
@@ -108,7 +109,7 @@ function modelslabFailure(vendor: Vendor, response: EgressResponse, answer: unkn
     );
   }
   // A refused key is a 401 whatever HTTP status carried it, so the toolkit gives the credential up either way.
-  if (status === 401 || says(/api key/i))
+  if (status === 401 || says(/^invalid api key|api key (is )?(invalid|expired|revoked)/i))
     return credentialFailure(identityOf(vendor), { ...response, status: 401 }, detail);
   if (status >= 400) return statusFailure(vendor, response, detail);
   return new ToolFailure(
@@ -169,7 +170,11 @@ export function createModelsLab(parts: ProviderParts): MediaProvider {
         base64: false,
       });
       const id = idOf(created);
-      if (created.status === "success") return keep(created, id, context);
+      // Billed once it succeeded: a failing download names the generation, so a retry is a conscious second one.
+      if (created.status === "success")
+        return id === undefined
+          ? keep(created, id, context)
+          : afterCreation(`ModelsLab generation ${id}`, id, () => keep(created, id, context));
       if (id === undefined) {
         throw new ToolFailure(
           "upstream_error",
