@@ -17,7 +17,7 @@ const fundamentals = (harness: FinanceHarness<OpenBBScenario>, input: object) =>
   harness.call("stock_fundamentals", input, OPENBB_BASIC);
 
 describe("stock_fundamentals through a deployment's OpenBB API", () => {
-  it("reads the profile, the latest statements of the period asked (as `quarter`) and the metrics from fmp's names", async () => {
+  it("reads the profile, the latest statements of the period asked (as `quarter`) and the metrics from fmp's current names", async () => {
     const before = fmp.fake.requests.length;
     const result = await fundamentals(fmp, { symbol: "aapl", period: "quarterly" });
     if (!result.ok) throw new Error(result.error.message);
@@ -59,16 +59,16 @@ describe("stock_fundamentals through a deployment's OpenBB API", () => {
       },
       ratios: {
         marketCap: 2_950_000_000_000,
-        // fmp's key metrics carry no P/E under a name the OpenBB source documents: absent, not derived.
+        // FMP's /stable key metrics carry no P/E, P/B, P/S or debt to equity: absent, not derived.
         priceToEarnings: null,
-        priceToBook: 39.9,
-        priceToSales: 7.09,
+        priceToBook: null,
+        priceToSales: null,
         // fmp's margins come with its income statement.
         grossMargin: 0.47,
         operatingMargin: 0.314,
         netMargin: 0.27,
         returnOnEquity: 1.51,
-        debtToEquity: 1.52,
+        debtToEquity: null,
         currentRatio: 0.89,
       },
     });
@@ -76,6 +76,30 @@ describe("stock_fundamentals through a deployment's OpenBB API", () => {
     expect(result.content).toContain("revenue: 102000000000");
     expect(result.content).not.toContain("priceToEarnings");
   });
+
+  // fmp-v3-metrics: price_to_book, price_to_sales, return_on_equity; fmp-v3-early-metrics: pb_ratio,
+  // price_to_sales_ratio, roe.
+  it.each(["fmp-v3-metrics", "fmp-v3-early-metrics"] as const)(
+    "reads the metrics of fmp's earlier models (%s), debt to equity a ratio already",
+    async (scenario) => {
+      // One scenario for each of the four requests: only the metrics differ between the versions.
+      for (let request = 0; request < 4; request += 1) fmp.fake.next(scenario);
+      const result = await fundamentals(fmp, { symbol: "AAPL" });
+      if (!result.ok) throw new Error(result.error.message);
+      expect((result.data as { ratios: unknown }).ratios).toEqual({
+        marketCap: 2_950_000_000_000,
+        priceToEarnings: null,
+        priceToBook: 39.9,
+        priceToSales: 7.09,
+        grossMargin: 0.469,
+        operatingMargin: 0.32,
+        netMargin: 0.269,
+        returnOnEquity: 1.51,
+        debtToEquity: 1.52,
+        currentRatio: 0.89,
+      });
+    },
+  );
 
   it("reads yfinance's names for the same figures, and asks the annual statement by default", async () => {
     const result = await fundamentals(yahoo, { symbol: "AAPL" });
@@ -92,13 +116,19 @@ describe("stock_fundamentals through a deployment's OpenBB API", () => {
         totalLiabilities: 285_000_000_000,
         shareholdersEquity: 74_000_000_000,
       },
-      ratios: {
-        priceToEarnings: 39.4,
-        priceToBook: 39.9,
-        priceToSales: null,
-        netMargin: 0.269,
-        returnOnEquity: 1.51,
-      },
+    });
+    expect((result.data as { ratios: unknown }).ratios).toEqual({
+      marketCap: 2_950_000_000_000,
+      priceToEarnings: 39.4,
+      priceToBook: 39.9,
+      priceToSales: null,
+      grossMargin: 0.469,
+      operatingMargin: 0.32,
+      netMargin: 0.269,
+      returnOnEquity: 1.51,
+      // Yahoo's 152 (a percentage) as the ratio fmp gives.
+      debtToEquity: 1.52,
+      currentRatio: 0.89,
     });
   });
 

@@ -6,8 +6,8 @@
  * `/api/v1/equity/fundamental/metrics`. Past the standard models' few fields, each data provider names
  * its figures itself, so each of ours is read from the names the OpenBB source documents for fmp
  * (openbb_fmp/models/income_statement.py, balance_sheet.py, key_metrics.py) and for yfinance
- * (openbb_yfinance/models/income_statement.py, whose rows are Yahoo's line items in snake case, and
- * key_metrics.py); a figure under any other name is left null, never guessed.
+ * (openbb_yfinance/models/income_statement.py and balance_sheet.py, whose rows are Yahoo's line items in
+ * snake case, and key_metrics.py); a figure under any other name is left null, never guessed.
  */
 import type { ToolContext } from "toolreg/toolkit";
 import { z } from "zod";
@@ -46,28 +46,45 @@ const IncomeRow = z.object({
 });
 const BalanceRow = z.object({
   total_assets: num,
-  // fmp: total_liabilities, total_common_equity; yfinance: total_liabilities_net_minority_interest, stockholders_equity.
+  // fmp: total_liabilities; yfinance: total_liabilities_net_minority_interest. Both send total_common_equity
+  // (yfinance's model renames Yahoo's stockholders_equity to it).
   total_liabilities: num,
   total_liabilities_net_minority_interest: num,
   total_common_equity: num,
-  stockholders_equity: num,
   cash_and_cash_equivalents: num,
 });
 const MetricsRow = z.object({
+  // fmp, today (FMP's /stable key-metrics-ttm): market_cap, return_on_equity, current_ratio, and no P/E, P/B,
+  // P/S or D/E; fmp on FMP's v3 API: price_to_book, price_to_sales, return_on_equity, debt_to_equity, and
+  // before OpenBB renamed them pb_ratio, price_to_sales_ratio, roe. yfinance: pe_ratio, price_to_book, the
+  // margins, return_on_equity, debt_to_equity.
   market_cap: num,
-  // fmp: pb_ratio, price_to_sales_ratio, roe; yfinance: pe_ratio, price_to_book, the margins, return_on_equity.
   pe_ratio: num,
-  pb_ratio: num,
   price_to_book: num,
+  pb_ratio: num,
+  price_to_sales: num,
   price_to_sales_ratio: num,
   gross_margin: num,
   operating_margin: num,
   profit_margin: num,
-  roe: num,
   return_on_equity: num,
+  roe: num,
   debt_to_equity: num,
   current_ratio: num,
 });
+const MetricsAnswer = z.object({ results: z.array(MetricsRow), provider: text });
+
+/**
+ * Debt to equity as a ratio. fmp's is one (debtToEquity, 1.52); yfinance passes on Yahoo's debtToEquity,
+ * a percentage (152 for 1.52), untouched (openbb_yfinance/models/key_metrics.py normalizes only
+ * dividend_yield_5y_avg). Another data provider's unit is not known: null.
+ */
+function debtToEquity(value: number | null | undefined, provider: string | null | undefined): number | null {
+  if (value === undefined || value === null) return null;
+  if (provider === "fmp") return value;
+  if (provider === "yfinance") return Math.round(value * 100) / 10_000;
+  return null;
+}
 
 const answerOf = <T extends z.ZodType>(row: T) => z.object({ results: z.array(row) });
 const ProfileAnswer = answerOf(ProfileRow);
@@ -97,7 +114,7 @@ export async function openbbFundamentals(
   const income = await get("/api/v1/equity/fundamental/income", latest, answerOf(IncomeRow), context);
   const balance = await get("/api/v1/equity/fundamental/balance", latest, answerOf(BalanceRow), context);
   // The metrics take no period with every data provider (yfinance's are today's): the latest row is read.
-  const metrics = await get("/api/v1/equity/fundamental/metrics", { symbol }, answerOf(MetricsRow), context);
+  const metrics = await get("/api/v1/equity/fundamental/metrics", { symbol }, MetricsAnswer, context);
   const statement = income?.results[0];
   const sheet = balance?.results[0];
   const ratio = metrics?.results[0];
@@ -127,19 +144,19 @@ export async function openbbFundamentals(
       earningsPerShare: statement?.basic_earnings_per_share ?? null,
       totalAssets: sheet?.total_assets ?? null,
       totalLiabilities: first(sheet?.total_liabilities, sheet?.total_liabilities_net_minority_interest),
-      shareholdersEquity: first(sheet?.total_common_equity, sheet?.stockholders_equity),
+      shareholdersEquity: sheet?.total_common_equity ?? null,
       cashAndEquivalents: sheet?.cash_and_cash_equivalents ?? null,
     },
     ratios: {
       marketCap: ratio?.market_cap ?? null,
       priceToEarnings: ratio?.pe_ratio ?? null,
-      priceToBook: first(ratio?.pb_ratio, ratio?.price_to_book),
-      priceToSales: ratio?.price_to_sales_ratio ?? null,
+      priceToBook: first(ratio?.price_to_book, ratio?.pb_ratio),
+      priceToSales: first(ratio?.price_to_sales, ratio?.price_to_sales_ratio),
       grossMargin: first(ratio?.gross_margin, statement?.gross_profit_margin),
       operatingMargin: first(ratio?.operating_margin, statement?.operating_income_margin),
       netMargin: first(ratio?.profit_margin, statement?.net_income_margin),
-      returnOnEquity: first(ratio?.roe, ratio?.return_on_equity),
-      debtToEquity: ratio?.debt_to_equity ?? null,
+      returnOnEquity: first(ratio?.return_on_equity, ratio?.roe),
+      debtToEquity: debtToEquity(ratio?.debt_to_equity, metrics?.provider),
       currentRatio: ratio?.current_ratio ?? null,
     },
   };

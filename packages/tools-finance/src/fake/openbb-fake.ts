@@ -3,7 +3,9 @@
  * - `GET /api/v1/equity/price/quote?symbol=[&provider=]` answering an OBBject `{id, results, provider,
  *   warnings, chart, extra}` whose results follow openbb_core's EquityQuoteData (`last_price`,
  *   `prev_close`, `change`, `change_percent` as a normalized fraction, `last_timestamp`, `exchange`);
- * - the fundamentals routes: profile, income, balance and metrics (openbb-fundamentals-fake.ts);
+ * - the fundamentals routes: profile, income, balance and metrics (openbb-fundamentals-fake.ts), fmp's
+ *   metrics as its current model sends them or, for the `fmp-v3-metrics` and `fmp-v3-early-metrics`
+ *   scenarios, as its two earlier ones did;
  * - the API's basic auth when configured (a 401 for a wrong or missing credential);
  * - its exception handlers (openbb_core/api/exception_handlers.py): 204 and no body when the data
  *   provider found nothing (EmptyDataError), 400 `{detail}` for an OpenBBError, 422 `{detail: [...]}`
@@ -26,7 +28,9 @@ export type OpenBBScenario =
   | "rate-limited"
   | "rate-limited-retry-after"
   | "not-json"
-  | "wrong-shape";
+  | "wrong-shape"
+  | "fmp-v3-metrics"
+  | "fmp-v3-early-metrics";
 
 function answer(request: SeenRequest, scenario: OpenBBScenario | undefined): FakeReply {
   if (request.headers.authorization !== `Basic ${OPENBB_BASIC}`) {
@@ -59,7 +63,9 @@ function answer(request: SeenRequest, scenario: OpenBBScenario | undefined): Fak
         }
       );
   }
-  const fundamentals = fundamentalsReply(request);
+  const fmpMetrics =
+    scenario === "fmp-v3-metrics" ? "v3" : scenario === "fmp-v3-early-metrics" ? "v3-early" : "stable";
+  const fundamentals = fundamentalsReply(request, fmpMetrics);
   if (fundamentals !== undefined) return fundamentals;
   if (request.path !== "/api/v1/equity/price/quote") return { status: 404, body: { detail: "Not Found" } };
   const symbol = request.query.symbol;

@@ -6,11 +6,18 @@
  *   `sector`, `industry_category`, `employees`, `company_url`) and fmp's extras
  *   (openbb_platform/providers/fmp/openbb_fmp/models/equity_profile.py: `is_etf`, `currency`, `market_cap`);
  * - `/api/v1/equity/fundamental/income`, `/balance` (`period=annual|quarter`, `limit`) and `/metrics` rows
- *   under the names the data provider asked gives them: fmp's (openbb_fmp/models/income_statement.py,
- *   balance_sheet.py, key_metrics.py: `reported_currency`, `total_operating_income`,
- *   `consolidated_net_income`, `total_common_equity`, `pb_ratio`, `roe`) or yfinance's
- *   (openbb_yfinance/models/income_statement.py, Yahoo's line items in snake case such as `total_revenue`
- *   and `net_income`; key_metrics.py: `pe_ratio`, `price_to_book`, `profit_margin`, `return_on_equity`);
+ *   under the names the data provider asked gives them. fmp's (openbb_platform/providers/fmp/openbb_fmp/
+ *   models/income_statement.py; balance_sheet.py: `reported_currency`, `total_liabilities`,
+ *   `total_common_equity`): its key_metrics.py today reads FMP's /stable/key-metrics-ttm
+ *   (https://site.financialmodelingprep.com/developer/docs#key-metrics) into one TTM row with
+ *   `market_cap`, `current_ratio`, `return_on_equity` and no P/B, P/S or debt to equity; the
+ *   `fmp-v3-metrics` and `fmp-v3-early-metrics` scenarios answer as its two earlier versions did from FMP's
+ *   v3 /key-metrics (https://site.financialmodelingprep.com/developer/docs/company-key-metrics-api/):
+ *   `price_to_book`, `price_to_sales`, `return_on_equity`, `debt_to_equity`, and before that `pb_ratio`,
+ *   `price_to_sales_ratio`, `roe`. yfinance's (openbb_yfinance/models/income_statement.py and
+ *   balance_sheet.py, Yahoo's line items in snake case such as `total_revenue`, with `stockholders_equity`
+ *   renamed `total_common_equity`; key_metrics.py: `pe_ratio`, `price_to_book`, `profit_margin`,
+ *   `return_on_equity`, `debt_to_equity`);
  *   a `period` other than annual or quarter is the 422 of the data provider's Literal;
  * - 204 and no body (EmptyDataError, openbb_core/api/exception_handlers.py) for a symbol the data provider
  *   does not know, and for SPY's statements: a fund has a profile and no income statement.
@@ -51,24 +58,56 @@ const FMP = {
     period_ending: "2026-09-26",
     fiscal_period: "FY",
     fiscal_year: 2026,
-    currency: "USD",
+    reported_currency: "USD",
     total_assets: 359_000_000_000,
     total_liabilities: 285_000_000_000,
     total_common_equity: 74_000_000_000,
     cash_and_cash_equivalents: 35_900_000_000,
   },
+  // The TTM row (the model's default `ttm=only`): key-metrics-ttm's figures, dated today, the currency
+  // taken from key-metrics' reportedCurrency.
   metrics: {
     symbol: "AAPL",
-    period_ending: "2026-09-26",
-    fiscal_period: "FY",
+    period_ending: "2026-12-07",
+    fiscal_period: "TTM",
+    fiscal_year: 2026,
+    currency: "USD",
     market_cap: 2_950_000_000_000,
-    pb_ratio: 39.9,
-    price_to_sales_ratio: 7.09,
-    roe: 1.51,
-    debt_to_equity: 1.52,
+    enterprise_value: 2_990_000_000_000,
+    ev_to_sales: 7.19,
     current_ratio: 0.89,
+    return_on_equity: 1.51,
+    return_on_invested_capital: 0.58,
   },
 };
+/** fmp's key metrics before FMP's /stable API: the latest fiscal year of v3 /key-metrics. */
+const FMP_V3_METRICS = {
+  symbol: "AAPL",
+  period_ending: "2026-09-26",
+  fiscal_period: "FY",
+  calendar_year: 2026,
+  market_cap: 2_950_000_000_000,
+  price_to_book: 39.9,
+  price_to_sales: 7.09,
+  return_on_equity: 1.51,
+  debt_to_equity: 1.52,
+  current_ratio: 0.89,
+};
+/** The same row before OpenBB's model renamed FMP's pbRatio, priceToSalesRatio and roe. */
+const FMP_V3_EARLY_METRICS = {
+  symbol: "AAPL",
+  period_ending: "2026-09-26",
+  fiscal_period: "FY",
+  fiscal_year: 2026,
+  market_cap: 2_950_000_000_000,
+  pb_ratio: 39.9,
+  price_to_sales_ratio: 7.09,
+  roe: 1.51,
+  debt_to_equity: 1.52,
+  current_ratio: 0.89,
+};
+/** Which of fmp's key-metrics models answers. */
+export type FmpMetricsVersion = "stable" | "v3" | "v3-early";
 const YFINANCE = {
   income: {
     period_ending: "2026-09-30",
@@ -82,7 +121,7 @@ const YFINANCE = {
     period_ending: "2026-09-30",
     total_assets: 359_000_000_000,
     total_liabilities_net_minority_interest: 285_000_000_000,
-    stockholders_equity: 74_000_000_000,
+    total_common_equity: 74_000_000_000,
     cash_and_cash_equivalents: 35_900_000_000,
   },
   metrics: {
@@ -115,7 +154,10 @@ function obbject(request: SeenRequest, results: object[]): FakeReply {
 }
 
 /** The answer of a fundamentals route, or undefined when the path is none of them. */
-export function fundamentalsReply(request: SeenRequest): FakeReply | undefined {
+export function fundamentalsReply(
+  request: SeenRequest,
+  fmpMetrics: FmpMetricsVersion = "stable",
+): FakeReply | undefined {
   const { symbol, period } = request.query;
   const yahoo = request.query.provider === "yfinance";
   if (request.path === "/api/v1/equity/profile") {
@@ -140,8 +182,11 @@ export function fundamentalsReply(request: SeenRequest): FakeReply | undefined {
     };
   }
   if (symbol !== "AAPL") return { status: 204 };
-  const source = yahoo ? YFINANCE : { ...FMP, income: FMP.income(period === "quarter") };
-  return obbject(request, [source[statement]]);
+  if (yahoo) return obbject(request, [YFINANCE[statement]]);
+  if (statement === "income") return obbject(request, [FMP.income(period === "quarter")]);
+  if (statement === "balance") return obbject(request, [FMP.balance]);
+  const metrics = { stable: FMP.metrics, v3: FMP_V3_METRICS, "v3-early": FMP_V3_EARLY_METRICS }[fmpMetrics];
+  return obbject(request, [metrics]);
 }
 
 /** A 200 whose figures are not numbers: what the adapter must refuse rather than read. */
