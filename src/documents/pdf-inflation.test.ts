@@ -6,22 +6,13 @@
 import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { flatedZeros, generatedReportPdf, handMadePdf, headedPdf } from "../../test/support/documents.js";
-import { ToolFailure } from "../errors/tool-failure.js";
+import { refusal } from "../../test/support/refusal.js";
 import type { ExtractRequest } from "../ports/document-extractor.js";
 import { createDocumentExtractor } from "./document-extractor.js";
 import { checkPdfInflation, PDF_LIMITS } from "./pdf-inflation.js";
 
 const MiB = 1024 * 1024;
 const hello = new TextEncoder().encode("BT /F1 12 Tf 20 100 Td (Hello from a flate stream) Tj ET");
-
-async function refusal(promise: Promise<unknown>): Promise<ToolFailure> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!ToolFailure.isInstance(error)) throw new Error(`expected a ToolFailure, got ${String(error)}`);
-  return error;
-}
 
 const read = (bytes: Uint8Array, extra: Partial<ExtractRequest> = {}) =>
   createDocumentExtractor().extract({

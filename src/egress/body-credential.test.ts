@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ToolFailure } from "../errors/tool-failure.js";
+import { refusal } from "../../test/support/refusal.js";
 import { createToolkitHost } from "../tools/toolkit/toolkit-host.js";
 import type { Resolver } from "./dns-resolver.js";
 import { EgressClient, type EgressRequestInit } from "./egress-client.js";
@@ -92,15 +92,6 @@ const post = (body: string | undefined, init: EgressRequestInit = {}): EgressReq
   ...init,
 });
 
-async function refusal(promise: Promise<unknown>): Promise<ToolFailure> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!ToolFailure.isInstance(error)) throw new Error(`expected a ToolFailure, got ${String(error)}`);
-  return error;
-}
-
 describe("a credential placed in the JSON body", () => {
   it("is set as the field on the wire, beside the caller's fields, as JSON", async () => {
     const response = await client().request(
@@ -140,13 +131,14 @@ describe("a credential placed in the JSON body", () => {
       post("{}", { headers: { "content-type": "application/json; charset=utf-8" } }),
     );
     expect(seen[0]?.contentType).toBe("application/json; charset=utf-8");
-    for (const headers of [
+    const refused: Record<string, string>[] = [
       { "content-type": "application/x-www-form-urlencoded" },
       { "content-type": "multipart/form-data; boundary=x" },
       { "content-type": "text/plain" },
       { "content-type": "application/json; charset=latin1" },
       { "content-encoding": "gzip" },
-    ]) {
+    ];
+    for (const headers of refused) {
       const error = await refusal(client().request(`${base}/x`, post('{"prompt":"x"}', { headers })));
       expect(error.details, JSON.stringify(headers)).toMatchObject({ rule: "credential_body" });
     }

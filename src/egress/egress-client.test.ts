@@ -2,7 +2,8 @@ import { once } from "node:events";
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ToolFailure } from "../errors/tool-failure.js";
+import { refusal } from "../../test/support/refusal.js";
+import type { ToolFailure } from "../errors/tool-failure.js";
 import type { ResolvedAddress, Resolver } from "./dns-resolver.js";
 import { EgressClient, type EgressClientOptions } from "./egress-client.js";
 
@@ -87,15 +88,6 @@ function scriptedResolver(script: Record<string, string[][]>) {
 }
 
 const noDns: Resolver = () => Promise.reject(new Error("this test resolves nothing"));
-
-async function refusal(promise: Promise<unknown>): Promise<ToolFailure> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  if (!ToolFailure.isInstance(error)) throw new Error(`expected a ToolFailure, got ${String(error)}`);
-  return error;
-}
 
 const clients: EgressClient[] = [];
 function client(options: EgressClientOptions): EgressClient {
