@@ -5,9 +5,10 @@
  * community-models OpenAPI descriptions, excerpted beside the fake). The key travels as the body's `key`
  * field, the only place ModelsLab reads it: egress sets it (placement `{ bodyField: "key" }`), so this code
  * never holds it. The safety checker is asked for, though the flux OpenAPI description says flux does not
- * take it directly: a flagged image (nsfw_content_detected) is refused whenever one is reported. Failures are `{status: "error", message}`, sent with an HTTP error status or with a 200
- * (the OpenAPI description lists the error answer under 200 as well); a 429 names its wait in the body's
- * `retry_after`, in seconds (docs.modelslab.com/error-codes). A queued generation that fails says `failed`
+ * take it directly: a flagged image (nsfw_content_detected) is refused whenever one is reported. Failures
+ * are `{status: "error", message}`, sent with an HTTP error status or with a 200 (the OpenAPI description
+ * lists the error answer under 200 as well); a 429 names its wait in the body's `retry_after`, in seconds
+ * (docs.modelslab.com/error-codes). A queued generation that fails says `failed`
  * (docs.modelslab.com/webhooks). ModelsLab documents no idempotency key and no way to stop a queued image.
  */
 import {
@@ -47,14 +48,18 @@ export const MODELSLAB = {
   placement: { bodyField: "key" },
 } as const;
 
-/** Every answer, whatever its status; what each status needs is checked once the status is known. */
+/**
+ * Every answer, whatever its status; what each status needs is checked once the status is known. Fields
+ * only described (eta, fetch_result, the NSFW flag) are read when they have the documented type, so an
+ * answer that spells one differently still delivers its image.
+ */
 const AnswerSchema = z.object({
   status: z.string(),
   id: z.union([z.number(), z.string()]).optional(),
   output: z.array(z.string()).optional(),
-  fetch_result: z.string().optional(),
-  eta: z.number().optional(),
-  nsfw_content_detected: z.boolean().optional(),
+  fetch_result: z.unknown().optional(),
+  eta: z.unknown().optional(),
+  nsfw_content_detected: z.unknown().optional(),
   message: z.unknown().optional(),
   // "Some legacy endpoints may return messege instead of message" (docs.modelslab.com/error-codes).
   messege: z.unknown().optional(),
@@ -148,7 +153,7 @@ export function createModelsLab(parts: ProviderParts): MediaProvider {
   /** Where a queued image is looked at: its fetch_result when that is ModelsLab's own fetch address, else {base}/fetch. */
   const fetchUrl = (answer: Answer, id: string) => {
     const given = answer.fetch_result;
-    if (given && URL.canParse(given)) {
+    if (typeof given === "string" && URL.canParse(given)) {
       const url = new URL(given);
       const base = new URL(parts.baseUrl);
       if (url.origin === base.origin && url.pathname === `${base.pathname}/fetch/${id}` && !url.search)
@@ -193,7 +198,7 @@ export function createModelsLab(parts: ProviderParts): MediaProvider {
           look: () => ask(context, url, { request_id: id }, LOOK_TIMEOUT_MS),
           finished: (answer) => answer.status !== "processing",
           describe: (answer) =>
-            `${what} (${parts.model}, still processing${answer.eta ? `, ${Math.round(answer.eta)} s expected` : ""})`,
+            `${what} (${parts.model}, still processing${typeof answer.eta === "number" && answer.eta > 0 ? `, ${Math.round(answer.eta)} s expected` : ""})`,
         });
         if (done.status === "failed") {
           const reason = textOf(done);
@@ -211,7 +216,7 @@ export function createModelsLab(parts: ProviderParts): MediaProvider {
   /** Downloads a finished generation's first image; a flagged one was blanked by the safety checker. */
   async function keep(answer: Answer, id: string | undefined, context: ToolContext) {
     const what = `ModelsLab ${parts.model}${id ? ` generation ${id}` : ""}`;
-    if (answer.nsfw_content_detected === true)
+    if (answer.nsfw_content_detected === true || answer.nsfw_content_detected === "true")
       throw contentPolicyFailure(vendor, 200, `${what} flagged the image it made`);
     const [image] = answer.output ?? [];
     if (image === undefined) {
