@@ -25,6 +25,7 @@ import {
   credentialsForHop,
   type EgressCaller,
 } from "./request-headers.js";
+import { SessionCookies } from "./session-cookies.js";
 import { streamCappedBody } from "./stream-capped-body.js";
 import { translateFailure } from "./translate-failure.js";
 
@@ -84,6 +85,14 @@ export interface EgressClientOptions {
    * test's own HTTPS server on 127.0.0.1.
    */
   extraCertificates?: readonly string[];
+  /**
+   * Keep the cookies servers set (on every hop, redirects included) and send them back where they match,
+   * for a vendor whose anonymous session lives in a cookie (Yahoo Finance's crumb). For anonymous vendor
+   * sessions only: the jar belongs to this client, and one toolkit binding's client serves every tenant and
+   * principal of the deployment, so a per-user login here would be shared by all of them. A caller's own
+   * `Cookie` header stays refused either way.
+   */
+  sessionCookies?: boolean;
 }
 
 /** A host and port the policy let through for a connection the caller opens itself, with the address to use. */
@@ -107,10 +116,12 @@ export class EgressClient {
   readonly #resolver: Resolver;
   readonly #pools: PinnedPools;
   readonly #ca: readonly string[] | undefined;
+  readonly #cookies: SessionCookies | undefined;
 
   constructor(options: EgressClientOptions = {}) {
     this.policy = resolveEgressPolicy(options.policy);
     this.#resolver = options.resolver ?? systemResolver;
+    this.#cookies = options.sessionCookies ? new SessionCookies() : undefined;
     this.#ca = options.extraCertificates ? [...rootCertificates, ...options.extraCertificates] : undefined;
     this.#pools = new PinnedPools({
       connectTimeoutMs: this.policy.connectTimeoutMs,
@@ -166,6 +177,9 @@ export class EgressClient {
           body,
         );
         const { headers, query } = hop;
+        // Asked only once the hop is allowed, so no cookie goes to a host the policy refuses.
+        const cookie = await this.#cookies?.header(url);
+        if (cookie !== undefined) headers.cookie = headers.cookie ? `${headers.cookie}; ${cookie}` : cookie;
         if (hop.secret !== undefined) sent.push(hop.secret);
         const hopBody = hop.body ? withinRequestCap(hop.body, policy, url) : body;
         const pool = this.#pools.get(url.origin, target.host, target.address, target.family);
@@ -189,6 +203,7 @@ export class EgressClient {
           throw error;
         }
         endHttpClientSpan(span, { status: response.statusCode });
+        await this.#cookies?.store(url, response.headers["set-cookie"]);
         const next =
           init.redirect === "manual" ? undefined : redirectTarget(response.statusCode, response.headers, url);
         if (next === undefined) {

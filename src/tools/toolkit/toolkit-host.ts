@@ -24,6 +24,11 @@ export interface ToolkitEgressRequest {
    * traded by `exchange` when what is resolved is not what is sent (a GitHub App's private key).
    */
   credential?: CredentialPlacement & { credentialRef: string; exchange?: CredentialExchange };
+  /**
+   * A cookie jar of this client's own, for an anonymous vendor session (see EgressClientOptions): every
+   * tenant and principal of the deployment shares it, so never for a per-user login.
+   */
+  sessionCookies?: boolean;
 }
 
 /** The deployment's stores a toolkit keeps its state in; a toolkit whose store is missing serves no tools. */
@@ -79,7 +84,7 @@ export function createToolkitHost(
     artifacts: options.artifacts,
     records: options.records,
     egress(request = {}) {
-      const { credential, hosts } = request;
+      const { credential, hosts, sessionCookies } = request;
       if (credential && !hosts)
         throw new TypeError("a toolkit's credential is bound to the hosts it is for: name them");
       const client = createEgressClient({
@@ -101,6 +106,7 @@ export function createToolkitHost(
               }
             : {}),
         },
+        ...(sessionCookies ? { sessionCookies } : {}),
       });
       closers.push(() => client.close());
       return client;
