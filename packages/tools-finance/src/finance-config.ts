@@ -15,7 +15,7 @@ export const FinanceConfigSchema = z
     // a choice a deployment makes knowingly, never one it gets by leaving the provider out.
     provider: z.enum(PROVIDER_NAMES).meta({
       description:
-        "who answers, required: financial-datasets (api.financialdatasets.ai, an API key; quotes and fundamentals), openbb (an OpenBB Platform API the deployment runs, at baseUrl; quotes and fundamentals, as complete as its data provider's) or yfinance (Yahoo Finance's public chart endpoint, no key; quotes only, and Yahoo often refuses server clients with 429)",
+        "who answers, required: financial-datasets (api.financialdatasets.ai, an API key; quotes and fundamentals), openbb (an OpenBB Platform API the deployment runs, at baseUrl; quotes and fundamentals, as complete as its data provider's) or yfinance (Yahoo Finance, no key: quotes from its chart endpoint and fundamentals from quoteSummary in an anonymous cookie-and-crumb session, reaching fc.yahoo.com too; Yahoo often refuses server clients with 429)",
     }),
     credentialRef: z.string().min(1).max(200).optional().meta({
       description:

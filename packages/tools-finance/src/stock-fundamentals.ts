@@ -1,7 +1,7 @@
 /**
  * @module `stock_fundamentals`: one company's facts, its latest annual or quarterly statement's headline
- * figures and its ratios, from a provider that has them. A provider that cannot (Yahoo's chart endpoint)
- * fails with precondition_failed naming the ones that can, rather than the tool vanishing unexplained.
+ * figures and its ratios, from a provider that has them. A provider that cannot fails with
+ * precondition_failed, rather than the tool vanishing unexplained.
  */
 import { oneLine, ToolFailure } from "toolreg/toolkit";
 import { z } from "zod";
@@ -70,7 +70,7 @@ export const stockFundamentals = financeTool({
     if (provider.fundamentals === undefined || !provider.supports.includes("stock_fundamentals")) {
       throw new ToolFailure(
         "precondition_failed",
-        `stock_fundamentals is not available from ${provider.label}, this deployment's finance provider (it serves quotes only); the deployment can configure financial-datasets or openbb for fundamentals. Use stock_quote for prices`,
+        `stock_fundamentals is not available from ${provider.label}, this deployment's finance provider (it serves quotes only); the deployment can configure a provider that serves them. Use stock_quote for prices`,
       );
     }
     const found = await provider.fundamentals(symbol, period, context);

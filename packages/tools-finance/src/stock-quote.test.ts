@@ -123,15 +123,6 @@ describe("stock_quote through yfinance", () => {
     expect(shape.error.code).toBe("upstream_error");
     expect(shape.error.message).toContain("regularMarketPrice");
   });
-
-  it("stock_fundamentals fails with precondition_failed naming the providers that have them", async () => {
-    const before = yahoo.fake.requests.length;
-    const result = await yahoo.call("stock_fundamentals", { symbol: "AAPL" });
-    if (result.ok) throw new Error("expected a failure");
-    expect(result.error.code).toBe("precondition_failed");
-    expect(result.error.message).toContain("financial-datasets or openbb");
-    expect(yahoo.fake.requests.length).toBe(before);
-  });
 });
 
 describe("stock_quote through Financial Datasets", () => {

@@ -9,7 +9,11 @@ describe("the finance toolkit", () => {
     for (const tool of tools) {
       expect(tool).toMatchObject({ category: "finance", effect: "read", approval: "never" });
     }
-    expect(financeToolkit.hosts).toEqual(["query1.finance.yahoo.com", "api.financialdatasets.ai"]);
+    expect(financeToolkit.hosts).toEqual([
+      "query1.finance.yahoo.com",
+      "fc.yahoo.com",
+      "api.financialdatasets.ai",
+    ]);
   });
 
   it("refuses a key for yfinance, a missing key for financial-datasets and a base URL carrying a secret", () => {

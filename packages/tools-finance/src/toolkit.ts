@@ -1,7 +1,7 @@
 /**
  * @module The finance toolkit: `stock_quote` and `stock_fundamentals` behind the provider the deployment
  * chose. Each request goes through egress to that provider's host only, with its key injected there;
- * Yahoo's chart endpoint takes none.
+ * Yahoo takes none, but keeps an anonymous session in a cookie, so its client alone gets a cookie jar.
  */
 import { type CredentialPlacement, defineToolkit } from "toolreg/toolkit";
 import { type FinanceConfig, FinanceConfigSchema } from "./finance-config.js";
@@ -14,6 +14,7 @@ import {
 import { createOpenBBProvider } from "./openbb-provider.js";
 import { stockFundamentals } from "./stock-fundamentals.js";
 import { stockQuote } from "./stock-quote.js";
+import { yahooSessionUrl } from "./yahoo-fundamentals.js";
 import { createYahooProvider, YAHOO_BASE_URL } from "./yahoo-provider.js";
 
 interface ProviderSpec {
@@ -22,10 +23,16 @@ interface ProviderSpec {
   baseUrl?: string;
   /** Where egress puts the key; none for Yahoo's keyless chart endpoint. */
   placement?: CredentialPlacement;
+  /** Where an anonymous session's cookie is set (Yahoo's fc.yahoo.com): a host more, and a cookie jar. */
+  sessionUrl?(baseUrl: string): string;
 }
 
 export const FINANCE_PROVIDERS: Readonly<Record<ProviderName, ProviderSpec>> = {
-  yfinance: { create: createYahooProvider, baseUrl: YAHOO_BASE_URL },
+  yfinance: {
+    create: createYahooProvider,
+    baseUrl: YAHOO_BASE_URL,
+    sessionUrl: (baseUrl) => yahooSessionUrl(baseUrl, YAHOO_BASE_URL),
+  },
   "financial-datasets": {
     create: createFinancialDatasetsProvider,
     baseUrl: FINANCIAL_DATASETS_BASE_URL,
@@ -48,7 +55,7 @@ export const financeToolkit = defineToolkit<FinanceConfig, FinanceEnv>({
   // configured provider's (none for yfinance), as the search toolkit does for its keyless SearXNG.
   auth: { kind: "api-key", header: "x-api-key" },
   hosts: Object.values(FINANCE_PROVIDERS).flatMap((spec) =>
-    spec.baseUrl ? [new URL(spec.baseUrl).hostname] : [],
+    spec.baseUrl ? hostsOf(spec, spec.baseUrl) : [],
   ),
   tools: [stockQuote, stockFundamentals],
   bind(config, host): FinanceEnv {
@@ -56,16 +63,24 @@ export const financeToolkit = defineToolkit<FinanceConfig, FinanceEnv>({
     const baseUrl = config.baseUrl ?? spec.baseUrl;
     // The schema requires one for openbb, the one provider without a default: this is a broken invariant.
     if (baseUrl === undefined) throw new TypeError(`toolkit finance: ${config.provider} needs a baseUrl`);
-    const hosts = [new URL(baseUrl).hostname];
+    const hosts = hostsOf(spec, baseUrl);
     const { credentialRef } = config;
-    const egress = host.egress(
-      spec.placement && credentialRef
-        ? { hosts, credential: { ...spec.placement, credentialRef } }
-        : { hosts },
-    );
+    const egress = host.egress({
+      hosts,
+      ...(spec.placement && credentialRef ? { credential: { ...spec.placement, credentialRef } } : {}),
+      // For Yahoo's anonymous session only: this client's jar is shared by every caller of the deployment.
+      ...(spec.sessionUrl ? { sessionCookies: true } : {}),
+    });
     return {
       provider: spec.create({ baseUrl, egress, credentialRef }, config),
       maxSymbols: config.maxSymbols,
     };
   },
 });
+
+/** The API's host, and the session cookie's when it is elsewhere. */
+function hostsOf(spec: ProviderSpec, baseUrl: string): string[] {
+  const hosts = [new URL(baseUrl).hostname];
+  const session = spec.sessionUrl ? new URL(spec.sessionUrl(baseUrl)).hostname : undefined;
+  return session === undefined || hosts.includes(session) ? hosts : [...hosts, session];
+}

@@ -1,28 +1,25 @@
 /**
- * @module The yfinance adapter: Yahoo Finance's public chart endpoint, `GET /v8/finance/chart/{symbol}`,
- * the one the yfinance library reads prices from, with no key. Its `meta` carries the latest price, the
- * previous close, the currency, the exchange and the market time. An unknown symbol answers 404 with
- * `{"chart":{"result":null,"error":{"code":"Not Found","description":"No data found, symbol may be
- * delisted"}}}` (ranaroussi/yfinance#2903 quotes it). It declares quotes only: yfinance reads fundamentals
- * from `/v10/finance/quoteSummary/{symbol}?modules=…&crumb=`, which answers 401 "Invalid Crumb" unless the
- * request carries the session cookie Yahoo set on fc.yahoo.com and the crumb `/v1/test/getcrumb` issued
- * for it. Egress refuses a Cookie header from an adapter (src/egress/request-headers.ts: credentials come
- * only from the deployment's references), and a per-session cookie is no deployment credential, so that
- * flow cannot pass through egress as it stands; fundamentals come from financial-datasets or openbb.
+ * @module The yfinance adapter, no key. Quotes come from Yahoo Finance's public chart endpoint,
+ * `GET /v8/finance/chart/{symbol}`, the one the yfinance library reads prices from: its `meta` carries the
+ * latest price, the previous close, the currency, the exchange and the market time. An unknown symbol
+ * answers 404 with `{"chart":{"result":null,"error":{"code":"Not Found","description":"No data found,
+ * symbol may be delisted"}}}` (ranaroussi/yfinance#2903 quotes it). Fundamentals come from quoteSummary
+ * within a cookie-and-crumb session (yahoo-fundamentals.ts), which is why the toolkit binds this adapter's
+ * egress client with a session cookie jar and fc.yahoo.com among its hosts.
  */
 import {
   endpointUrl,
   parseAnswer,
-  retryAfterMs,
   sendRequest,
   shortDetail,
   statusFailure,
   ToolFailure,
-  upstreamRateLimited,
   type VendorIdentity,
 } from "toolreg/toolkit";
 import { z } from "zod";
 import type { FinanceProvider, ProviderSetup, Quote } from "./finance-provider.js";
+import { createYahooFundamentals, yahooSessionUrl } from "./yahoo-fundamentals.js";
+import { yahooRateLimited } from "./yahoo-rate-limit.js";
 
 export const YAHOO_BASE_URL = "https://query1.finance.yahoo.com";
 
@@ -50,13 +47,13 @@ const ChartFailureBody = z.object({ chart: z.object({ error: ChartError }) });
 export function createYahooProvider({ baseUrl, egress }: ProviderSetup): FinanceProvider {
   const identity: VendorIdentity = {
     label: "Yahoo Finance",
-    whenRefused: `Yahoo Finance's chart endpoint takes no key, so something between toolreg and ${baseUrl} is refusing it; check the deployment's egress or proxy`,
+    whenRefused: `Yahoo Finance takes no key, so something between toolreg and ${baseUrl} is refusing it, or refusing the session its cookie and crumb open; check the deployment's egress or proxy`,
   };
   return {
     name: "yfinance",
     label: identity.label,
     endpoint: endpointUrl(baseUrl, "/v8/finance/chart"),
-    supports: ["stock_quote"],
+    supports: ["stock_quote", "stock_fundamentals"],
     // Yahoo's own spelling (ranaroussi/yfinance#38, #50): BRK.B is not found there.
     symbolHint:
       "Yahoo spells a share class with a hyphen (BRK-B, not BRK.B) and a listing outside the US with its market's suffix (VOD.L, 7203.T)",
@@ -69,24 +66,7 @@ export function createYahooProvider({ baseUrl, egress }: ProviderSetup): Finance
         const failure = ChartFailureBody.safeParse(body);
         if (failure.success && failure.data.chart.error.code === "Not Found") return undefined;
       }
-      if (response.status === 429) {
-        // Yahoo answers a plain "Too Many Requests" both to bursts and to clients it takes for automated
-        // ones (tradingview/yahoo_datafeed#9, atreadw1492/yahoo_fin#130); since 2025 that includes any client
-        // without a browser's TLS fingerprint (ranaroussi/yfinance#2422), which this one is. Only a
-        // Retry-After marks a burst that waiting cures; without one, retrying is the loop to avoid.
-        const wait = retryAfterMs(response.headers["retry-after"]);
-        if (wait !== undefined) {
-          throw upstreamRateLimited("Yahoo Finance is rate limiting these requests (429 Too Many Requests)", {
-            retryAfterMs: wait,
-            details: { status: 429, limit: "rate" },
-          });
-        }
-        throw new ToolFailure(
-          "upstream_rate_limited",
-          "Yahoo Finance answered 429 Too Many Requests with no time to wait, which is how it refuses automated clients outright; retrying will not help: the deployment should configure the financial-datasets provider",
-          { retryable: false, details: { status: 429, limit: "refused" } },
-        );
-      }
+      if (response.status === 429) throw yahooRateLimited(response);
       if (response.status >= 400) {
         const failure = ChartFailureBody.safeParse(body);
         const detail = failure.success
@@ -107,6 +87,12 @@ export function createYahooProvider({ baseUrl, egress }: ProviderSetup): Finance
       if (error !== null || meta === undefined) return undefined;
       return quoteOf(meta);
     },
+    fundamentals: createYahooFundamentals(
+      baseUrl,
+      yahooSessionUrl(baseUrl, YAHOO_BASE_URL),
+      egress,
+      identity,
+    ),
   };
 }
 

@@ -8,11 +8,22 @@
  *   found, symbol may be delisted"}}}` (github.com/ranaroussi/yfinance/pull/2903);
  * - throttling: 429 "Too Many Requests" as plain text, which Yahoo also sends to clients it takes for
  *   bots (tradingview/yahoo_datafeed#9, atreadw1492/yahoo_fin#130), with and without Retry-After;
- * - a consent or bot page in place of JSON, and a 200 whose `result` is not the documented shape.
+ * - a consent or bot page in place of JSON, and a 200 whose `result` is not the documented shape;
+ * - the session and quoteSummary of yahoo-fundamentals-fake.ts, and a session gone stale between calls
+ *   (`crumb-expired`: Yahoo's 401 "Invalid Crumb", iprak/yahoofinance#93, c0redumb/yahoo_quote_download#14),
+ *   or stale again right after renewal (`crumb-stale-twice`: the next two quoteSummary answers).
+ * A queued scenario answers the next request, whichever path it asks.
  */
-import { type FakeReply, HTML_PAGE, startVendorFake, type VendorFake } from "toolreg/test";
+import { type FakeReply, HTML_PAGE, type SeenRequest, startVendorFake, type VendorFake } from "toolreg/test";
+import { YahooSession } from "./yahoo-fundamentals-fake.js";
 
-export type YahooScenario = "rate-limited" | "rate-limited-retry-after" | "not-json" | "wrong-shape";
+export type YahooScenario =
+  | "rate-limited"
+  | "rate-limited-retry-after"
+  | "not-json"
+  | "wrong-shape"
+  | "crumb-expired"
+  | "crumb-stale-twice";
 
 export const MARKET_TIME = 1_764_968_400;
 
@@ -50,7 +61,8 @@ const LISTINGS: Record<string, object> = {
   },
 };
 
-function answer(path: string, scenario: YahooScenario | undefined): FakeReply {
+function answer(request: SeenRequest, scenario: YahooScenario | undefined, session: YahooSession): FakeReply {
+  const path = request.path;
   switch (scenario) {
     case "rate-limited":
       return { status: 429, headers: { "content-type": "text/plain" }, body: "Too Many Requests\r\n" };
@@ -63,8 +75,20 @@ function answer(path: string, scenario: YahooScenario | undefined): FakeReply {
     case "not-json":
       return HTML_PAGE;
     case "wrong-shape":
-      return { status: 200, body: { chart: { result: [{ meta: { symbol: "AAPL" } }], error: null } } };
+      return path.startsWith("/v10/")
+        ? {
+            status: 200,
+            body: { quoteSummary: { result: [{ financialData: { totalRevenue: "lots" } }], error: null } },
+          }
+        : { status: 200, body: { chart: { result: [{ meta: { symbol: "AAPL" } }], error: null } } };
+    case "crumb-expired":
+      session.rotate();
+      break;
+    case "crumb-stale-twice":
+      session.staleAnswers = 2;
   }
+  const sessionAnswer = session.answer(request);
+  if (sessionAnswer !== undefined) return sessionAnswer;
   const match = /^\/v8\/finance\/chart\/([^/]+)$/.exec(path);
   const symbol = match ? decodeURIComponent(match[1] ?? "") : "";
   const listing = LISTINGS[symbol];
@@ -97,5 +121,6 @@ function answer(path: string, scenario: YahooScenario | undefined): FakeReply {
 }
 
 export function startYahooFake(): Promise<VendorFake<YahooScenario>> {
-  return startVendorFake((request, scenario) => answer(request.path, scenario));
+  const session = new YahooSession();
+  return startVendorFake((request, scenario) => answer(request, scenario, session));
 }
