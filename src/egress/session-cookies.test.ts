@@ -70,6 +70,17 @@ function setting(...lines: string[]): string {
 const lastCookie = () => seen.at(-1)?.cookie;
 
 describe("an egress client with session cookies", () => {
+  it("stays bounded: an oversized cookie is dropped, and past 50 set the session starts over", async () => {
+    const egress = client();
+    await egress.request(`${base}/set?${setting(`big=${"x".repeat(5000)}`, "kept=1")}`);
+    expect((await egress.request(`${base}/read`)).body.toString()).toBe("kept=1");
+    const many = Array.from({ length: 49 }, (_, index) => `n${index}=1`);
+    await egress.request(`${base}/set?${setting(...many)}`);
+    expect((await egress.request(`${base}/read`)).body.toString().split("; ")).toHaveLength(50);
+    await egress.request(`${base}/set?${setting("fresh=1")}`);
+    expect((await egress.request(`${base}/read`)).body.toString()).toBe("fresh=1");
+  });
+
   it("sends back what a server set, to the same host", async () => {
     const egress = client();
     await egress.request(`${base}/set?${setting("A3=d=AQAB; Path=/; HttpOnly", "B=2")}`);

@@ -1,6 +1,6 @@
 /**
  * @module The finance provider port: `stock_quote` and `stock_fundamentals` talk to this interface only.
- * Each adapter (Yahoo Finance's chart endpoint, Financial Datasets, a deployment's OpenBB Platform API)
+ * Each adapter (Yahoo Finance's chart and quoteSummary endpoints, Financial Datasets, a deployment's OpenBB Platform API)
  * says which of the two tools it can answer, maps its vendor's answer into the shapes here and turns its failures into ToolFailures.
  */
 import type { EgressClient, ToolContext } from "toolreg/toolkit";
