@@ -15,8 +15,10 @@ import { POSTGRES_URL } from "../support/postgres-schema.js";
 import type { Deployment } from "./deployment.js";
 
 const run = promisify(execFile);
-/** Past the key cache's second and a CLI's start-up: a key still let in by then is never refused. */
+/** Past the key cache's second: a key still let in this long after its revocation returned is never refused. */
 const REFUSAL_TIMEOUT_MS = 5_000;
+/** Bounds `toolreg keys revoke` itself, whose start-up on a loaded machine can take seconds. */
+const COMMAND_TIMEOUT_MS = 60_000;
 
 export interface RevocationLatencies {
   /** Milliseconds from each in-script revocation (store, then the bus) to the last instance's 401. */
@@ -39,9 +41,13 @@ export async function revocationLatencies(
         tenantId: options.tenant,
         principalId: principal,
       });
-      const watches = urls.map((url) => watch(url, key));
+      let revoked = () => {};
+      const revocation = new Promise<void>((resolve) => {
+        revoked = resolve;
+      });
+      const watches = urls.map((url) => watch(url, key, revocation));
       await Promise.all(watches.map((watching) => Promise.race([watching.admitted, watching.refusedAt])));
-      await revoke(record.id);
+      await revoke(record.id).finally(revoked);
       const revokedAt = performance.now();
       return Math.max(...(await Promise.all(watches.map((watching) => watching.refusedAt)))) - revokedAt;
     };
@@ -60,9 +66,7 @@ export async function revocationLatencies(
       run(
         process.execPath,
         [CLI, "--db", deployment.store, "--config", options.config, "keys", "revoke", keyId],
-        {
-          cwd: deployment.dir,
-        },
+        { cwd: deployment.dir, timeout: COMMAND_TIMEOUT_MS },
       ),
     );
     return { trials, command };
@@ -74,16 +78,24 @@ export async function revocationLatencies(
 
 /**
  * Polls `url` with `key` as fast as it answers: `admitted` once it has answered 200, `refusedAt` when it
- * answers 401 (a refusal before any admission, or any other answer, is a failure).
+ * answers 401 (a refusal before any admission, or any other answer, is a failure). The time allowed runs
+ * from `revocation`'s settling, so a slow revoking command does not count against the instances.
  */
-function watch(url: string, key: string): { admitted: Promise<void>; refusedAt: Promise<number> } {
+function watch(
+  url: string,
+  key: string,
+  revocation: Promise<void>,
+): { admitted: Promise<void>; refusedAt: Promise<number> } {
   let admit = () => {};
   const admitted = new Promise<void>((resolve) => {
     admit = resolve;
   });
   const refusedAt = (async () => {
     let seen = false;
-    const deadline = performance.now() + REFUSAL_TIMEOUT_MS;
+    let deadline = Number.POSITIVE_INFINITY;
+    void revocation.then(() => {
+      deadline = performance.now() + REFUSAL_TIMEOUT_MS;
+    });
     while (performance.now() < deadline) {
       const answer = await request(url, "/api/v1/session", undefined, { key });
       if (answer.status === 401 && seen) return performance.now();
@@ -91,7 +103,9 @@ function watch(url: string, key: string): { admitted: Promise<void>; refusedAt: 
       seen = true;
       admit();
     }
-    throw new Error(`${url} still let a revoked key in after ${REFUSAL_TIMEOUT_MS} ms`);
+    throw new Error(
+      `${url} still let a revoked key in ${REFUSAL_TIMEOUT_MS} ms after its revocation returned`,
+    );
   })();
   // Awaited by the trial; marked handled here so a failure on one instance does not end the process.
   refusedAt.catch(() => {});
