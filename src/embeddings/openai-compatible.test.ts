@@ -125,11 +125,15 @@ describe("openAICompatibleEmbeddings", () => {
     await expect(provider({ timeoutMs: 200, maxRetries: 0 }).embed(["hello"])).rejects.toThrow(
       `embeddings request to ${api.baseUrl}/embeddings failed`,
     );
-    api.inject({ hang: true }, { hang: true }, { hang: true });
+    // One hang: past the deadline there is no second attempt to answer (a hang left queued would stall the
+    // next test's first request for its whole timeout).
+    api.inject({ hang: true });
+    const sent = api.requests.length;
     const started = Date.now();
     const late = provider({ timeoutMs: 5_000, deadlineMs: 400 }).embed(["hello"]);
     await expect(late).rejects.toThrow("would pass the 0.4 s deadline");
     expect(Date.now() - started).toBeLessThan(1_500);
+    expect(api.requests.length - sent).toBe(1);
   });
 
   it("keeps the base URL's query on every request and names no credentials or query in its errors", async () => {
