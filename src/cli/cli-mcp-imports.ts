@@ -6,7 +6,6 @@
  */
 import { resolve } from "node:path";
 import type { McpImport, McpImportEvent } from "../mcp/import/mcp-server.js";
-import { mcpServer } from "../mcp/import/mcp-server.js";
 import type { McpOAuthHost } from "../mcp/import/oauth/mcp-oauth-settings.js";
 import type { ArtifactStore } from "../ports/artifact-store.js";
 import type { SealedStores } from "../ports/deployment-stores.js";
@@ -51,6 +50,8 @@ export async function importMcpServers(
   owner: ImportOwner,
 ): Promise<ImportedServers> {
   const configs = loadMcpConfig(resolve(io.cwd, configPath), owner);
+  // The MCP client is loaded only by a command that imports a server: every other command starts without it.
+  const { mcpServer } = await import("../mcp/import/mcp-server.js");
   const oauthHost = oauthHostOf(stores.sealed, owner.publicUrl);
   const imports: McpImport[] = [];
   const close = async () => {

@@ -18,7 +18,7 @@ import type { Ceilings, Toolsets } from "../policy/ports.js";
 import { type RateLimitRule, SlidingWindowCeilings } from "../policy/sliding-window-ceilings.js";
 import type { AuditFailureMode } from "../seam/audit-guard.js";
 import { checkOrigin } from "../server/cors-allow-list.js";
-import { DEFAULT_DRAIN_MS } from "../server/listen.js";
+import { DEFAULT_DRAIN_MS } from "../server/server-defaults.js";
 import type { CeilingsUnavailableMode } from "../stores/redis/ceilings.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import {

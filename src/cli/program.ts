@@ -35,7 +35,6 @@ import { docsCommand } from "./commands/docs.js";
 import { findCommand } from "./commands/find.js";
 import { addKbCommands } from "./commands/kb.js";
 import { listTools } from "./commands/list.js";
-import { mcpCommand } from "./commands/mcp.js";
 import { acceptPin, listPins } from "./commands/mcp-pins.js";
 import { renderCommand } from "./commands/render.js";
 import { cancelSchedule, listSchedules } from "./commands/schedules.js";
@@ -411,7 +410,13 @@ function buildProgram(io: CliIo, stores: LazyCliStores, setExitCode: (code: numb
   const mcp = program
     .command("mcp")
     .description("serve the tools as an MCP server over stdin and stdout, until stdin closes")
-    .action(() => withState((state, imports, resources) => mcpCommand(state, imports, resources)));
+    .action(() =>
+      withState(async (state, imports, resources) => {
+        // The MCP server side is loaded by this command alone: every other command starts without it.
+        const { mcpCommand } = await import("./commands/mcp.js");
+        return mcpCommand(state, imports, resources);
+      }),
+    );
   mcp
     .command("pins")
     .description("the pinned definitions of imported MCP tools, and the changes waiting for acceptance")

@@ -9,8 +9,7 @@ import type { KnowledgeEmbedder } from "../ports/knowledge-base.js";
 import { ToolRegistry } from "../registry/registry.js";
 import type { Seam } from "../seam/seam.js";
 import { hearPinAcceptances, tellRevoked } from "../server/instance-events.js";
-import { DEFAULT_PORT } from "../server/listen.js";
-import { openRegistryServer } from "../server/registry-server.js";
+import { DEFAULT_PORT } from "../server/server-defaults.js";
 import { type CliIo, UsageError } from "./cli-io.js";
 import { cliKnowledgeIntake } from "./cli-knowledge.js";
 import { consentExchangesOf, envCredentials } from "./cli-mcp-imports.js";
@@ -19,7 +18,6 @@ import { type LazyCliStores, localStateDir } from "./cli-stores.js";
 import type { ServedTools } from "./cli-tools.js";
 import { CREDENTIALS_KEY_ENV, oauthAppsFromEnv, readCredentialsKey } from "./commands/credentials.js";
 import { createKeyCommand, listKeysCommand, loginCommand, revokeKeyCommand } from "./commands/keys.js";
-import { serveCommand } from "./commands/serve.js";
 import { ceilingsOf, loadSettings, type Settings } from "./config-file.js";
 import { egressAllowing } from "./egress-allow.js";
 import { openNatsBus, tellInstances } from "./nats-bus.js";
@@ -163,6 +161,11 @@ export function addServerCommands(program: Command, host: ServerCommandHost): vo
           ),
         });
         knowledgeIntake = intake;
+        // The HTTP server (hono, the MCP SDK, OAuth) is loaded by `serve` alone: other commands start without it.
+        const [{ openRegistryServer }, { serveCommand }] = await Promise.all([
+          import("../server/registry-server.js"),
+          import("./commands/serve.js"),
+        ]);
         const server = openRegistryServer({
           registry,
           store: stores,

@@ -4,7 +4,6 @@
  * archive is proved within the unpacked-size cap first, so mammoth never inflates a bomb, and images are left
  * out unread: a reader of the text has no use for their bytes.
  */
-import mammoth from "mammoth";
 import { ToolFailure } from "../errors/tool-failure.js";
 import type { ExtractedDocument, ExtractRequest } from "../ports/document-extractor.js";
 import { elementText } from "../text/element-text.js";
@@ -14,8 +13,6 @@ import { unpackEntry, zipEntries } from "./zip-entries.js";
 
 const MAIN_PART = "word/document.xml";
 const CORE_PROPERTIES = "docProps/core.xml";
-
-const noImages = mammoth.images.imgElement(async () => ({ src: "" }));
 
 /**
  * The document's XML parts together: mammoth holds a tree of them and converts about a megabyte a second, so
@@ -48,6 +45,10 @@ export async function readDocx(request: ExtractRequest): Promise<ExtractedDocume
   }
   signal?.throwIfAborted();
 
+  // Loaded on first use: mammoth and its zip and XML readers are some 130 modules every `toolreg` command
+  // would otherwise load at start.
+  const { default: mammoth } = await import("mammoth");
+  const noImages = mammoth.images.imgElement(async () => ({ src: "" }));
   let html: string;
   try {
     ({ value: html } = await mammoth.convertToHtml(

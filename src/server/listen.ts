@@ -7,10 +7,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { RegistryServer } from "./registry-server.js";
-
-export const DEFAULT_PORT = 7423;
-/** How long a stop waits for running calls before recording them as interrupted. */
-export const DEFAULT_DRAIN_MS = 30_000;
+import { DEFAULT_DRAIN_MS, DEFAULT_PORT } from "./server-defaults.js";
 
 export interface StopReport {
   /** Every call ended within the drain. */

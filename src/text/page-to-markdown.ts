@@ -4,9 +4,19 @@
  * the project's HTML-to-markdown then writes it. A page Readability finds no article in is converted whole.
  * The page's links are read from the same DOM before Readability prunes it, so a page is parsed once.
  */
+import { createRequire } from "node:module";
 import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
+import type * as Linkedom from "linkedom";
 import { htmlToMarkdown, type Markdown } from "./html-to-markdown.js";
+
+// linkedom and its parser are some 200 modules, loaded the first time a page is read rather than by every
+// command at start (a sixth of `toolreg list`'s time). Its CommonJS build: a synchronous function cannot await.
+const require = createRequire(import.meta.url);
+let linkedom: typeof Linkedom | undefined;
+function parseHTML(html: string): ReturnType<typeof Linkedom.parseHTML> {
+  linkedom ??= require("linkedom") as typeof Linkedom;
+  return linkedom.parseHTML(html);
+}
 
 /** A page as markdown, with the absolute http(s) links it holds in page order. */
 export interface PageMarkdown extends Markdown {

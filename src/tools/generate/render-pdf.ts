@@ -2,7 +2,7 @@
  * @module PDF bytes from a title and plain text, laid out in Helvetica on A4 pages. No creation date, no
  * producer and no random id are written, so the same input gives the same bytes.
  */
-import { PDFDocument, type PDFFont, StandardFonts } from "pdf-lib";
+import type { PDFFont } from "pdf-lib";
 
 const PAGE = { width: 595.28, height: 841.89, margin: 56 };
 const SIZE = { title: 16, body: 11 };
@@ -20,6 +20,8 @@ export async function renderPdf(
   text: string,
   maxPages: number,
 ): Promise<PdfResult> {
+  // Loaded on first use: pdf-lib is some 170 modules every `toolreg` command would otherwise load at start.
+  const { PDFDocument, StandardFonts } = await import("pdf-lib");
   const document = await PDFDocument.create({ updateMetadata: false });
   const regular = await document.embedFont(StandardFonts.Helvetica);
   const bold = await document.embedFont(StandardFonts.HelveticaBold);
