@@ -3,6 +3,7 @@
  * OAuth 3LO and scoped API tokens), the reference of the credential (never the credential), and the bounds
  * on what one call returns. `apiUrl` replaces the API root for a proxy or a test's fake.
  */
+import { apiRootUrl } from "toolreg/toolkit";
 import { z } from "zod";
 
 /** Search and list calls: at most this many items, whatever a model asks for. */
@@ -10,19 +11,13 @@ export const MAX_ITEMS = 100;
 /** A page's markdown beyond this is cut (and said to be): a model's context is not a wiki export. */
 export const DEFAULT_MAX_PAGE_CHARS = 60_000;
 
-const rootUrl = z.url({ protocol: /^https?$/ }).refine((value) => {
-  const url = new URL(value);
-  return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
-}, "a root URL without a query, a fragment or credentials (the credential goes in credentialRef)");
-
 export const ConfluenceConfigSchema = z
   .strictObject({
     credentialRef: z.string().min(1).max(200).default("confluence").meta({
       description:
         "the credential Confluence's requests carry, resolved per call: an Atlassian account e-mail and API token stored as email:token (sent as HTTP Basic), or an OAuth 2.0 (3LO) access token (sent as Bearer)",
     }),
-    siteUrl: rootUrl
-      .refine((value) => new URL(value).protocol === "https:", "https only")
+    siteUrl: apiRootUrl({ what: "a site URL such as https://acme.atlassian.net", httpsOnly: true })
       .optional()
       .meta({
         description:
@@ -40,7 +35,7 @@ export const ConfluenceConfigSchema = z
         description:
           "the site's cloud id: requests then go to https://api.atlassian.com/ex/confluence/<cloudId>, where OAuth 2.0 (3LO) tokens and scoped API tokens are accepted",
       }),
-    apiUrl: rootUrl.optional().meta({
+    apiUrl: apiRootUrl().optional().meta({
       description:
         "replaces the API root the site or cloud id gives (a proxy, or a fake in tests); /wiki/... paths go below it",
     }),

@@ -3,6 +3,7 @@
  * one provider — an SMTP relay (host, port, TLS mode, the reference of its `user:password`) or Mailgun (the
  * sending domain, its region, the reference of its API key stored as `api:KEY`). Never a secret.
  */
+import { apiRootUrl } from "toolreg/toolkit";
 import { z } from "zod";
 import { inDomain, MailboxSchema } from "./message/mailbox.js";
 
@@ -48,12 +49,7 @@ export const MailgunConfigSchema = z.strictObject({
   credentialRef: credentialRef.default("mailgun").meta({
     description: "the credential holding the API key, stored as api:KEY (sent as HTTP Basic)",
   }),
-  baseUrl: z
-    .url({ protocol: /^https?$/ })
-    .refine((value) => {
-      const url = new URL(value);
-      return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
-    }, "a root URL without a query, a fragment or credentials")
+  baseUrl: apiRootUrl()
     .optional()
     .meta({ description: "replaces the region's API root (a proxy, or a fake in tests)" }),
 });

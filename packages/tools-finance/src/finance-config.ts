@@ -2,6 +2,7 @@
  * @module The finance toolkit's configuration: which provider answers, the reference of its key (never the
  * key), where it answers (a proxy, or a fake in tests) and how many symbols one quote may ask for.
  */
+import { apiRootUrl } from "toolreg/toolkit";
 import { z } from "zod";
 import { PROVIDER_NAMES } from "./finance-provider.js";
 
@@ -29,12 +30,7 @@ export const FinanceConfigSchema = z
         description:
           "for openbb: the data provider it asks (its `provider` parameter); its default when unset",
       }),
-    baseUrl: z
-      .url({ protocol: /^https?$/ })
-      .refine((value) => {
-        const url = new URL(value);
-        return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
-      }, "a root URL without a query, a fragment or credentials (a key goes in credentialRef)")
+    baseUrl: apiRootUrl()
       .optional()
       .meta({ description: "replaces the vendor's API root (a proxy, or a fake in tests)" }),
     maxSymbols: z

@@ -4,16 +4,11 @@
  * {cloudId}`, a classic API token at the site itself (`https://<site>.atlassian.net`), so a deployment names
  * one of them. `apiUrl` replaces where requests go (a proxy, or a test's fake).
  */
+import { apiRootUrl } from "toolreg/toolkit";
 import { z } from "zod";
 
 /** Atlassian's gateway for OAuth 2.0 (3LO) and scoped-token requests to one cloud site. */
 export const ATLASSIAN_API_HOST = "api.atlassian.com";
-
-const rootUrl = (what: string, protocol: RegExp) =>
-  z.url({ protocol }).refine((value) => {
-    const url = new URL(value);
-    return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
-  }, `${what} without a query, a fragment or credentials (a credential goes in credentialRef)`);
 
 export const JiraConfigSchema = z
   .strictObject({
@@ -22,7 +17,7 @@ export const JiraConfigSchema = z
         "the credential Jira's requests carry, resolved per call: an Atlassian account e-mail and API token stored as email:token (sent as HTTP Basic), or an OAuth 2.0 (3LO) access token (sent as Bearer)",
     }),
     // https only: a classic API token goes to the site as HTTP Basic, readable by anyone on the path otherwise.
-    siteUrl: rootUrl("a site URL such as https://acme.atlassian.net", /^https$/)
+    siteUrl: apiRootUrl({ what: "a site URL such as https://acme.atlassian.net", httpsOnly: true })
       .optional()
       .meta({
         description:
@@ -36,12 +31,10 @@ export const JiraConfigSchema = z
         description:
           "the site's cloud id (https://<site>.atlassian.net/_edge/tenant_info gives it): requests go to https://api.atlassian.com/ex/jira/<cloudId>, as OAuth 2.0 tokens and scoped API tokens require",
       }),
-    apiUrl: rootUrl("an API root", /^https?$/)
-      .optional()
-      .meta({
-        description:
-          "replaces where requests go (a proxy, or a fake in tests); the paths /rest/api/3/… follow it",
-      }),
+    apiUrl: apiRootUrl({ what: "an API root" }).optional().meta({
+      description:
+        "replaces where requests go (a proxy, or a fake in tests); the paths /rest/api/3/… follow it",
+    }),
     maxItems: z
       .int()
       .min(1)

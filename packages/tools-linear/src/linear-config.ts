@@ -1,4 +1,5 @@
 /** @module The Linear toolkit's configuration, as a config file or a host gives it: never the key itself. */
+import { apiRootUrl } from "toolreg/toolkit";
 import { z } from "zod";
 
 export const LINEAR_GRAPHQL_URL = "https://api.linear.app/graphql";
@@ -10,12 +11,7 @@ export const LinearConfigSchema = z.strictObject({
     description:
       "the credential a personal Linear API key (lin_api_…) is resolved from, per call; Linear takes it bare in Authorization, without Bearer",
   }),
-  endpoint: z
-    .url({ protocol: /^https?$/ })
-    .refine((value) => {
-      const url = new URL(value);
-      return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
-    }, "a URL without a query, a fragment or credentials (the key goes in credentialRef)")
+  endpoint: apiRootUrl({ what: "an endpoint" })
     .default(LINEAR_GRAPHQL_URL)
     .meta({ description: "Linear's GraphQL endpoint; a proxy, or a fake in tests" }),
   maxItems: z

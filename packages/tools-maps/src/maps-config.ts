@@ -3,6 +3,7 @@
  * the key), Nominatim's identifying User-Agent and pacing, where the provider answers (a proxy, a
  * self-hosted Nominatim, or a fake in tests) and how many places one search returns.
  */
+import { apiRootUrl } from "toolreg/toolkit";
 import { z } from "zod";
 import { PROVIDER_NAMES } from "./maps-provider.js";
 import { NOMINATIM_BASE_URL, NOMINATIM_MIN_INTERVAL_MS } from "./nominatim-provider.js";
@@ -32,17 +33,9 @@ export const MapsConfigSchema = z
         description:
           "for nominatim, required: the User-Agent naming your application and a contact, as its usage policy asks (e.g. 'acme-assistant/1.0 ops@acme.example')",
       }),
-    baseUrl: z
-      .url({ protocol: /^https?$/ })
-      .refine((value) => {
-        const url = new URL(value);
-        return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
-      }, "a root URL without a query, a fragment or credentials (a key goes in credentialRef)")
-      .optional()
-      .meta({
-        description:
-          "replaces the provider's API root (a proxy, a self-hosted Nominatim, or a fake in tests)",
-      }),
+    baseUrl: apiRootUrl().optional().meta({
+      description: "replaces the provider's API root (a proxy, a self-hosted Nominatim, or a fake in tests)",
+    }),
     minIntervalMs: z
       .int()
       .min(0)

@@ -3,6 +3,7 @@
  * video_generate, each with the reference of its key, its model and where its files are delivered from.
  * A tool with no provider does not exist.
  */
+import { apiRootUrl } from "toolreg/toolkit";
 import { z } from "zod";
 
 export const IMAGE_PROVIDERS = ["openai", "replicate", "fal", "modelslab"] as const;
@@ -12,13 +13,9 @@ export type VideoProviderName = (typeof VIDEO_PROVIDERS)[number];
 
 const MiB = 1024 * 1024;
 
-const baseUrl = z
-  .url({ protocol: /^https?$/ })
-  .refine((value) => {
-    const url = new URL(value);
-    return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
-  }, "a root URL without a query, a fragment or credentials (a key goes in credentialRef)")
-  .meta({ description: "the API root, replacing the vendor's (a proxy, or a fake in tests)" });
+const baseUrl = apiRootUrl().meta({
+  description: "the API root, replacing the vendor's (a proxy, or a fake in tests)",
+});
 
 const hostPattern = z
   .string()

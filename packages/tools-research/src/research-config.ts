@@ -4,6 +4,7 @@
  * Wikipedia edition, the contact NCBI asks for, NCBI's optional API key (a credentialRef: egress places it
  * in `api_key`), and how far apart arXiv's and NCBI's requests are kept. No other source takes a key.
  */
+import { apiRootUrl } from "toolreg/toolkit";
 import { z } from "zod";
 import { SOURCE_NAMES } from "./research-source.js";
 
@@ -26,10 +27,7 @@ export const PUBMED_INTERVAL_MS = 400;
 /** With an API key NCBI takes ten a second: 100 ms, with the same margin for jitter. */
 export const PUBMED_KEYED_INTERVAL_MS = 120;
 
-const rootUrl = z.url({ protocol: /^https?$/ }).refine((value) => {
-  const url = new URL(value);
-  return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
-}, "a root URL without a query, a fragment or credentials");
+const rootUrl = apiRootUrl();
 
 /** The Wikipedia root with `{lang}` where the edition goes: as the leftmost host label, or in the path. */
 const wikipediaRoot = z

@@ -3,6 +3,7 @@
  * operator's egress policy, Firecrawl or Jina Reader), the reference of its key, and the user-agent token
  * robots.txt groups are matched against.
  */
+import { apiRootUrl } from "toolreg/toolkit";
 import { z } from "zod";
 
 export const PROVIDER_NAMES = ["direct", "firecrawl", "jina"] as const;
@@ -18,16 +19,9 @@ export const ScrapeConfigSchema = z
       description:
         "the credential the provider's API key is resolved from, per call: required for firecrawl, optional for jina (a keyless Reader is rate limited harder), refused for direct",
     }),
-    baseUrl: z
-      .url({ protocol: /^https?$/ })
-      .refine((value) => {
-        const url = new URL(value);
-        return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
-      }, "a root URL without a query, a fragment or credentials (a key goes in credentialRef)")
-      .optional()
-      .meta({
-        description: "the provider's API root in place of the vendor's (a proxy, or a fake in tests)",
-      }),
+    baseUrl: apiRootUrl().optional().meta({
+      description: "the provider's API root in place of the vendor's (a proxy, or a fake in tests)",
+    }),
     userAgent: z
       .string()
       .regex(/^[A-Za-z_-]{1,40}$/, "a robots.txt product token: letters, '_' and '-' only (RFC 9309 2.2.1)")

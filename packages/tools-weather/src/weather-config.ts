@@ -3,6 +3,7 @@
  * how many days one forecast may cover, and for OpenWeather the credentialRef of its key (egress places it
  * in `appid`). Open-Meteo takes no key.
  */
+import { apiRootUrl } from "toolreg/toolkit";
 import { z } from "zod";
 import { PROVIDER_NAMES } from "./weather-provider.js";
 
@@ -10,10 +11,7 @@ export const DEFAULT_MAX_DAYS = 7;
 /** Open-Meteo forecasts up to 16 days ahead (its `forecast_days` parameter). */
 export const MAX_DAYS = 16;
 
-const rootUrl = z.url({ protocol: /^https?$/ }).refine((value) => {
-  const url = new URL(value);
-  return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
-}, "a root URL without a query, a fragment or credentials");
+const rootUrl = apiRootUrl();
 
 export const WeatherConfigSchema = z
   .strictObject({

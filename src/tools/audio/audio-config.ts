@@ -2,7 +2,9 @@
  * @module The audio toolkit's configuration: which engine transcribes and which speaks. A tool whose
  * engine is not configured does not exist; OpenAI needs the reference of its key, espeak-ng none.
  */
+
 import { z } from "zod";
+import { apiRootUrl } from "../toolkit/api-root.js";
 
 export const OPENAI_BASE_URL = "https://api.openai.com/v1";
 export const TRANSCRIPTION_MODELS = ["whisper-1", "gpt-4o-transcribe", "gpt-4o-mini-transcribe"] as const;
@@ -12,13 +14,9 @@ const credentialRef = z.string().min(1).max(200).meta({
   description: "the credential OpenAI's API key is resolved from, per call; never the key itself",
 });
 
-const baseUrl = z
-  .url({ protocol: /^https?$/ })
-  .refine((value) => {
-    const url = new URL(value);
-    return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
-  }, "a root URL without a query, a fragment or credentials (a key goes in credentialRef)")
-  .meta({ description: `the API root, ${OPENAI_BASE_URL} when omitted (a proxy, or a fake in tests)` });
+const baseUrl = apiRootUrl().meta({
+  description: `the API root, ${OPENAI_BASE_URL} when omitted (a proxy, or a fake in tests)`,
+});
 
 const TranscriptionConfigSchema = z.strictObject({
   provider: z.literal("openai"),

@@ -81,7 +81,7 @@ describe("audioToolkit", () => {
     [{ transcription: { ...openai, model: "gpt-5" } }, /model/],
     [
       { transcription: { ...openai, baseUrl: "https://user:pass@api.example" } },
-      /a key goes in credentialRef/,
+      /a credential goes in credentialRef/,
     ],
     [{ transcription: { ...openai, baseUrl: "ftp://api.example" } }, /baseUrl/],
     [{ speech: { provider: "espeak", credentialRef: "k" } }, /credentialRef/],

@@ -2,23 +2,19 @@
  * @module The search toolkit's configuration: which provider answers `web_search`, the reference of its
  * key, and where it answers. With no provider there is no tool.
  */
+
 import { z } from "zod";
+import { apiRootUrl } from "../toolkit/api-root.js";
 import { PROVIDER_NAMES } from "./search-provider.js";
 
 export const DEFAULT_MAX_RESULTS = 10;
 /** The most any of the four vendors returns for one request (Brave's and Tavily's maximum). */
 export const MAX_RESULTS = 20;
 
-const baseUrlField = z
-  .url({ protocol: /^https?$/ })
-  .refine((value) => {
-    const url = new URL(value);
-    return url.username === "" && url.password === "" && url.search === "" && url.hash === "";
-  }, "a root URL without a query, a fragment or credentials (a key goes in credentialRef)")
-  .meta({
-    description:
-      "the API root: required for searxng (the instance, e.g. http://searxng:8080); for the others it replaces the vendor's (a proxy, or a fake in tests)",
-  });
+const baseUrlField = apiRootUrl().meta({
+  description:
+    "the API root: required for searxng (the instance, e.g. http://searxng:8080); for the others it replaces the vendor's (a proxy, or a fake in tests)",
+});
 
 export const SearchConfigSchema = z
   .strictObject({

@@ -57,7 +57,7 @@ describe("searchToolkit", () => {
     [{ provider: "brave", credentialRef: "k", baseUrl: "ftp://api.example" }, /baseUrl/],
     [
       { provider: "brave", credentialRef: "k", baseUrl: "https://user:pass@api.example" },
-      /a key goes in credentialRef/,
+      /a credential goes in credentialRef/,
     ],
     [{ provider: "brave", credentialRef: "k", baseUrl: "https://api.example/?token=x" }, /without a query/],
     [{ provider: "brave", credentialRef: "k", maxResults: 21 }, /maxResults/],

@@ -18,6 +18,7 @@ export type { ErrorCode } from "../../seam/envelope.js";
 export { charsetOf, decodeText } from "../../text/decode-text.js";
 export { HIDDEN_CHARACTERS, hasHiddenCharacters, oneLine } from "../../text/hidden-characters.js";
 export { type PageMarkdown, pageToMarkdown } from "../../text/page-to-markdown.js";
+export { type ApiRootOptions, apiRootUrl } from "./api-root.js";
 export {
   type AuthKind,
   type CredentialPlacement,
