@@ -19,10 +19,10 @@ import { RUNBOOK_ID } from "../../packages/tools-confluence/src/fake/confluence-
 import { confluenceToolkit } from "../../packages/tools-confluence/src/toolkit.js";
 import type { Envelope } from "../../src/seam/envelope.js";
 import type { RegistryServer } from "../../src/server/registry-server.js";
-import { defineToolkit } from "../../src/tools/toolkit/define-toolkit.js";
 import { createToolkitHost } from "../../src/tools/toolkit/toolkit-host.js";
 import { completeConsent } from "./browser.js";
 import { type ConsentServer, startConsentServer } from "./consent-server.js";
+import { consentingLocally } from "./local-consent.js";
 import { type ProviderFixture, startProvider } from "./oidc-provider-fixture.js";
 
 const TENANT = "acme";
@@ -53,27 +53,10 @@ beforeAll(async () => {
     },
   });
   confluence = await startConfluenceFake({
-    async authenticate(token) {
-      const found = await provider.introspect(token);
-      const forAtlassian = [found.aud ?? []].flat().includes(ATLASSIAN_API);
-      return found.active && forAtlassian ? found.sub : undefined;
-    },
+    authenticate: (token) => provider.subjectFor(token, ATLASSIAN_API),
   });
-  // The toolkit as shipped, its consent sent to the local provider in place of auth.atlassian.com, with
-  // the query Atlassian's authorize URL carries kept on it, and its own choice of when to ask (a cloudId).
-  const shipped = confluenceToolkit.auth;
-  if (shipped.kind !== "token-or-oauth") throw new Error("the Confluence toolkit takes a token or OAuth");
-  const local = {
-    ...shipped.oauth,
-    authorizeUrl: `${provider.authorizeUrl}${new URL(shipped.oauth.authorizeUrl).search}`,
-    tokenUrl: provider.tokenUrl,
-  };
-  localConfluence = defineToolkit({
-    ...confluenceToolkit,
-    auth: { ...shipped, oauth: local },
-    oauthEndpoints: (config) =>
-      confluenceToolkit.oauthEndpoints?.(config) === undefined ? undefined : local,
-  });
+  // The toolkit as shipped, its consent at the local provider; it asks only for a cloudId, never a siteUrl.
+  localConfluence = consentingLocally(confluenceToolkit, provider);
   toolkitHost = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });
   const tools = await localConfluence.build({ cloudId: CLOUD_ID, apiUrl: confluence.url }, toolkitHost);
   consent = await startConsentServer({

@@ -15,10 +15,10 @@ import { SITE, STORED_CREDENTIAL, seedSite } from "../../packages/tools-jira/src
 import { jiraToolkit } from "../../packages/tools-jira/src/toolkit.js";
 import type { Envelope } from "../../src/seam/envelope.js";
 import type { RegistryServer } from "../../src/server/registry-server.js";
-import { defineToolkit } from "../../src/tools/toolkit/define-toolkit.js";
 import { createToolkitHost } from "../../src/tools/toolkit/toolkit-host.js";
 import { completeConsent } from "./browser.js";
 import { type ConsentServer, startConsentServer } from "./consent-server.js";
+import { consentingLocally } from "./local-consent.js";
 import { type ProviderFixture, startProvider } from "./oidc-provider-fixture.js";
 
 const TENANT = "acme";
@@ -40,27 +40,10 @@ beforeAll(async () => {
   });
   jira = await startJiraFake({
     routes: jiraRoutes(seedSite()),
-    async authenticate(token) {
-      const found = await provider.introspect(token);
-      const forAtlassian = [found.aud ?? []].flat().includes(ATLASSIAN_API);
-      return found.active && forAtlassian ? found.sub : undefined;
-    },
+    authenticate: (token) => provider.subjectFor(token, ATLASSIAN_API),
   });
-  // The real toolkit, with Atlassian's fixed authorization server swapped for the local one: the same
-  // query parameters Atlassian's authorize URL carries, and offline_access, stay on it; the toolkit's own
-  // choice of when to ask for consent (a cloudId, not a siteUrl) is kept.
-  const shipped = jiraToolkit.auth;
-  if (shipped.kind !== "token-or-oauth") throw new Error("the Jira toolkit takes a token or OAuth");
-  const local = {
-    ...shipped.oauth,
-    authorizeUrl: `${provider.authorizeUrl}${new URL(shipped.oauth.authorizeUrl).search}`,
-    tokenUrl: provider.tokenUrl,
-  };
-  localJira = defineToolkit({
-    ...jiraToolkit,
-    auth: { ...shipped, oauth: local },
-    oauthEndpoints: (config) => (jiraToolkit.oauthEndpoints?.(config) === undefined ? undefined : local),
-  });
+  // The real toolkit, its consent at the local provider; it asks only for a cloudId, never a siteUrl.
+  localJira = consentingLocally(jiraToolkit, provider);
   // Loopback is allowed for the test's own servers alone: in a deployment Jira is a public host.
   toolkitHost = createToolkitHost({ egressPolicy: { allowAddressClasses: ["loopback"] } });
   const tools = await localJira.build({ cloudId: CLOUD_ID, apiUrl: jira.url }, toolkitHost);

@@ -38,6 +38,8 @@ export interface ProviderFixture {
   client: { clientId: string; clientSecret: string };
   /** Asks the provider about a token as the API's own client does (RFC 7662). */
   introspect(token: string): Promise<Introspection>;
+  /** Whom a token speaks for, when it is active and issued for `resource`: what a vendor's API accepts. */
+  subjectFor(token: string, resource: string): Promise<string | undefined>;
   /** Accounts and their passwords, as the login page checks them. */
   passwords: Map<string, string>;
   /** Revokes a token as its client may (RFC 7009): the user or the vendor took access back. */
@@ -213,23 +215,29 @@ export async function startProvider({
     started.handle(request, response);
   });
 
+  const introspect = async (token: string): Promise<Introspection> => {
+    const response = await fetch(`${issuer}/token/introspection`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        token,
+        client_id: resourceServer.clientId,
+        client_secret: resourceServer.clientSecret,
+      }).toString(),
+    });
+    if (response.status !== 200) throw new Error(`introspection answered ${response.status}`);
+    return (await response.json()) as Introspection;
+  };
+
   return {
     issuer,
     authorizeUrl: `${issuer}${routes.authorization}`,
     tokenUrl: `${issuer}${routes.token}`,
     client,
-    async introspect(token) {
-      const response = await fetch(`${issuer}/token/introspection`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({
-          token,
-          client_id: resourceServer.clientId,
-          client_secret: resourceServer.clientSecret,
-        }).toString(),
-      });
-      if (response.status !== 200) throw new Error(`introspection answered ${response.status}`);
-      return (await response.json()) as Introspection;
+    introspect,
+    async subjectFor(token, resource) {
+      const found = await introspect(token);
+      return found.active && [found.aud ?? []].flat().includes(resource) ? found.sub : undefined;
     },
     passwords,
     async revoke(token) {
