@@ -104,9 +104,7 @@ export function createFinancialDatasetsProvider({
     schema: z.ZodType<T>,
     context: ToolContext,
   ): Promise<T | undefined> {
-    const url = new URL(endpointUrl(baseUrl, path));
-    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-    const { response, body } = await sendRequest(egress, context, url.href);
+    const { response, body } = await sendRequest(egress, context, endpointUrl(baseUrl, path, query));
     if (response.status === 404) return undefined;
     if (response.status >= 400) throw failureOf(identity, response, body);
     return parseAnswer(identity, response, body, schema);

@@ -54,10 +54,8 @@ export function createOpenBBProvider(
     schema: z.ZodType<T>,
     context: ToolContext,
   ): Promise<T | undefined> {
-    const url = new URL(endpointUrl(baseUrl, path));
-    for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
-    if (dataProvider) url.searchParams.set("provider", dataProvider);
-    const { response, body } = await sendRequest(egress, context, url.href);
+    const url = endpointUrl(baseUrl, path, { ...query, provider: dataProvider || undefined });
+    const { response, body } = await sendRequest(egress, context, url);
     if (response.status === 204) return undefined;
     if (response.status >= 400) throw openbbFailure(identity, response, body);
     return parseAnswer(identity, response, body, schema);

@@ -206,7 +206,21 @@ export function statusFailure(
   );
 }
 
-/** `${base}${path}`: a base URL may carry a path of its own (a proxy, a SearXNG instance under /searx). */
-export function endpointUrl(baseUrl: string, path: string): string {
-  return `${baseUrl.replace(/\/+$/, "")}${path}`;
+/**
+ * `${base}${path}`: a base URL may carry a path of its own (a proxy, a SearXNG instance under /searx). Each
+ * `query` parameter with a value is added, encoded; one left undefined is left out.
+ */
+export function endpointUrl(
+  baseUrl: string,
+  path: string,
+  query: Record<string, string | undefined> = {},
+): string {
+  const url = `${baseUrl.replace(/\/+$/, "")}${path}`;
+  const parameters = Object.entries(query).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined,
+  );
+  if (parameters.length === 0) return url;
+  const withQuery = new URL(url);
+  for (const [name, value] of parameters) withQuery.searchParams.set(name, value);
+  return withQuery.href;
 }
