@@ -29,8 +29,12 @@ describe("apiRootUrl", () => {
   it("refuses other schemes, and http when the root must be https", () => {
     expect(apiRootUrl().safeParse("ftp://files.example.com").success).toBe(false);
     expect(apiRootUrl().safeParse("file:///etc/passwd").success).toBe(false);
-    const plain = apiRootUrl({ what: "the site URL", httpsOnly: true }).safeParse("http://acme.atlassian.net");
-    expect(plain.error?.issues[0]?.message).toBe("the site URL over https only: its requests carry a credential");
+    const plain = apiRootUrl({ what: "the site URL", httpsOnly: true }).safeParse(
+      "http://acme.atlassian.net",
+    );
+    expect(plain.error?.issues[0]?.message).toBe(
+      "the site URL over https only: its requests carry a credential",
+    );
     expect(apiRootUrl({ httpsOnly: true }).safeParse("https://acme.atlassian.net").success).toBe(true);
   });
 });
