@@ -72,7 +72,7 @@ describe("stock_quote through yfinance", () => {
     expect(yahoo.fake.requests.length).toBe(before);
   });
 
-  it("reads a 429 without Retry-After as Yahoo refusing the client (not retryable, pointing to financial-datasets), and one with it as a wait", async () => {
+  it("reads a 429 without Retry-After as Yahoo refusing the client (not retryable, pointing to financial-datasets and openbb), and one with it as a wait", async () => {
     yahoo.fake.next("rate-limited");
     const plain = await yahoo.call("stock_quote", { symbols: ["AAPL"] });
     if (plain.ok) throw new Error("expected a failure");
@@ -80,7 +80,7 @@ describe("stock_quote through yfinance", () => {
     expect(plain.error.retryable).toBe(false);
     expect(plain.error.retryAfterMs).toBeUndefined();
     expect(plain.error.message).toContain("refuses automated clients");
-    expect(plain.error.message).toContain("financial-datasets");
+    expect(plain.error.message).toContain("configure the financial-datasets or openbb provider");
     yahoo.fake.next("rate-limited-retry-after");
     const timed = await yahoo.call("stock_quote", { symbols: ["AAPL"] });
     if (timed.ok) throw new Error("expected a failure");

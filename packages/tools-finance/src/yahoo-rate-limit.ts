@@ -17,7 +17,7 @@ export function yahooRateLimited(response: EgressResponse): ToolFailure {
   }
   return new ToolFailure(
     "upstream_rate_limited",
-    "Yahoo Finance answered 429 Too Many Requests with no time to wait, which is how it refuses automated clients outright; retrying will not help: the deployment should configure the financial-datasets provider",
+    "Yahoo Finance answered 429 Too Many Requests with no time to wait, which is how it refuses automated clients outright; retrying will not help: the deployment should configure the financial-datasets or openbb provider",
     { retryable: false, details: { status: 429, limit: "refused" } },
   );
 }
