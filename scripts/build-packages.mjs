@@ -9,8 +9,9 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = new URL("../packages/", import.meta.url).pathname;
+const root = fileURLToPath(new URL("../packages/", import.meta.url));
 const packages = readdirSync(root)
   .map((name) => join(root, name))
   .filter((dir) => {

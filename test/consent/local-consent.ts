@@ -19,12 +19,12 @@ export function consentingLocally<Config, Env>(
     authorizeUrl: `${provider.authorizeUrl}${new URL(shipped.oauth.authorizeUrl).search}`,
     tokenUrl: provider.tokenUrl,
   };
+  const endpoints = toolkit.oauthEndpoints;
   return defineToolkit({
     ...toolkit,
     auth: { ...shipped, oauth: local },
-    ...(toolkit.oauthEndpoints && {
-      oauthEndpoints: (config: Config) =>
-        toolkit.oauthEndpoints?.(config) === undefined ? undefined : local,
+    ...(endpoints && {
+      oauthEndpoints: (config: Config) => (endpoints(config) === undefined ? undefined : local),
     }),
   });
 }
